@@ -1,0 +1,116 @@
+import { randomUUID } from "node:crypto";
+import { Hono, type Context as HonoContext } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { AppError } from "./lib/errors.js";
+import type { Logger } from "./lib/logger.js";
+import { MAX_BODY_BYTES, readObjectBody } from "./http/body.js";
+import { mountDocs } from "./http/docs.js";
+import { envelope, renderError } from "./http/errors.js";
+import { createRestHandler } from "./http/rest.js";
+import { createContext, type Services } from "./trpc/context.js";
+import { buildOpenApiDocument } from "./trpc/openapi.js";
+import { appRouter } from "./trpc/router.js";
+
+type Env = { Variables: { requestId: string; log: Logger } };
+
+export interface AppOptions {
+  /** Null when ready, otherwise why not (database unreachable, migrations pending). */
+  readiness: () => Promise<string | null>;
+}
+
+const TOKEN_PATH = "/api/auth/v1/token";
+const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function createApp(services: Services, options: AppOptions): Hono<Env> {
+  const app = new Hono<Env>();
+  const rest = createRestHandler(appRouter, services);
+  const openApiJson = JSON.stringify(buildOpenApiDocument(appRouter));
+
+  app.use("*", async (c, next) => {
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && INCOMING_REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID()}`;
+    const log = services.logger.child({ request_id: requestId });
+    c.set("requestId", requestId);
+    c.set("log", log);
+    const started = performance.now();
+    await next();
+    c.header("X-Request-Id", requestId);
+    log.info(
+      { method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Math.round(performance.now() - started) },
+      "request",
+    );
+  });
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", async (c) => {
+    const problem = await options.readiness().catch(() => "database unreachable");
+    if (problem === null) return c.json({ status: "ready" });
+    return c.json(envelope(c.get("requestId"), "UNAVAILABLE", `Not ready: ${problem}`), 503);
+  });
+  app.get("/openapi.json", (c) => c.body(openApiJson, 200, { "Content-Type": "application/json; charset=utf-8" }));
+  mountDocs(app);
+
+  app.use("/trpc/*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => { throw tooLarge(c); } }));
+  app.all("/trpc/*", (c) =>
+    fetchRequestHandler({
+      endpoint: "/trpc",
+      req: c.req.raw,
+      router: appRouter,
+      createContext: () =>
+        createContext(services, { requestId: c.get("requestId"), authorization: c.req.header("authorization") }),
+      onError: ({ error }) => {
+        if (error.code === "INTERNAL_SERVER_ERROR") c.get("log").error({ err: error.cause ?? error }, "unhandled error");
+      },
+    }),
+  );
+
+  app.all("/api/*", async (c) => {
+    const method = c.req.method;
+    const takesBody = method === "POST" || method === "PUT" || method === "PATCH";
+    const isToken = c.req.path === TOKEN_PATH;
+    let body = takesBody ? await readObjectBody(c.req.raw, { allowForm: isToken }) : undefined;
+    let authorization = c.req.header("authorization");
+    if (isToken && body && authorization?.startsWith("Basic ")) {
+      body = { ...basicCredentials(authorization), ...body };
+      authorization = undefined;
+    }
+    const result = await rest({ request: c.req.raw, requestId: c.get("requestId"), authorization, body });
+    if (result.error !== undefined || result.status >= 400) {
+      return sendError(c, result.error ?? new AppError("INTERNAL", "Internal error"));
+    }
+    result.headers.set("Content-Type", "application/json; charset=utf-8");
+    return new Response(result.json, { status: result.status, headers: result.headers });
+  });
+
+  app.notFound((c) => c.json(envelope(c.get("requestId"), "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), 404));
+  app.onError((error, c) => sendError(c, error));
+  return app;
+}
+
+function sendError(c: HonoContext<Env>, error: unknown): Response {
+  const { status, body, headers } = renderError(error, c.get("requestId"), c.get("log"));
+  // The rest of an oversized body is never read, so the connection cannot be reused.
+  if (status === 413) headers.Connection = "close";
+  return c.json(body, status as 400, headers);
+}
+
+function tooLarge(c: HonoContext<Env>): never {
+  void c;
+  throw new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`);
+}
+
+/** RFC 6749 2.3.1: client_secret_basic, with form-urlencoded id and secret. */
+function basicCredentials(header: string): Record<string, string> {
+  const decoded = Buffer.from(header.slice("Basic ".length).trim(), "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return {};
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, " "));
+    } catch {
+      return s;
+    }
+  };
+  return { client_id: decode(decoded.slice(0, colon)), client_secret: decode(decoded.slice(colon + 1)) };
+}

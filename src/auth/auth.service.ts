@@ -1,0 +1,75 @@
+import type { Db } from "../db/client.js";
+import { AppError } from "../lib/errors.js";
+import { constantTimeEqual, sha256Hex } from "../lib/crypto.js";
+import { newSecret } from "../lib/ids.js";
+import type { Caller } from "../trpc/context.js";
+import * as repo from "./auth.repo.js";
+
+export const TOKEN_TTL_SECONDS = 3600;
+/** How long a verified token is trusted without asking the database again. */
+const CACHE_TTL_MS = 30_000;
+const CACHE_MAX_ENTRIES = 10_000;
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+}
+
+const invalidClient = () => new AppError("UNAUTHORIZED", "invalid_client", { body: { error: "invalid_client" } });
+
+const unauthorized = (message: string, error = "invalid_token") =>
+  new AppError("UNAUTHORIZED", message, { headers: { "WWW-Authenticate": `Bearer error="${error}"` } });
+
+/** OAuth 2.0 client credentials: issues opaque bearer tokens and resolves them to a distributor. */
+export class AuthService {
+  private readonly cache = new Map<string, { caller: Caller; expiresAt: number; checkedAt: number }>();
+
+  constructor(private readonly db: Db, private readonly now: () => number = Date.now) {}
+
+  async issueToken(clientId: string, clientSecret: string): Promise<TokenResponse> {
+    const client = await repo.findActiveClient(this.db, clientId);
+    // Compare a hash even for an unknown client, so timing does not reveal which client ids exist.
+    const presented = sha256Hex(clientSecret);
+    const matches = constantTimeEqual(presented, client?.secretHash ?? sha256Hex(`unknown:${clientSecret}`));
+    if (!client || !matches) throw invalidClient();
+
+    const accessToken = newSecret("mfat");
+    await repo.insertToken(this.db, {
+      tokenHash: sha256Hex(accessToken),
+      apiClientId: client.id,
+      distributorId: client.distributorId,
+      expiresAt: new Date(this.now() + TOKEN_TTL_SECONDS * 1000),
+    });
+    return { access_token: accessToken, token_type: "Bearer", expires_in: TOKEN_TTL_SECONDS };
+  }
+
+  /** Resolves an `Authorization` header to its caller, or throws 401. */
+  async authenticate(header: string | undefined): Promise<Caller> {
+    if (!header) throw unauthorized("A bearer token is required (Authorization: Bearer <token>)", "invalid_request");
+    const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
+    if (!match?.[1]) throw unauthorized("The Authorization header must be 'Bearer <token>'", "invalid_request");
+
+    const tokenHash = sha256Hex(match[1]);
+    const now = this.now();
+    const cached = this.cache.get(tokenHash);
+    if (cached && cached.expiresAt > now && now - cached.checkedAt < CACHE_TTL_MS) return cached.caller;
+
+    const token = await repo.findLiveToken(this.db, tokenHash, new Date(now));
+    if (!token) {
+      this.cache.delete(tokenHash);
+      throw unauthorized("The access token is invalid or has expired");
+    }
+    const caller = { distributorId: token.distributorId, clientId: token.apiClient.clientId };
+    this.remember(tokenHash, { caller, expiresAt: token.expiresAt.getTime(), checkedAt: now });
+    return caller;
+  }
+
+  private remember(tokenHash: string, entry: { caller: Caller; expiresAt: number; checkedAt: number }): void {
+    if (this.cache.size >= CACHE_MAX_ENTRIES) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(tokenHash, entry);
+  }
+}

@@ -1,0 +1,95 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createDistributor } from "./auth/distributors.service.js";
+import { ConfigError, loadConfig } from "./env.js";
+import { AppError } from "./lib/errors.js";
+import { createLogger } from "./lib/logger.js";
+import { importNavAllFile } from "./masters/schemes.service.js";
+import { openRuntime, type Runtime } from "./runtime.js";
+import { OPENAPI_FILE, openApiText } from "./trpc/openapi-file.js";
+
+const USAGE = `Usage: npm run mf -- <command> [options]
+
+Commands:
+  migrate                                   Apply pending database migrations
+  openapi [--out openapi.json]              Rewrite the OpenAPI document from the routers
+  distributors:create --name N --arn ARN-123 [--json]
+                                            Create a distributor and its API client (secret shown once)
+  schemes:import <NAVAll.txt>               Import AMFI's NAV file (either format) into the scheme master
+
+Uses DATABASE_URL when set, otherwise the embedded PostgreSQL under .data/.`;
+
+async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  // Commands print their own results; the logger only reports problems.
+  const runtime = await openRuntime(config, createLogger(config.logLevel === "info" ? "warn" : config.logLevel));
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "migrate": {
+      await withRuntime(async () => undefined);
+      console.log("Database is up to date.");
+      return;
+    }
+    case "openapi": {
+      const { values } = parseArgs({ args: rest, options: { out: { type: "string" } } });
+      const out = values.out ? path.resolve(values.out) : OPENAPI_FILE;
+      await writeFile(out, openApiText());
+      console.log(`Wrote ${out}`);
+      return;
+    }
+    case "distributors:create": {
+      const { values } = parseArgs({
+        args: rest,
+        options: { name: { type: "string" }, arn: { type: "string" }, json: { type: "boolean", default: false } },
+      });
+      if (!values.name || !values.arn) throw new UsageError("distributors:create needs --name and --arn");
+      const created = await withRuntime((rt) => createDistributor(rt.services.prisma, { name: values.name!, arn: values.arn! }));
+      if (values.json) {
+        console.log(JSON.stringify(created));
+      } else {
+        console.log(`Distributor ${created.distributor_id} (${created.arn})`);
+        console.log(`client_id     ${created.client_id}`);
+        console.log(`client_secret ${created.client_secret}`);
+        console.log("The secret is shown only now; store it safely.");
+      }
+      return;
+    }
+    case "schemes:import": {
+      const file = rest[0];
+      if (!file) throw new UsageError("schemes:import needs the path of a NAVAll.txt file");
+      const stats = await withRuntime((rt) => importNavAllFile(rt.services.prisma, path.resolve(file)));
+      console.log(
+        `${stats.format} format: ${stats.received} schemes read, ${stats.inserted} added, ${stats.updated} updated, ` +
+          `${stats.unchanged} older than the master (kept), ${stats.skipped.length} malformed lines skipped`,
+      );
+      for (const skip of stats.skipped.slice(0, 20)) console.log(`  line ${skip.line}: ${skip.reason}`);
+      return;
+    }
+    default:
+      throw new UsageError(command ? `Unknown command: ${command}` : "No command given");
+  }
+}
+
+class UsageError extends Error {}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (error instanceof ConfigError) console.error(error.message);
+  else if (error instanceof AppError) {
+    console.error(`${error.appCode}: ${error.message}`);
+    for (const d of error.details ?? []) console.error(`  ${d.path}: ${d.message}`);
+  } else console.error((error as Error).stack ?? String(error));
+  process.exit(1);
+});

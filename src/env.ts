@@ -1,0 +1,119 @@
+import { z } from "zod";
+
+const flag = z.enum(["0", "1", "true", "false"]).optional().transform((v) => v === "1" || v === "true");
+
+const DURATION = /^(\d+)(ms|s|m|h)$/;
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/** Parses a comma list such as `1m,5m,25m,2h,12h` into milliseconds. */
+export function parseDurations(list: string): number[] {
+  return list.split(",").map((part) => {
+    const match = DURATION.exec(part.trim());
+    if (!match) throw new Error(`"${part}" is not a duration such as 30s, 5m or 2h`);
+    return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  });
+}
+
+const EnvSchema = z.object({
+  MF_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
+  MF_ROLE: z.enum(["api", "worker", "all"]).default("all"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  MF_PUBLIC_BASE_URL: z.url().optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+  MF_DATA_DIR: z.string().default(".data"),
+  MF_EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  MF_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  MF_DATA_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)").optional(),
+  MF_SANDBOX_CLIENT_ID: z.string().regex(/^[A-Za-z0-9_.-]{8,64}$/, "8-64 letters, digits, '.', '_' or '-'").optional(),
+  MF_SANDBOX_CLIENT_SECRET: z.string().min(16, "at least 16 characters").max(256).optional(),
+  MF_SANDBOX_AUTO_REGISTER: flag,
+  MF_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
+  HOLDINGS_FEED_DIR: z.string().optional(),
+  HOLDINGS_REFRESH_CRON: z.string().default("0 6 * * *"),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
+  WEBHOOK_RETRY_DELAYS: z.string().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: "sandbox" | "production";
+  role: "api" | "worker" | "all";
+  port: number;
+  host: string;
+  publicBaseUrl: string | undefined;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  dbPoolSize: number;
+  dataKeyHex: string | undefined;
+  sandbox: { clientId: string | undefined; clientSecret: string | undefined; autoRegister: boolean };
+  workerConcurrency: number;
+  holdings: { feedDir: string | undefined; refreshCron: string };
+  webhooks: { allowPrivateTargets: boolean; retryDelaysMs: number[] };
+  logLevel: Env["LOG_LEVEL"];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n- ${problems.join("\n- ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const DEFAULT_RETRY_DELAYS = "1m,5m,25m,2h,12h";
+
+/** Reads and checks the environment; production refuses the development switches. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  let retryDelaysMs: number[] = [];
+  try {
+    retryDelaysMs = parseDurations(env.WEBHOOK_RETRY_DELAYS ?? DEFAULT_RETRY_DELAYS);
+  } catch (error) {
+    problems.push(`WEBHOOK_RETRY_DELAYS: ${(error as Error).message}`);
+  }
+  if (env.MF_ENV === "production") problems.push(...productionRefusals(env));
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    env: env.MF_ENV,
+    role: env.MF_ROLE,
+    port: env.PORT,
+    host: env.HOST,
+    publicBaseUrl: env.MF_PUBLIC_BASE_URL?.replace(/\/$/, ""),
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.MF_DATA_DIR,
+    embeddedPgPort: env.MF_EMBEDDED_PG_PORT,
+    dbPoolSize: env.MF_DB_POOL_SIZE,
+    dataKeyHex: env.MF_DATA_KEY,
+    sandbox: {
+      clientId: env.MF_SANDBOX_CLIENT_ID,
+      clientSecret: env.MF_SANDBOX_CLIENT_SECRET,
+      autoRegister: env.MF_SANDBOX_AUTO_REGISTER,
+    },
+    workerConcurrency: env.MF_WORKER_CONCURRENCY,
+    holdings: { feedDir: env.HOLDINGS_FEED_DIR, refreshCron: env.HOLDINGS_REFRESH_CRON },
+    webhooks: { allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS, retryDelaysMs },
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+function productionRefusals(env: Env): string[] {
+  const refusals: Array<[boolean, string]> = [
+    [!env.DATABASE_URL, "DATABASE_URL is required in production (no embedded database)"],
+    [!env.MF_DATA_KEY, "MF_DATA_KEY is required in production (no generated key)"],
+    [env.WEBHOOK_ALLOW_PRIVATE_TARGETS, "WEBHOOK_ALLOW_PRIVATE_TARGETS is a development switch, refused in production"],
+    [env.WEBHOOK_RETRY_DELAYS !== undefined, "WEBHOOK_RETRY_DELAYS is a test override, refused in production"],
+    [env.MF_SANDBOX_AUTO_REGISTER, "MF_SANDBOX_AUTO_REGISTER is a sandbox switch, refused in production"],
+    [env.MF_SANDBOX_CLIENT_ID !== undefined || env.MF_SANDBOX_CLIENT_SECRET !== undefined,
+      "MF_SANDBOX_CLIENT_ID/MF_SANDBOX_CLIENT_SECRET are sandbox settings, refused in production"],
+  ];
+  return refusals.filter(([refused]) => refused).map(([, reason]) => reason);
+}

@@ -1,0 +1,72 @@
+import { AppError } from "../lib/errors.js";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Reads a request body, refusing it (413) as soon as it passes the limit, without buffering the rest. */
+export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw tooLarge(limit);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const tooLarge = (limit: number) =>
+  new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limit / 1024 / 1024} MB`);
+
+const mediaType = (request: Request) => request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+
+/**
+ * Parses a JSON body (or, where allowed, a form-urlencoded one) into an object. An empty body is an
+ * empty object, so POSTs that take no input need no content type.
+ */
+export async function readObjectBody(request: Request, options: { allowForm: boolean }): Promise<Record<string, unknown>> {
+  const text = await readBodyText(request);
+  if (text.trim() === "") return {};
+  const type = mediaType(request);
+  if (type === "application/json" || type?.endsWith("+json")) return parseJsonObject(text);
+  if (options.allowForm && type === "application/x-www-form-urlencoded") return parseForm(text);
+  const accepted = options.allowForm ? "application/json or application/x-www-form-urlencoded" : "application/json";
+  throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be ${accepted}${type ? `, not ${type}` : ""}`);
+}
+
+function parseJsonObject(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError("VALIDATION_ERROR", "The request body is not valid JSON", {
+      details: [{ path: "", message: "Malformed JSON" }],
+    });
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new AppError("VALIDATION_ERROR", "The request body must be a JSON object", {
+      details: [{ path: "", message: "Expected a JSON object" }],
+    });
+  }
+  return value as Record<string, unknown>;
+}
+
+function parseForm(text: string): Record<string, unknown> {
+  const params = new URLSearchParams(text);
+  const body: Record<string, string> = {};
+  for (const [key, value] of params) {
+    if (key in body) {
+      throw new AppError("VALIDATION_ERROR", "A form field is repeated", { details: [{ path: key, message: "Repeated field" }] });
+    }
+    body[key] = value;
+  }
+  return body;
+}

@@ -1,0 +1,13 @@
+import { z } from "zod";
+
+/**
+ * Every task the worker knows, with the schema of its payload. Payloads are untyped at rest, so the
+ * task list parses each one with its schema before the handler runs, and `enqueue` parses it before
+ * it is stored. Task names read `domain__action`.
+ */
+export const TASKS = {
+  auth__purge_expired_tokens: z.strictObject({}),
+} as const;
+
+export type TaskName = keyof typeof TASKS;
+export type TaskPayload<N extends TaskName> = z.infer<(typeof TASKS)[N]>;

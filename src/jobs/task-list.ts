@@ -1,0 +1,33 @@
+import type { CronItem, TaskList } from "graphile-worker";
+import { purgeExpiredTokens } from "../auth/jobs/purge-expired-tokens.js";
+import type { Services } from "../trpc/context.js";
+import { TASKS, type TaskName } from "./catalog.js";
+import type { TaskHandler } from "./task.js";
+
+const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
+  auth__purge_expired_tokens: purgeExpiredTokens,
+};
+
+/** Recurring jobs (graphile-worker crontab items). */
+export const CRON_ITEMS: CronItem[] = [
+  { task: "auth__purge_expired_tokens", match: "17 3 * * *", identifier: "auth__purge_expired_tokens" },
+];
+
+/** The worker's task list: each handler gets its payload parsed by the task's schema first. */
+export function buildTaskList(services: Services): TaskList {
+  const list: TaskList = {};
+  for (const name of Object.keys(HANDLERS) as TaskName[]) {
+    const handler = HANDLERS[name] as TaskHandler<TaskName>;
+    list[name] = async (payload, helpers) => {
+      const parsed = TASKS[name].safeParse(payload ?? {});
+      const log = services.logger.child({ task: name, job_id: helpers.job.id });
+      if (!parsed.success) {
+        // A payload that can never parse must not be retried 25 times.
+        log.error({ issues: parsed.error.issues }, "job payload rejected by its schema; dropped");
+        return;
+      }
+      await handler(parsed.data, { services, log, job: helpers.job });
+    };
+  }
+  return list;
+}

@@ -1,0 +1,71 @@
+import { TRPCError } from "@trpc/server";
+
+/** The closed set of error codes of the public error envelope, with their HTTP status. */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  INVALID_STATE: 409,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+const TRPC_CODE: Record<ErrorCode, TRPCError["code"]> = {
+  VALIDATION_ERROR: "BAD_REQUEST",
+  UNAUTHORIZED: "UNAUTHORIZED",
+  FORBIDDEN: "FORBIDDEN",
+  NOT_FOUND: "NOT_FOUND",
+  INVALID_STATE: "CONFLICT",
+  CONFLICT: "CONFLICT",
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
+  RATE_LIMITED: "TOO_MANY_REQUESTS",
+  INTERNAL: "INTERNAL_SERVER_ERROR",
+  UNAVAILABLE: "SERVICE_UNAVAILABLE",
+};
+
+/**
+ * The one application error. It extends TRPCError so that both transports (REST and /trpc)
+ * carry it unchanged; the HTTP layer renders it as the public envelope.
+ */
+export class AppError extends TRPCError {
+  readonly appCode: ErrorCode;
+  readonly details: ErrorDetail[] | undefined;
+  /** Replaces the envelope entirely, for protocols with their own error body (OAuth 2.0). */
+  readonly body: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; body?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super({ code: TRPC_CODE[code], message });
+    this.name = "AppError";
+    this.appCode = code;
+    this.details = options.details;
+    this.body = options.body;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.appCode];
+  }
+}
+
+export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
+export const invalidState = (message: string) => new AppError("INVALID_STATE", message);
+export const validationError = (details: ErrorDetail[], message = "The request is not valid") =>
+  new AppError("VALIDATION_ERROR", message, { details });

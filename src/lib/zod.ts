@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/** Shared request and response pieces. */
+
+export const Limit = (max = 200, fallback = 50) =>
+  z.coerce.number().int().min(1).max(max).default(fallback).describe(`Page size, 1-${max} (default ${fallback}).`);
+
+export const Cursor = z
+  .string()
+  .max(512)
+  .optional()
+  .describe("Opaque cursor from the previous page's `next_cursor`.");
+
+export const NextCursor = z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page.");
+
+export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD");
+
+/** Money as a JSON number in rupees with at most 2 decimals. */
+export const Money = z.number().describe("Amount in rupees, 2 decimals.");
+
+/** Cursors are opaque base64url JSON; a tampered one is a 400 on `cursor`. */
+export function encodeCursor(values: unknown[]): string {
+  return Buffer.from(JSON.stringify(values)).toString("base64url");
+}
+
+export function decodeCursor(cursor: string, arity: number): string[] | undefined {
+  try {
+    const values: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(values) && values.length === arity && values.every((v) => typeof v === "string")) {
+      return values as string[];
+    }
+  } catch {
+    // fall through
+  }
+  return undefined;
+}
+
+export const ErrorEnvelope = z
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: z.enum([
+        "VALIDATION_ERROR", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "INVALID_STATE", "CONFLICT",
+        "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL", "UNAVAILABLE",
+      ]),
+      message: z.string(),
+      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    }),
+    request_id: z.string(),
+  })
+  .describe("The error envelope of every error response.");

@@ -1,0 +1,70 @@
+import { serve, type ServerType } from "@hono/node-server";
+import { createApp } from "./app.js";
+import { ConfigError, loadConfig, type Config } from "./env.js";
+import { createLogger } from "./lib/logger.js";
+import { openRuntime } from "./runtime.js";
+import { seedSandbox, type SandboxCredentials } from "./seed/sandbox.js";
+import { startWorker, type WorkerHandle } from "./worker.js";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const runtime = await openRuntime(config, logger);
+  const { services } = runtime;
+
+  const credentials = config.env === "sandbox" && config.role !== "worker" ? await seedSandbox(services.prisma, config) : null;
+
+  let server: ServerType | undefined;
+  let worker: WorkerHandle | undefined;
+  if (config.role !== "worker") {
+    const app = createApp(services, { readiness: runtime.readiness });
+    server = await new Promise<ServerType>((resolve) => {
+      const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+    });
+  }
+  if (config.role !== "api") worker = await startWorker(services, runtime.database.url);
+  printBanner(config, credentials, runtime.database.embedded);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping");
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await worker?.stop();
+    await runtime.close();
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+function printBanner(config: Config, credentials: SandboxCredentials | null, embedded: boolean): void {
+  const base = config.publicBaseUrl ?? `http://localhost:${config.port}`;
+  const lines = [
+    "",
+    `Mutual fund distribution service (${config.env}, role ${config.role}${embedded ? ", embedded PostgreSQL" : ""})`,
+  ];
+  if (config.role !== "worker") {
+    lines.push(`  Base URL      ${base}`, `  API reference ${base}/docs`, `  OpenAPI       ${base}/openapi.json`);
+  }
+  if (credentials) {
+    lines.push(
+      `  Sandbox client_id     ${credentials.client_id}`,
+      `  Sandbox client_secret ${credentials.client_secret}`,
+      `  Get a token: curl -s ${base}/api/auth/v1/token -H 'Content-Type: application/json' \\`,
+      `    -d '{"grant_type":"client_credentials","client_id":"${credentials.client_id}","client_secret":"${credentials.client_secret}"}'`,
+    );
+  }
+  process.stdout.write(`${lines.join("\n")}\n\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Start-up failed: ${(error as Error).stack ?? String(error)}\n`);
+  }
+  process.exit(1);
+});

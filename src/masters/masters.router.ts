@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { notFound } from "../lib/errors.js";
+import { authedProcedure, router } from "../trpc/init.js";
+import { findCountry, listCountries, listStates } from "./geography.js";
+import { publicCatalog } from "./investor-options.js";
+import { Countries, CountryCode, InvestorOptions, SchemePage, SchemeQuery, States } from "./masters.schemas.js";
+import { listSchemes } from "./schemes.service.js";
+
+const NoInput = z.strictObject({});
+const CATALOG = publicCatalog();
+
+export const mastersRouter = router({
+  investorOptions: authedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/masters/v1/investor-options",
+        tags: ["masters"],
+        summary: "The investor form option catalog (14 vocabularies)",
+      },
+    })
+    .input(NoInput)
+    .output(InvestorOptions)
+    .query(() => CATALOG),
+
+  countries: authedProcedure
+    .meta({ openapi: { method: "GET", path: "/api/masters/v1/countries", tags: ["masters"], summary: "ISO 3166-1 countries" } })
+    .input(NoInput)
+    .output(Countries)
+    .query(() => ({ countries: listCountries() })),
+
+  states: authedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/masters/v1/countries/{code}/states",
+        tags: ["masters"],
+        summary: "States of a country (India's 36 states and union territories; empty for other countries)",
+      },
+    })
+    .input(z.strictObject({ code: CountryCode }))
+    .output(States)
+    .query(({ input }) => {
+      const country = findCountry(input.code);
+      if (!country) throw notFound(`Country ${input.code.toUpperCase()}`);
+      return { country: country.code, states: listStates(country.code) };
+    }),
+
+  schemes: authedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/masters/v1/schemes",
+        tags: ["masters"],
+        summary: "Search the scheme master (with the latest NAV)",
+      },
+    })
+    .input(SchemeQuery)
+    .output(SchemePage)
+    .query(({ ctx, input }) => listSchemes(ctx.prisma, input)),
+});

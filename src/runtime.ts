@@ -1,0 +1,47 @@
+import { AuthService } from "./auth/auth.service.js";
+import { createPrisma } from "./db/client.js";
+import { openDatabase, type Database } from "./db/database.js";
+import { applyMigrations, pendingMigrations } from "./db/migrate.js";
+import type { Config } from "./env.js";
+import { createLogger, type Logger } from "./lib/logger.js";
+import type { Services } from "./trpc/context.js";
+import { migrateWorkerSchema } from "./worker.js";
+
+export interface Runtime {
+  services: Services;
+  database: Database;
+  /** Null when ready, otherwise the reason. */
+  readiness(): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database (embedded or DATABASE_URL), brings both schemas up to date (ours through the
+ * Prisma migrations, graphile-worker's own) and builds the long-lived services.
+ */
+export async function openRuntime(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Runtime> {
+  const database = await openDatabase(config, logger);
+  try {
+    const { applied } = await applyMigrations(database.url, { log: (msg) => logger.info(msg) });
+    if (applied.length > 0) logger.info({ applied }, "migrations applied");
+    await migrateWorkerSchema(database.url, logger);
+  } catch (error) {
+    await database.stop();
+    throw error;
+  }
+  const prisma = createPrisma(database.url, config.dbPoolSize);
+  const services: Services = { config, prisma, logger, auth: new AuthService(prisma) };
+  return {
+    services,
+    database,
+    readiness: async () => {
+      await prisma.$queryRawUnsafe("SELECT 1");
+      const pending = await pendingMigrations(database.url);
+      return pending.length === 0 ? null : `${pending.length} migration(s) pending`;
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await database.stop();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { readFile, writeFile, mkdir } from "node:fs/promises";
+import path from "node:path";
+import type { Config } from "../env.js";
+import type { Db } from "../db/client.js";
+import { createDistributor, setClientCredentials } from "../auth/distributors.service.js";
+import { findDistributorByArn } from "../auth/auth.repo.js";
+import type { AmfiSchemeRecord } from "../masters/amfi/navall.js";
+import { upsertAmfiRecords } from "../masters/schemes.import.js";
+import { newId, newSecret } from "../lib/ids.js";
+import seedSchemes from "../masters/seed/schemes.json" with { type: "json" };
+
+export const SANDBOX_DISTRIBUTOR = { name: "Sandbox Distributor", arn: "ARN-000001" };
+
+export interface SandboxCredentials {
+  client_id: string;
+  client_secret: string;
+  source: "environment" | "generated";
+}
+
+interface SeedScheme extends AmfiSchemeRecord {
+  purchase_allowed: boolean;
+  redemption_allowed: boolean;
+  sip_allowed: boolean;
+  min_purchase_amount: string | null;
+  purchase_multiple: string | null;
+  min_additional_amount: string | null;
+  min_redemption_amount: string | null;
+  min_sip_amount: string | null;
+  sip_multiple: string | null;
+}
+
+/**
+ * Seeds the sandbox (idempotent; runs at every sandbox start under an advisory lock): the demo
+ * distributor and its API client, and the scheme master's seed set with its trading rules.
+ */
+export async function seedSandbox(db: Db, config: Config): Promise<SandboxCredentials> {
+  await db.$executeRawUnsafe("SELECT pg_advisory_lock(7206001)");
+  try {
+    const credentials = await seedDistributor(db, config);
+    await seedSchemeMaster(db);
+    return credentials;
+  } finally {
+    await db.$executeRawUnsafe("SELECT pg_advisory_unlock(7206001)");
+  }
+}
+
+async function seedDistributor(db: Db, config: Config): Promise<SandboxCredentials> {
+  let distributor = await findDistributorByArn(db, SANDBOX_DISTRIBUTOR.arn);
+  const file = path.join(config.dataDir, "sandbox-credentials.json");
+  if (!distributor) {
+    const created = await createDistributor(db, SANDBOX_DISTRIBUTOR);
+    distributor = { id: created.distributor_id, name: SANDBOX_DISTRIBUTOR.name, arn: created.arn };
+    if (!config.sandbox.clientId) await saveCredentials(file, created.client_id, created.client_secret);
+  }
+  const { clientId, clientSecret } = config.sandbox;
+  if (clientId && clientSecret) {
+    await setClientCredentials(db, { distributorId: distributor.id, clientId, clientSecret });
+    return { client_id: clientId, client_secret: clientSecret, source: "environment" };
+  }
+  // Generated once; the plain secret is kept only in this local sandbox file so it can be printed.
+  const saved = await readCredentials(file);
+  if (saved) {
+    await setClientCredentials(db, { distributorId: distributor.id, clientId: saved.client_id, clientSecret: saved.client_secret });
+    return { ...saved, source: "generated" };
+  }
+  const fresh = { client_id: newId("mfc"), client_secret: newSecret("mfcs") };
+  await setClientCredentials(db, { distributorId: distributor.id, clientId: fresh.client_id, clientSecret: fresh.client_secret });
+  await saveCredentials(file, fresh.client_id, fresh.client_secret);
+  return { ...fresh, source: "generated" };
+}
+
+async function readCredentials(file: string): Promise<{ client_id: string; client_secret: string } | null> {
+  try {
+    const saved = JSON.parse(await readFile(file, "utf8")) as { client_id?: unknown; client_secret?: unknown };
+    return typeof saved.client_id === "string" && typeof saved.client_secret === "string"
+      ? { client_id: saved.client_id, client_secret: saved.client_secret }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+async function saveCredentials(file: string, clientId: string, clientSecret: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify({ client_id: clientId, client_secret: clientSecret }, null, 2), { mode: 0o600 });
+}
+
+async function seedSchemeMaster(db: Db): Promise<void> {
+  const schemes = seedSchemes as SeedScheme[];
+  await db.$transaction(async (tx) => {
+    await upsertAmfiRecords(tx, schemes);
+    for (const s of schemes) {
+      await tx.scheme.update({
+        where: { schemeCode: s.scheme_code },
+        data: {
+          purchaseAllowed: s.purchase_allowed,
+          redemptionAllowed: s.redemption_allowed,
+          sipAllowed: s.sip_allowed,
+          minPurchaseAmount: s.min_purchase_amount,
+          purchaseMultiple: s.purchase_multiple,
+          minAdditionalAmount: s.min_additional_amount,
+          minRedemptionAmount: s.min_redemption_amount,
+          minSipAmount: s.min_sip_amount,
+          sipMultiple: s.sip_multiple,
+        },
+      });
+    }
+  });
+}

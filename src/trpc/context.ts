@@ -1,0 +1,36 @@
+import type { Config } from "../env.js";
+import type { Db } from "../db/client.js";
+import type { Logger } from "../lib/logger.js";
+import type { AuthService } from "../auth/auth.service.js";
+
+/** Long-lived services every request can use; built once at start-up. */
+export interface Services {
+  config: Config;
+  prisma: Db;
+  logger: Logger;
+  auth: AuthService;
+}
+
+/** What a procedure sees: the services, this request, and (after the auth middleware) the caller. */
+export interface Context extends Services {
+  requestId: string;
+  log: Logger;
+  authorization: string | undefined;
+  /** A procedure may set the success status (201 on creation) and extra headers. */
+  response: { status?: number; headers: Record<string, string> };
+}
+
+export interface Caller {
+  distributorId: string;
+  clientId: string;
+}
+
+export function createContext(services: Services, request: { requestId: string; authorization: string | undefined }): Context {
+  return {
+    ...services,
+    requestId: request.requestId,
+    log: services.logger.child({ request_id: request.requestId }),
+    authorization: request.authorization,
+    response: { headers: {} },
+  };
+}

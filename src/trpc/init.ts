@@ -1,0 +1,31 @@
+import { initTRPC } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { AppError } from "../lib/errors.js";
+import type { Context } from "./context.js";
+
+const t = initTRPC
+  .context<Context>()
+  .meta<OpenApiMeta>()
+  .create({
+    // Never put stack traces in error shapes, whatever NODE_ENV says.
+    isDev: false,
+    errorFormatter: ({ shape, error }) => ({
+      ...shape,
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        appCode: error instanceof AppError ? error.appCode : undefined,
+        details: error instanceof AppError ? error.details : undefined,
+      },
+    }),
+  });
+
+export const router = t.router;
+export const middleware = t.middleware;
+export const publicProcedure = t.procedure;
+
+/** Every procedure but the token endpoint and the public link pages: the caller must hold a valid token. */
+export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const caller = await ctx.auth.authenticate(ctx.authorization);
+  return next({ ctx: { ...ctx, caller, log: ctx.log.child({ distributor_id: caller.distributorId }) } });
+});

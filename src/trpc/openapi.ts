@@ -1,0 +1,88 @@
+import type { AnyRouter } from "@trpc/server";
+import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import { z } from "zod";
+import { ErrorEnvelope } from "../lib/zod.js";
+
+type Operation = { responses?: Record<string, unknown>; security?: unknown[]; requestBody?: unknown };
+type PathItem = Record<string, Operation>;
+
+const ERROR_DESCRIPTIONS: Record<string, string> = {
+  "400": "Invalid input (VALIDATION_ERROR, with a path per failing field)",
+  "401": "Missing, invalid or expired bearer token (UNAUTHORIZED)",
+  "403": "Not allowed (FORBIDDEN)",
+  "404": "Not found, or owned by another distributor (NOT_FOUND)",
+  "409": "Not possible in the resource's current state (INVALID_STATE), or idempotency key reused (CONFLICT)",
+  "413": "Body too large (PAYLOAD_TOO_LARGE)",
+  "415": "Unsupported content type (UNSUPPORTED_MEDIA_TYPE)",
+  "500": "Internal error (INTERNAL)",
+};
+
+const errorResponse = (status: string) => ({
+  description: ERROR_DESCRIPTIONS[status] ?? "Error",
+  content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+});
+
+/**
+ * Paths the specification writes differently from trpc-to-openapi's normalised form (it drops a
+ * trailing slash when routing and documenting). Keyed by `METHOD normalised-path`.
+ */
+export const SPEC_PATHS: Record<string, string> = {
+  "POST /api/orders/v1": "/api/orders/v1/",
+};
+
+/** The OpenAPI document of the REST interface, generated from the routers. */
+export function buildOpenApiDocument(appRouter: AnyRouter): OpenAPIObject {
+  const document = generateOpenApiDocument(appRouter, {
+    title: "Mutual fund distribution service",
+    description:
+      "REST interface for mutual fund distributors (ARN holders): holdings, orders, public order links, " +
+      "investor onboarding, mandates, webhooks and sandbox simulation. Errors use the envelope " +
+      "`{success: false, error: {code, message, details?}, request_id}`; every response carries X-Request-Id.",
+    version: "1.0.0",
+    baseUrl: "/",
+    securitySchemes: {
+      bearerAuth: {
+        type: "http",
+        scheme: "bearer",
+        description: "Opaque access token from POST /api/auth/v1/token (client credentials), valid 3600 s.",
+      },
+    },
+    defs: { ErrorEnvelope },
+  });
+  const paths = (document.paths ?? {}) as Record<string, PathItem>;
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      rewriteResponses(operation, method);
+      if (!operation.security) operation.security = [];
+    }
+    moveToSpecPaths(paths, path, item);
+  }
+  document.security = [{ bearerAuth: [] }];
+  document.paths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
+  return document;
+}
+
+function rewriteResponses(operation: Operation, method: string): void {
+  const responses = operation.responses ?? {};
+  for (const status of Object.keys(responses)) {
+    if (Number(status) >= 400) responses[status] = errorResponse(status);
+  }
+  const statuses = ["400", "404", "500"];
+  if (operation.security?.length) statuses.push("401");
+  if (method === "post" || method === "put" || method === "patch") statuses.push("413", "415");
+  for (const status of statuses) responses[status] ??= errorResponse(status);
+  operation.responses = responses;
+}
+
+function moveToSpecPaths(paths: Record<string, PathItem>, path: string, item: PathItem): void {
+  for (const method of Object.keys(item)) {
+    const specPath = SPEC_PATHS[`${method.toUpperCase()} ${path}`];
+    if (!specPath || specPath === path) continue;
+    paths[specPath] = { ...paths[specPath], [method]: item[method]! };
+    delete item[method];
+  }
+  if (Object.keys(item).length === 0) delete paths[path];
+}
+
+/** The OAuth 2.0 error body of the token endpoint, documented on its 401. */
+export const OAuthError = z.object({ error: z.literal("invalid_client") });

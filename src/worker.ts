@@ -1,0 +1,46 @@
+import pg from "pg";
+import { Logger as WorkerLogger, parseCronItems, run, runMigrations, type Runner } from "graphile-worker";
+import type { Logger } from "./lib/logger.js";
+import { buildTaskList, CRON_ITEMS } from "./jobs/task-list.js";
+import type { Services } from "./trpc/context.js";
+
+/** graphile-worker's log lines through our logger. */
+function workerLogger(logger: Logger): WorkerLogger {
+  return new WorkerLogger((scope) => (level, message, meta) => {
+    const method = level === "error" ? "error" : level === "warning" ? "warn" : level === "debug" ? "debug" : "info";
+    logger[method]({ scope, ...meta }, message);
+  });
+}
+
+/** Installs or upgrades graphile-worker's own schema (idempotent; it takes its own lock). */
+export async function migrateWorkerSchema(connectionString: string, logger: Logger): Promise<void> {
+  await runMigrations({ connectionString, logger: workerLogger(logger.child({ component: "worker" })) });
+}
+
+export interface WorkerHandle {
+  runner: Runner;
+  stop(): Promise<void>;
+}
+
+export async function startWorker(services: Services, connectionString: string): Promise<WorkerHandle> {
+  const log = services.logger.child({ component: "worker" });
+  // Our own pool, so a dropped connection (database restart) is logged instead of crashing the process.
+  const pgPool = new pg.Pool({ connectionString, max: services.config.workerConcurrency + 2 });
+  pgPool.on("error", (error) => log.warn({ err: error }, "worker database connection lost"));
+  const runner = await run({
+    pgPool,
+    concurrency: services.config.workerConcurrency,
+    noHandleSignals: true,
+    pollInterval: 2_000,
+    taskList: buildTaskList(services),
+    parsedCronItems: parseCronItems(CRON_ITEMS),
+    logger: workerLogger(log),
+  });
+  return {
+    runner,
+    stop: async () => {
+      await runner.stop();
+      await pgPool.end();
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { sha256Hex } from "../../src/lib/crypto.js";
+import { useTestApp } from "../helpers/app.js";
+
+const app = useTestApp();
+const TOKEN = "/api/auth/v1/token";
+
+describe("POST /api/auth/v1/token", () => {
+  it("issues a bearer token for a JSON client-credentials request", async () => {
+    const d = await app.newDistributor();
+    const res = await app.http("POST", TOKEN, {
+      json: { grant_type: "client_credentials", client_id: d.client_id, client_secret: d.client_secret },
+    });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(["access_token", "expires_in", "token_type"]);
+    expect(res.body.token_type).toBe("Bearer");
+    expect(res.body.expires_in).toBe(3600);
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
+  it("accepts a form-urlencoded body", async () => {
+    const d = await app.newDistributor();
+    const res = await app.http("POST", TOKEN, {
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: d.client_id, client_secret: d.client_secret }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.token_type).toBe("Bearer");
+  });
+
+  it("accepts HTTP Basic client authentication", async () => {
+    const d = await app.newDistributor();
+    const basic = Buffer.from(`${d.client_id}:${d.client_secret}`).toString("base64");
+    const res = await app.http("POST", TOKEN, {
+      body: "grant_type=client_credentials",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${basic}` },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("answers 401 {error: invalid_client} for a wrong secret or an unknown client", async () => {
+    const d = await app.newDistributor();
+    for (const credentials of [
+      { client_id: d.client_id, client_secret: `${d.client_secret}x` },
+      { client_id: "mfc_unknown", client_secret: d.client_secret },
+    ]) {
+      const res = await app.http("POST", TOKEN, { json: { grant_type: "client_credentials", ...credentials } });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: "invalid_client" });
+    }
+    const form = await app.http("POST", TOKEN, {
+      body: `grant_type=client_credentials&client_id=${d.client_id}&client_secret=wrong`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(form.status).toBe(401);
+    expect(form.body).toEqual({ error: "invalid_client" });
+  });
+
+  it("refuses a missing or wrong grant_type, missing fields and unknown fields with field paths", async () => {
+    const d = await app.newDistributor();
+    const missing = await app.http("POST", TOKEN, { json: { client_id: d.client_id } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.success).toBe(false);
+    expect(missing.body.error.code).toBe("VALIDATION_ERROR");
+    expect(missing.body.error.details.map((x: { path: string }) => x.path).sort()).toEqual(["client_secret", "grant_type"]);
+    expect(missing.body.request_id).toBe(missing.headers.get("x-request-id"));
+
+    const wrongGrant = await app.http("POST", TOKEN, {
+      json: { grant_type: "password", client_id: d.client_id, client_secret: d.client_secret },
+    });
+    expect(wrongGrant.status).toBe(400);
+    expect(wrongGrant.body.error.details[0].path).toBe("grant_type");
+
+    const unknown = await app.http("POST", TOKEN, {
+      json: { grant_type: "client_credentials", client_id: d.client_id, client_secret: d.client_secret, admin: true },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.details).toEqual([{ path: "admin", message: "Unknown field" }]);
+  });
+
+  it("stores only hashes of secrets and tokens, with a 3600 s lifetime", async () => {
+    const d = await app.newDistributor();
+    const client = await app.prisma.apiClient.findUniqueOrThrow({ where: { clientId: d.client_id } });
+    expect(client.secretHash).toBe(sha256Hex(d.client_secret));
+    const token = await app.prisma.accessToken.findUniqueOrThrow({ where: { tokenHash: sha256Hex(d.token) } });
+    expect(token.distributorId).toBe(d.distributor_id);
+    expect(token.expiresAt.getTime() - token.createdAt.getTime()).toBeGreaterThanOrEqual(3_599_000);
+    expect(token.expiresAt.getTime() - token.createdAt.getTime()).toBeLessThanOrEqual(3_601_000);
+    expect(JSON.stringify(await app.prisma.apiClient.findMany())).not.toContain(d.client_secret);
+    expect(JSON.stringify(await app.prisma.accessToken.findMany())).not.toContain(d.token);
+    expect(app.logs.join("\n")).not.toContain(d.client_secret);
+    expect(app.logs.join("\n")).not.toContain(d.token);
+  });
+});
+
+describe("bearer authentication on /api paths", () => {
+  const PATH = "/api/masters/v1/investor-options";
+
+  it("accepts a valid token", async () => {
+    const d = await app.newDistributor();
+    const res = await app.http("GET", PATH, { token: d.token });
+    expect(res.status).toBe(200);
+  });
+
+  it("answers 401 with the envelope without a token, with a malformed header and with an unknown token", async () => {
+    for (const headers of [{}, { authorization: "Token abc" }, { authorization: "Bearer mfat_not-a-real-token" }] as Array<Record<string, string>>) {
+      const res = await app.http("GET", PATH, { headers });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: "UNAUTHORIZED", message: expect.any(String) },
+        request_id: res.headers.get("x-request-id"),
+      });
+      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    }
+  });
+
+  it("refuses an expired token", async () => {
+    const d = await app.newDistributor();
+    await app.prisma.accessToken.update({
+      where: { tokenHash: sha256Hex(d.token) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    const res = await app.http("GET", PATH, { token: d.token });
+    expect(res.status).toBe(401);
+    expect(res.body.error.message).toMatch(/expired/);
+  });
+
+  it("refuses tokens of a revoked client", async () => {
+    const d = await app.newDistributor();
+    await app.prisma.apiClient.update({ where: { clientId: d.client_id }, data: { revokedAt: new Date() } });
+    expect((await app.http("GET", PATH, { token: d.token })).status).toBe(401);
+    const again = await app.http("POST", TOKEN, {
+      json: { grant_type: "client_credentials", client_id: d.client_id, client_secret: d.client_secret },
+    });
+    expect(again.status).toBe(401);
+    expect(again.body).toEqual({ error: "invalid_client" });
+  });
+});

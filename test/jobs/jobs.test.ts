@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { sha256Hex } from "../../src/lib/crypto.js";
+import { enqueue } from "../../src/jobs/enqueue.js";
+import { startWorker } from "../../src/worker.js";
+import { useTestApp } from "../helpers/app.js";
+
+const app = useTestApp();
+
+const jobsNamed = async (task: string) =>
+  app.prisma.$queryRawUnsafe<Array<{ id: string; payload: unknown; run_at: Date; key: string | null }>>(
+    `SELECT j.id::text, j.payload, j.run_at, j.key
+       FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+      WHERE t.identifier = $1`,
+    task,
+  );
+
+describe("enqueue(tx, ...)", () => {
+  it("adds the job when the transaction commits, and not when it rolls back", async () => {
+    await app.prisma.$executeRawUnsafe("DELETE FROM graphile_worker._private_jobs");
+    await expect(
+      app.prisma.$transaction(async (tx) => {
+        await enqueue(tx, "auth__purge_expired_tokens", {}, { jobKey: "rolled-back" });
+        throw new Error("business rule failed after enqueue");
+      }),
+    ).rejects.toThrow("business rule failed");
+    expect(await jobsNamed("auth__purge_expired_tokens")).toEqual([]);
+
+    const runAt = new Date(Date.now() + 3_600_000);
+    await app.prisma.$transaction(async (tx) => {
+      await enqueue(tx, "auth__purge_expired_tokens", {}, { jobKey: "committed", runAt });
+    });
+    const jobs = await jobsNamed("auth__purge_expired_tokens");
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ payload: {}, key: "committed" });
+    expect(jobs[0]!.run_at.getTime()).toBe(runAt.getTime());
+  });
+
+  it("parses the payload with the task's schema before storing it", async () => {
+    await expect(
+      enqueue(app.prisma, "auth__purge_expired_tokens", { unexpected: 1 } as unknown as Record<string, never>),
+    ).rejects.toThrow();
+  });
+});
+
+describe("the worker", () => {
+  it("runs a task's handler on a real graphile-worker job", async () => {
+    await app.prisma.$executeRawUnsafe("DELETE FROM graphile_worker._private_jobs");
+    const d = await app.newDistributor();
+    await app.prisma.accessToken.update({ where: { tokenHash: sha256Hex(d.token) }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    await enqueue(app.prisma, "auth__purge_expired_tokens", {});
+
+    const worker = await startWorker(app.services, app.databaseUrl);
+    try {
+      await expect.poll(() => app.prisma.accessToken.count({ where: { tokenHash: sha256Hex(d.token) } }), { timeout: 10_000 }).toBe(0);
+      await expect.poll(async () => (await jobsNamed("auth__purge_expired_tokens")).length, { timeout: 10_000 }).toBe(0);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("drops a job whose payload does not parse instead of retrying it", async () => {
+    await app.prisma.$executeRawUnsafe("DELETE FROM graphile_worker._private_jobs");
+    await app.prisma.$executeRawUnsafe(`SELECT graphile_worker.add_job('auth__purge_expired_tokens', '{"bogus": true}'::json)`);
+    const worker = await startWorker(app.services, app.databaseUrl);
+    try {
+      await expect.poll(async () => (await jobsNamed("auth__purge_expired_tokens")).length, { timeout: 10_000 }).toBe(0);
+      expect(app.logs.some((l) => l.includes("job payload rejected by its schema"))).toBe(true);
+    } finally {
+      await worker.stop();
+    }
+  });
+});

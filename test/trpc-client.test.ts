@@ -1,0 +1,32 @@
+import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { describe, expect, it } from "vitest";
+import type { AppRouter } from "../src/trpc/router.js";
+import { useTestApp } from "./helpers/app.js";
+
+const app = useTestApp();
+
+const client = (token?: string) =>
+  createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${app.baseUrl}/trpc`, headers: () => (token ? { authorization: `Bearer ${token}` } : {}) })],
+  });
+
+describe("the typed tRPC client", () => {
+  it("calls the same procedures with full types", async () => {
+    const d = await app.newDistributor();
+    const catalog = await client(d.token).masters.investorOptions.query({});
+    expect(catalog.genders.map((g) => g.value)).toEqual(["M", "F", "O"]);
+    const states = await client(d.token).masters.states.query({ code: "IN" });
+    expect(states.states).toHaveLength(36);
+    const token = await client().auth.token.mutate({ grant_type: "client_credentials", client_id: d.client_id, client_secret: d.client_secret });
+    expect(token.expires_in).toBe(3600);
+  });
+
+  it("carries the application error code and no stack", async () => {
+    const error = await client().masters.countries.query({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TRPCClientError);
+    const shape = (error as TRPCClientError<AppRouter>).shape as { data: Record<string, unknown> };
+    expect(shape.data.appCode).toBe("UNAUTHORIZED");
+    expect(shape.data.httpStatus).toBe(401);
+    expect(JSON.stringify(shape)).not.toContain("stack");
+  });
+});
