@@ -4,7 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { AppError } from "./lib/errors.js";
 import type { Logger } from "./lib/logger.js";
-import { MAX_BODY_BYTES, readObjectBody } from "./http/body.js";
+import { MAX_BODY_BYTES, readObjectBody, tooLarge } from "./http/body.js";
 import { mountDocs } from "./http/docs.js";
 import { envelope, renderError } from "./http/errors.js";
 import { createRestHandler } from "./http/rest.js";
@@ -51,7 +51,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
   app.get("/openapi.json", (c) => c.body(openApiJson, 200, { "Content-Type": "application/json; charset=utf-8" }));
   mountDocs(app);
 
-  app.use("/trpc/*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => { throw tooLarge(c); } }));
+  app.use("/trpc/*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw tooLarge(); } }));
   app.all("/trpc/*", (c) =>
     fetchRequestHandler({
       endpoint: "/trpc",
@@ -93,11 +93,6 @@ function sendError(c: HonoContext<Env>, error: unknown): Response {
   // The rest of an oversized body is never read, so the connection cannot be reused.
   if (status === 413) headers.Connection = "close";
   return c.json(body, status as 400, headers);
-}
-
-function tooLarge(c: HonoContext<Env>): never {
-  void c;
-  throw new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`);
 }
 
 /** RFC 6749 2.3.1: client_secret_basic, with form-urlencoded id and secret. */

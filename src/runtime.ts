@@ -3,6 +3,8 @@ import { createPrisma } from "./db/client.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { applyMigrations, pendingMigrations } from "./db/migrate.js";
 import type { Config } from "./env.js";
+import { DataCipher } from "./lib/crypto.js";
+import { loadDataKey } from "./lib/data-key.js";
 import { createLogger, type Logger } from "./lib/logger.js";
 import type { Services } from "./trpc/context.js";
 import { migrateWorkerSchema } from "./worker.js";
@@ -30,7 +32,8 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     throw error;
   }
   const prisma = createPrisma(database.url, config.dbPoolSize);
-  const services: Services = { config, prisma, logger, auth: new AuthService(prisma) };
+  const cipher = new DataCipher(await loadDataKey(config));
+  const services: Services = { config, prisma, logger, auth: new AuthService(prisma), cipher };
   return {
     services,
     database,

@@ -23,7 +23,7 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
   return Buffer.concat(chunks).toString("utf8");
 }
 
-const tooLarge = (limit: number) =>
+export const tooLarge = (limit = MAX_BODY_BYTES) =>
   new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${limit / 1024 / 1024} MB`);
 
 const mediaType = (request: Request) => request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();

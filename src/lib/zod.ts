@@ -13,11 +13,6 @@ export const Cursor = z
 
 export const NextCursor = z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page.");
 
-export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD");
-
-/** Money as a JSON number in rupees with at most 2 decimals. */
-export const Money = z.number().describe("Amount in rupees, 2 decimals.");
-
 /** Cursors are opaque base64url JSON; a tampered one is a 400 on `cursor`. */
 export function encodeCursor(values: unknown[]): string {
   return Buffer.from(JSON.stringify(values)).toString("base64url");

@@ -53,7 +53,7 @@ export const Scheme = z.object({
   category: z.string().describe("AMFI category, e.g. 'Equity Scheme - Large Cap Fund'."),
   scheme_type: z.string().describe("Open Ended Schemes, Close Ended Schemes or Interval Fund Schemes."),
   plan: z.enum(["DIRECT", "REGULAR"]).nullable(),
-  option: z.string().nullable().describe("GROWTH, IDCW, IDCW_PAYOUT, IDCW_REINVESTMENT or BONUS."),
+  option: z.enum(["GROWTH", "IDCW", "IDCW_PAYOUT", "IDCW_REINVESTMENT", "BONUS"]).nullable(),
   purchase_allowed: z.boolean(),
   redemption_allowed: z.boolean(),
   sip_allowed: z.boolean(),

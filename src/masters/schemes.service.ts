@@ -1,7 +1,7 @@
 import type { DbOrTx } from "../db/client.js";
 import { validationError } from "../lib/errors.js";
 import { decodeCursor, encodeCursor } from "../lib/zod.js";
-import { parseNavAllFile, type SkippedLine } from "./amfi/navall.js";
+import { parseNavAllFile, type AmfiOption, type SkippedLine } from "./amfi/navall.js";
 import { upsertAmfiRecords, type ImportStats } from "./schemes.import.js";
 import * as repo from "./schemes.repo.js";
 
@@ -18,7 +18,7 @@ function toApi(row: repo.SchemeRow) {
     category: row.category,
     scheme_type: row.schemeType,
     plan: row.plan as "DIRECT" | "REGULAR" | null,
-    option: row.option,
+    option: row.option as AmfiOption | null,
     purchase_allowed: row.purchaseAllowed,
     redemption_allowed: row.redemptionAllowed,
     sip_allowed: row.sipAllowed,

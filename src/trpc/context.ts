@@ -2,6 +2,7 @@ import type { Config } from "../env.js";
 import type { Db } from "../db/client.js";
 import type { Logger } from "../lib/logger.js";
 import type { AuthService } from "../auth/auth.service.js";
+import type { DataCipher } from "../lib/crypto.js";
 
 /** Long-lived services every request can use; built once at start-up. */
 export interface Services {
@@ -9,6 +10,8 @@ export interface Services {
   prisma: Db;
   logger: Logger;
   auth: AuthService;
+  /** Encrypts personal data at rest and hashes it for look-ups. */
+  cipher: DataCipher;
 }
 
 /** What a procedure sees: the services, this request, and (after the auth middleware) the caller. */

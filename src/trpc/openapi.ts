@@ -1,6 +1,5 @@
 import type { AnyRouter } from "@trpc/server";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
-import { z } from "zod";
 import { ErrorEnvelope } from "../lib/zod.js";
 
 type Operation = { responses?: Record<string, unknown>; security?: unknown[]; requestBody?: unknown };
@@ -21,6 +20,20 @@ const errorResponse = (status: string) => ({
   description: ERROR_DESCRIPTIONS[status] ?? "Error",
   content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
 });
+
+/** Responses whose body is not the envelope, keyed by `METHOD path` and status. */
+const RESPONSE_OVERRIDES: Record<string, Record<string, unknown>> = {
+  "post /api/auth/v1/token": {
+    "401": {
+      description: "Unknown client or wrong secret. OAuth 2.0 error body (RFC 6749 section 5.2), not the envelope.",
+      content: {
+        "application/json": {
+          schema: { type: "object", required: ["error"], properties: { error: { type: "string", enum: ["invalid_client"] } } },
+        },
+      },
+    },
+  },
+};
 
 /**
  * Paths the specification writes differently from trpc-to-openapi's normalised form (it drops a
@@ -53,6 +66,7 @@ export function buildOpenApiDocument(appRouter: AnyRouter): OpenAPIObject {
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
       rewriteResponses(operation, method);
+      Object.assign(operation.responses ?? {}, RESPONSE_OVERRIDES[`${method} ${path}`]);
       if (!operation.security) operation.security = [];
     }
     moveToSpecPaths(paths, path, item);
@@ -83,6 +97,3 @@ function moveToSpecPaths(paths: Record<string, PathItem>, path: string, item: Pa
   }
   if (Object.keys(item).length === 0) delete paths[path];
 }
-
-/** The OAuth 2.0 error body of the token endpoint, documented on its 401. */
-export const OAuthError = z.object({ error: z.literal("invalid_client") });

@@ -1,4 +1,5 @@
 import { serve, type ServerType } from "@hono/node-server";
+import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll } from "vitest";
@@ -8,6 +9,7 @@ import { createDistributor, type NewDistributor } from "../../src/auth/distribut
 import { createPrisma, type Db } from "../../src/db/client.js";
 import { pendingMigrations } from "../../src/db/migrate.js";
 import { loadConfig, type Config } from "../../src/env.js";
+import { DataCipher } from "../../src/lib/crypto.js";
 import { createLogger } from "../../src/lib/logger.js";
 import type { Services } from "../../src/trpc/context.js";
 import { createTestDatabase } from "./db.js";
@@ -62,7 +64,13 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
     });
     const logger = createLogger("info", sink);
     state.prisma = createPrisma(db.url, 5);
-    state.services = { config: state.config, prisma: state.prisma, logger, auth: new AuthService(state.prisma) };
+    state.services = {
+      config: state.config,
+      prisma: state.prisma,
+      logger,
+      auth: new AuthService(state.prisma),
+      cipher: new DataCipher(randomBytes(32).toString("hex")),
+    };
     const app = createApp(state.services, {
       readiness: async () => {
         await state.prisma.$queryRawUnsafe("SELECT 1");

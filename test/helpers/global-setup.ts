@@ -1,5 +1,4 @@
 import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -8,6 +7,7 @@ import { ensureDatabaseExists } from "../../src/db/database.js";
 import { applyMigrations } from "../../src/db/migrate.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { migrateWorkerSchema } from "../../src/worker.js";
+import { freePort } from "./process.js";
 
 export const TEMPLATE_DATABASE = "mf_template";
 
@@ -18,16 +18,6 @@ declare module "vitest" {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 /**
  * One embedded PostgreSQL for the whole run, with a migrated template database (our schema and

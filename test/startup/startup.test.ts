@@ -71,6 +71,8 @@ describe("npm start", () => {
     expect(clientIdAgain).toBe(clientId);
     expect(await catalogStatus(base, firstToken)).toBe(200);
     expect(JSON.parse(await readFile(path.join(dataDir, "sandbox-credentials.json"), "utf8")).client_id).toBe(clientId);
+    // The sandbox's personal-data key was generated once under the data dir.
+    expect((await readFile(path.join(dataDir, "data-key"), "utf8")).trim()).toMatch(/^[0-9a-f]{64}$/);
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
   }, 180_000);
