@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail } from "../lib/errors.js";
-import type { Logger } from "../lib/logger.js";
+import type { Log } from "../lib/logger.js";
 
 export interface ErrorEnvelope {
   success: false;
@@ -63,7 +63,7 @@ export function envelope(requestId: string, code: ErrorCode, message: string, de
  * Renders any error as the public envelope. Only AppError messages and validation issues reach the
  * client; anything unexpected becomes a bare 500 and is logged with the request id.
  */
-export function renderError(error: unknown, requestId: string, log: Logger): RenderedError {
+export function renderError(error: unknown, requestId: string, log: Log): RenderedError {
   const cause = error instanceof TRPCError && error.cause instanceof AppError ? error.cause : error;
   if (cause instanceof AppError) {
     return {

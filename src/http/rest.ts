@@ -2,6 +2,7 @@ import type { AnyRouter } from "@trpc/server";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { z } from "zod";
 import { createContext, type Context, type Services } from "../trpc/context.js";
+import { StaticResponses } from "./static-responses.js";
 
 /** What the HTTP layer knows about one request before it reaches a procedure. */
 export interface RestRequest {
@@ -10,27 +11,37 @@ export interface RestRequest {
   authorization: string | undefined;
   /** The parsed JSON (or converted form) body; undefined for GET and DELETE. */
   body: Record<string, unknown> | undefined;
+  /** `path?query` of the request. */
+  target: string;
+  ifNoneMatch: string | undefined;
 }
 
 export interface RestResult {
   status: number;
-  headers: Headers;
+  headers: Record<string, string>;
   /** The success body as JSON text, or the error to render. */
   json?: string;
   error?: unknown;
+  procedurePath?: string;
 }
 
 const STATE = Symbol("rest-state");
+/** Procedures finish what they start; no request-scoped cancellation is offered to them. */
+const NEVER_ABORTED = new AbortController().signal;
+
 interface RequestState {
   requestId: string;
   authorization: string | undefined;
   error?: unknown;
+  /** The procedure that answered, once known. */
+  procedurePath?: string;
 }
 
 /** An object schema with no fields: nothing for the handler to coerce, every key kept. */
 const PASS_THROUGH = z.looseObject({});
 
-type Procedures = Record<string, { _def: { meta?: { openapi?: { method?: string } }; inputs: unknown[] } }>;
+type ProcedureMeta = { openapi?: { method?: string; protect?: boolean }; cache?: "static" };
+type Procedures = Record<string, { _def: { meta?: ProcedureMeta; inputs: unknown[] } }>;
 
 /**
  * The router as trpc-to-openapi's handler sees it. The handler coerces every number and boolean in
@@ -54,31 +65,47 @@ function routingView(appRouter: AnyRouter): AnyRouter {
  * REST requests go through trpc-to-openapi's OpenAPI handler (the core its fetch adapter wraps),
  * built once: the fetch adapter rebuilds it, with a full document check, on every request.
  */
-export function createRestHandler(appRouter: AnyRouter, services: Services) {
+export function createRestHandler(appRouter: AnyRouter, services: Services, options: { staticResponses: boolean }) {
+  const states = new WeakMap<Context, RequestState>();
+  const staticProcedures = new Map(
+    Object.entries(appRouter._def.procedures as Procedures)
+      .filter(([, procedure]) => options.staticResponses && procedure._def.meta?.cache === "static")
+      .map(([path, procedure]) => [path, procedure._def.meta?.openapi?.protect !== false]),
+  );
+  const staticResponses = new StaticResponses();
+
   const handler = createOpenApiNodeHttpHandler({
     router: routingView(appRouter),
     createContext: ({ req }: { req: unknown }) => {
       const state = (req as { [STATE]: RequestState })[STATE];
-      return createContext(services, state);
+      const ctx = createContext(services, state);
+      states.set(ctx, state);
+      return ctx;
     },
-    responseMeta: ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) =>
-      errors.length === 0 && ctx ? { status: ctx.response.status ?? 200, headers: ctx.response.headers } : {},
+    responseMeta: ({ ctx, errors, paths }: { ctx?: Context; errors: unknown[]; paths?: string[] }) => {
+      if (errors.length > 0 || !ctx) return {};
+      const state = states.get(ctx);
+      if (state) state.procedurePath = paths?.[0];
+      return { status: ctx.response.status ?? 200, headers: ctx.response.headers };
+    },
     onError: ({ error, req }: { error: unknown; req: unknown }) => {
       (req as { [STATE]: RequestState })[STATE].error = error;
     },
   } as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
 
-  return (input: RestRequest): Promise<RestResult> => {
+  const dispatch = (input: RestRequest): Promise<RestResult> => {
     const state: RequestState = { requestId: input.requestId, authorization: input.authorization };
-    // The handler reads a Request; present the already-parsed body as JSON.
-    const headers = new Headers(input.request.headers);
-    if (input.body !== undefined) headers.set("content-type", "application/json");
+    // The handler reads a Request. It only asks the headers for the content type, and the body has
+    // already been parsed; reading `signal` or copying the headers would make the server build a
+    // full Request object, which costs more than the rest of a small request.
+    const headers = { get: (name: string) => (name.toLowerCase() === "content-type" && input.body !== undefined ? "application/json" : null) };
     const extras: Record<PropertyKey, unknown> = {};
     const request = new Proxy(input.request, {
       get(target, prop) {
         if (prop === STATE) return state;
         if (prop === "body") return input.body;
         if (prop === "headers") return headers;
+        if (prop === "signal") return NEVER_ABORTED;
         if (prop in extras) return extras[prop];
         const value: unknown = Reflect.get(target, prop, target);
         return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
@@ -90,11 +117,11 @@ export function createRestHandler(appRouter: AnyRouter, services: Services) {
     });
 
     return new Promise<RestResult>((resolve) => {
-      const responseHeaders = new Headers();
+      const responseHeaders: Record<string, string> = {};
       let status = 200;
       const response = {
         setHeader: (key: string, value: string | string[]) => {
-          for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(key, v);
+          responseHeaders[key] = Array.isArray(value) ? value.join(", ") : value;
         },
         get statusCode() {
           return status;
@@ -102,9 +129,39 @@ export function createRestHandler(appRouter: AnyRouter, services: Services) {
         set statusCode(code: number) {
           status = code;
         },
-        end: (json?: string) => resolve({ status, headers: responseHeaders, json, error: state.error }),
+        end: (json?: string) => resolve({ status, headers: responseHeaders, json, error: state.error, procedurePath: state.procedurePath }),
       };
       void (handler as unknown as (req: unknown, res: unknown) => Promise<void>)(request, response);
     });
   };
+
+  return async (input: RestRequest): Promise<RestResult> => {
+    const isGet = input.request.method === "GET";
+    const cached = isGet ? staticResponses.get(input.target) : undefined;
+    if (cached) {
+      if (cached.protect) {
+        try {
+          await services.auth.authenticate(input.authorization);
+        } catch (error) {
+          return { status: 401, headers: {}, error };
+        }
+      }
+      return staticResult(cached, input.ifNoneMatch);
+    }
+    const result = await dispatch(input);
+    const protect = result.procedurePath === undefined ? undefined : staticProcedures.get(result.procedurePath);
+    if (isGet && result.status === 200 && result.error === undefined && result.json !== undefined && protect !== undefined) {
+      return staticResult(staticResponses.remember(input.target, result.json, protect), input.ifNoneMatch);
+    }
+    return result;
+  };
+}
+
+/** Static responses carry an ETag and revalidate cheaply: `If-None-Match` answers 304. */
+function staticResult(entry: { json: string; etag: string }, ifNoneMatch: string | undefined): RestResult {
+  const headers = { ETag: entry.etag, "Cache-Control": "private, no-cache" };
+  if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === entry.etag)) {
+    return { status: 304, headers };
+  }
+  return { status: 200, headers, json: entry.json };
 }

@@ -1,7 +1,7 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 export function sha256Hex(value: string): string {
-  return createHash("sha256").update(value).digest("hex");
+  return hash("sha256", value, "hex");
 }
 
 export function constantTimeEqual(a: string, b: string): boolean {

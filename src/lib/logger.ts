@@ -5,12 +5,15 @@ export type { Logger };
 
 /** Field names whose values never reach a log line. */
 const SECRET_PATHS = [
-  "authorization", "*.authorization", "headers.authorization", "req.headers.authorization",
+  "authorization", "headers.authorization", "req.headers.authorization",
   "client_secret", "*.client_secret", "access_token", "*.access_token", "secret", "*.secret",
-  "token", "*.token", "password", "*.password", "pan", "*.pan", "*.*.pan",
+  "token", "*.token", "password", "*.password", "pan", "*.pan",
 ];
 
-/** JSON-lines logger. Secrets are removed by path; PAN-shaped text anywhere in a line is masked. */
+/**
+ * JSON-lines logger. Secrets are removed by field name; then anything PAN-shaped anywhere in the
+ * finished line (messages, nested fields, error texts) is masked in one pass over the text.
+ */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
@@ -18,26 +21,49 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: SECRET_PATHS, censor: "[redacted]" },
-      hooks: {
-        logMethod(args, method) {
-          const masked = args.map((arg) => (typeof arg === "string" ? maskPansInText(arg) : arg));
-          method.apply(this, masked as Parameters<typeof method>);
-        },
-      },
-      formatters: {
-        log: (object) => maskDeep(object) as Record<string, unknown>,
-      },
+      hooks: { streamWrite: maskPansInText },
     },
     destination,
   );
 }
 
-function maskDeep(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return maskPansInText(value);
-  if (depth > 4 || value === null || typeof value !== "object") return value;
-  if (value instanceof Error) return value;
-  if (Array.isArray(value)) return value.map((v) => maskDeep(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = maskDeep(v, depth + 1);
-  return out;
+/** The logging methods request and job code uses. */
+export type Log = Pick<Logger, "fatal" | "error" | "warn" | "info" | "debug" | "trace">;
+
+/**
+ * A logger with bindings (request id, job id) that builds its pino child only when first used:
+ * creating a child costs more than a small request's own work, and most requests log nothing but
+ * their access line.
+ */
+class LazyChild implements Log {
+  private child: Logger | undefined;
+
+  constructor(private readonly parent: Logger, private readonly bindings: Record<string, unknown>) {}
+
+  private get logger(): Logger {
+    return (this.child ??= this.parent.child(this.bindings));
+  }
+
+  fatal(...args: Parameters<Logger["fatal"]>) {
+    this.logger.fatal(...args);
+  }
+  error(...args: Parameters<Logger["error"]>) {
+    this.logger.error(...args);
+  }
+  warn(...args: Parameters<Logger["warn"]>) {
+    this.logger.warn(...args);
+  }
+  info(...args: Parameters<Logger["info"]>) {
+    this.logger.info(...args);
+  }
+  debug(...args: Parameters<Logger["debug"]>) {
+    this.logger.debug(...args);
+  }
+  trace(...args: Parameters<Logger["trace"]>) {
+    this.logger.trace(...args);
+  }
+}
+
+export function lazyChild(parent: Logger, bindings: Record<string, unknown>): Log {
+  return new LazyChild(parent, bindings);
 }

@@ -12,6 +12,7 @@ const CATALOG = publicCatalog();
 export const mastersRouter = router({
   investorOptions: authedProcedure
     .meta({
+      cache: "static",
       openapi: {
         method: "GET",
         path: "/api/masters/v1/investor-options",
@@ -24,13 +25,14 @@ export const mastersRouter = router({
     .query(() => CATALOG),
 
   countries: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/api/masters/v1/countries", tags: ["masters"], summary: "ISO 3166-1 countries" } })
+    .meta({ cache: "static", openapi: { method: "GET", path: "/api/masters/v1/countries", tags: ["masters"], summary: "ISO 3166-1 countries" } })
     .input(NoInput)
     .output(Countries)
     .query(() => ({ countries: listCountries() })),
 
   states: authedProcedure
     .meta({
+      cache: "static",
       openapi: {
         method: "GET",
         path: "/api/masters/v1/countries/{code}/states",

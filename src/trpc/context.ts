@@ -1,6 +1,6 @@
 import type { Config } from "../env.js";
 import type { Db } from "../db/client.js";
-import type { Logger } from "../lib/logger.js";
+import { lazyChild, type Log, type Logger } from "../lib/logger.js";
 import type { AuthService } from "../auth/auth.service.js";
 import type { DataCipher } from "../lib/crypto.js";
 
@@ -17,7 +17,7 @@ export interface Services {
 /** What a procedure sees: the services, this request, and (after the auth middleware) the caller. */
 export interface Context extends Services {
   requestId: string;
-  log: Logger;
+  log: Log;
   authorization: string | undefined;
   /** A procedure may set the success status (201 on creation) and extra headers. */
   response: { status?: number; headers: Record<string, string> };
@@ -32,7 +32,7 @@ export function createContext(services: Services, request: { requestId: string; 
   return {
     ...services,
     requestId: request.requestId,
-    log: services.logger.child({ request_id: request.requestId }),
+    log: lazyChild(services.logger, { request_id: request.requestId }),
     authorization: request.authorization,
     response: { headers: {} },
   };

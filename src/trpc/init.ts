@@ -3,9 +3,16 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import { AppError } from "../lib/errors.js";
 import type { Context } from "./context.js";
 
+/**
+ * Procedure metadata: the REST mapping, and `cache: "static"` for procedures whose output depends
+ * only on their input and the deployed code (the masters), which the REST layer may then serve
+ * again without running them.
+ */
+export type Meta = OpenApiMeta<{ cache?: "static" }>;
+
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta>()
+  .meta<Meta>()
   .create({
     // Never put stack traces in error shapes, whatever NODE_ENV says.
     isDev: false,
@@ -27,5 +34,5 @@ export const publicProcedure = t.procedure;
 /** Every procedure but the token endpoint and the public link pages: the caller must hold a valid token. */
 export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
   const caller = await ctx.auth.authenticate(ctx.authorization);
-  return next({ ctx: { ...ctx, caller, log: ctx.log.child({ distributor_id: caller.distributorId }) } });
+  return next({ ctx: { caller } });
 });

@@ -185,3 +185,37 @@ describe("GET /api/masters/v1/schemes", () => {
     }
   });
 });
+
+describe("static master responses", () => {
+  it("carry an ETag, answer 304 to If-None-Match, and still need a token when served again", async () => {
+    const first = await app.http("GET", "/api/masters/v1/countries/IN/states", { token });
+    const second = await app.http("GET", "/api/masters/v1/countries/IN/states", { token });
+    expect(second.status).toBe(200);
+    expect(second.text).toBe(first.text);
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(second.headers.get("etag")).toBe(etag);
+    expect(second.headers.get("cache-control")).toBe("private, no-cache");
+    expect(second.headers.get("x-request-id")).toMatch(/^req_/);
+
+    const revalidated = await app.http("GET", "/api/masters/v1/countries/IN/states", { token, headers: { "if-none-match": etag! } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.text).toBe("");
+
+    const other = await app.http("GET", "/api/masters/v1/countries/US/states", { token });
+    expect(other.body).toEqual({ country: "US", states: [] });
+    expect(other.headers.get("etag")).not.toBe(etag);
+
+    for (const headers of [{}, { authorization: "Bearer mfat_nope" }] as Array<Record<string, string>>) {
+      const refused = await app.http("GET", "/api/masters/v1/countries/IN/states", { headers });
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.code).toBe("UNAUTHORIZED");
+    }
+  });
+
+  it("are never kept for errors or for database-backed lists", async () => {
+    for (let i = 0; i < 2; i++) expect((await app.http("GET", "/api/masters/v1/countries/QQ/states", { token })).status).toBe(404);
+    const schemes = await app.http("GET", "/api/masters/v1/schemes?limit=1", { token });
+    expect(schemes.headers.get("etag")).toBeNull();
+  });
+});

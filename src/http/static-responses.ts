@@ -1,0 +1,33 @@
+import { createHash } from "node:crypto";
+
+export interface StaticResponse {
+  json: string;
+  etag: string;
+  /** Whether the procedure behind it needs a bearer token. */
+  protect: boolean;
+}
+
+/**
+ * Serialized responses of `cache: "static"` procedures, keyed by path and query. The first request
+ * runs the procedure (validation and all); repeats are answered from here after authentication.
+ * Bounded: the oldest entry goes when it is full.
+ */
+export class StaticResponses {
+  private readonly entries = new Map<string, StaticResponse>();
+
+  constructor(private readonly maxEntries = 2_000) {}
+
+  get(key: string): StaticResponse | undefined {
+    return this.entries.get(key);
+  }
+
+  remember(key: string, json: string, protect: boolean): StaticResponse {
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    const entry = { json, etag: `"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`, protect };
+    this.entries.set(key, entry);
+    return entry;
+  }
+}
