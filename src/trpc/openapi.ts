@@ -72,12 +72,17 @@ export function buildOpenApiDocument(appRouter: AnyRouter): OpenAPIObject {
     moveToSpecPaths(paths, path, item);
   }
   document.security = [{ bearerAuth: [] }];
+  // trpc-to-openapi's own error schemas are replaced by the envelope above.
+  const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
+  for (const name of Object.keys(schemas)) if (name.startsWith("error.")) delete schemas[name];
   document.paths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
   return document;
 }
 
 function rewriteResponses(operation: Operation, method: string): void {
   const responses = operation.responses ?? {};
+  // No procedure answers 403 yet; only statuses the service can produce are documented.
+  delete responses["403"];
   for (const status of Object.keys(responses)) {
     if (Number(status) >= 400) responses[status] = errorResponse(status);
   }

@@ -118,6 +118,30 @@ describe("npm run mf", () => {
     expect(invalid.output()).toMatch(/arn: ARN must be/);
   });
 
+  it("migrate brings a fresh database up to date, and then has nothing to do", async () => {
+    const server = (await createTestDatabase());
+    cleanups.push(server.drop);
+    // A database created empty (not from the template): drop what the template gave it.
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    await client.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public; DROP SCHEMA graphile_worker CASCADE");
+    await client.end();
+
+    const first = runEntry("src/cli.ts", ["migrate"], { DATABASE_URL: server.url });
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toContain("Database is up to date.");
+    const check = new pg.Client({ connectionString: server.url });
+    await check.connect();
+    const { rows } = await check.query("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL");
+    const worker = await check.query("SELECT 1 FROM pg_namespace WHERE nspname = 'graphile_worker'");
+    await check.end();
+    expect(rows.length).toBeGreaterThan(0);
+    expect(worker.rowCount).toBe(1);
+
+    const again = runEntry("src/cli.ts", ["migrate"], { DATABASE_URL: server.url });
+    expect(await again.exited).toBe(0);
+  });
+
   it("openapi --out writes the same document as the routers generate", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "mf-openapi-"));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
