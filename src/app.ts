@@ -69,7 +69,11 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
       req: c.req.raw,
       router: appRouter,
       createContext: () =>
-        createContext(services, { requestId: c.get("requestId"), authorization: c.req.header("authorization") }),
+        createContext(services, {
+          requestId: c.get("requestId"),
+          authorization: c.req.header("authorization"),
+          idempotencyKey: c.req.header("idempotency-key"),
+        }),
       onError: ({ error }) => {
         if (error.code === "INTERNAL_SERVER_ERROR") c.get("log").error({ err: error.cause ?? error }, "unhandled error");
       },
@@ -93,6 +97,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
       request: c.req.raw,
       requestId: c.get("requestId"),
       authorization,
+      idempotencyKey: c.req.header("idempotency-key"),
       body,
       target: url.slice(url.indexOf("/", url.indexOf("//") + 2)),
       ifNoneMatch: c.req.header("if-none-match"),

@@ -3,6 +3,7 @@ import { createPrisma } from "./db/client.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { applyMigrations, pendingMigrations } from "./db/migrate.js";
 import type { Config } from "./env.js";
+import { createExchange } from "./exchange/exchange.js";
 import { DataCipher } from "./lib/crypto.js";
 import { loadDataKey } from "./lib/data-key.js";
 import { createLogger, type Logger } from "./lib/logger.js";
@@ -33,7 +34,7 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
   }
   const prisma = createPrisma(database.url, config.dbPoolSize);
   const cipher = new DataCipher(await loadDataKey(config));
-  const services: Services = { config, prisma, logger, auth: new AuthService(prisma), cipher };
+  const services: Services = { config, prisma, logger, auth: new AuthService(prisma), cipher, ...createExchange(config, prisma) };
   return {
     services,
     database,

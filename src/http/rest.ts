@@ -9,6 +9,7 @@ export interface RestRequest {
   request: Request;
   requestId: string;
   authorization: string | undefined;
+  idempotencyKey: string | undefined;
   /** The parsed JSON (or converted form) body; undefined for GET and DELETE. */
   body: Record<string, unknown> | undefined;
   /** `path?query` of the request. */
@@ -32,6 +33,7 @@ const NEVER_ABORTED = new AbortController().signal;
 interface RequestState {
   requestId: string;
   authorization: string | undefined;
+  idempotencyKey: string | undefined;
   error?: unknown;
   /** The procedure that answered, once known. */
   procedurePath?: string;
@@ -94,7 +96,7 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
   } as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
 
   const dispatch = (input: RestRequest): Promise<RestResult> => {
-    const state: RequestState = { requestId: input.requestId, authorization: input.authorization };
+    const state: RequestState = { requestId: input.requestId, authorization: input.authorization, idempotencyKey: input.idempotencyKey };
     // The handler reads a Request. It only asks the headers for the content type, and the body has
     // already been parsed; reading `signal` or copying the headers would make the server build a
     // full Request object, which costs more than the rest of a small request.

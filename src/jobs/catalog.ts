@@ -7,6 +7,10 @@ import { z } from "zod";
  */
 export const TASKS = {
   auth__purge_expired_tokens: z.strictObject({}),
+  idempotency__purge_expired: z.strictObject({}),
+  investors__register: z.strictObject({ investor_id: z.string() }),
+  investors__check_status: z.strictObject({ investor_id: z.string() }),
+  investors__sync_pending: z.strictObject({}),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

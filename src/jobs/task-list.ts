@@ -1,16 +1,25 @@
 import type { CronItem, TaskList } from "graphile-worker";
 import { purgeExpiredTokens } from "../auth/jobs/purge-expired-tokens.js";
+import { purgeExpiredIdempotencyKeys } from "../idempotency/jobs/purge-expired.js";
+import { checkInvestorStatus, syncPendingInvestors } from "../investors/jobs/check-status.js";
+import { registerInvestor } from "../investors/jobs/register.js";
 import type { Services } from "../trpc/context.js";
 import { TASKS, type TaskName } from "./catalog.js";
 import type { TaskHandler } from "./task.js";
 
 const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   auth__purge_expired_tokens: purgeExpiredTokens,
+  idempotency__purge_expired: purgeExpiredIdempotencyKeys,
+  investors__register: registerInvestor,
+  investors__check_status: checkInvestorStatus,
+  investors__sync_pending: syncPendingInvestors,
 };
 
 /** Recurring jobs (graphile-worker crontab items). */
 export const CRON_ITEMS: CronItem[] = [
   { task: "auth__purge_expired_tokens", match: "17 3 * * *", identifier: "auth__purge_expired_tokens" },
+  { task: "idempotency__purge_expired", match: "27 3 * * *", identifier: "idempotency__purge_expired" },
+  { task: "investors__sync_pending", match: "*/10 * * * *", identifier: "investors__sync_pending" },
 ];
 
 /** The worker's task list: each handler gets its payload parsed by the task's schema first. */

@@ -66,5 +66,6 @@ export class AppError extends TRPCError {
 }
 
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
+export const invalidState = (message: string) => new AppError("INVALID_STATE", message);
 export const validationError = (details: ErrorDetail[], message = "The request is not valid") =>
   new AppError("VALIDATION_ERROR", message, { details });

@@ -3,6 +3,8 @@ import type { Db } from "../db/client.js";
 import { lazyChild, type Log, type Logger } from "../lib/logger.js";
 import type { AuthService } from "../auth/auth.service.js";
 import type { DataCipher } from "../lib/crypto.js";
+import type { ExchangePort } from "../exchange/port.js";
+import type { SandboxExchange } from "../exchange/sandbox.js";
 
 /** Long-lived services every request can use; built once at start-up. */
 export interface Services {
@@ -12,6 +14,9 @@ export interface Services {
   auth: AuthService;
   /** Encrypts personal data at rest and hashes it for look-ups. */
   cipher: DataCipher;
+  exchange: ExchangePort;
+  /** The sandbox exchange, for simulation calls; absent in production. */
+  sandboxExchange: SandboxExchange | undefined;
 }
 
 /** What a procedure sees: the services, this request, and (after the auth middleware) the caller. */
@@ -19,6 +24,8 @@ export interface Context extends Services {
   requestId: string;
   log: Log;
   authorization: string | undefined;
+  /** The Idempotency-Key header of a creating request. */
+  idempotencyKey: string | undefined;
   /** A procedure may set the success status (201 on creation) and extra headers. */
   response: { status?: number; headers: Record<string, string> };
 }
@@ -28,12 +35,19 @@ export interface Caller {
   clientId: string;
 }
 
-export function createContext(services: Services, request: { requestId: string; authorization: string | undefined }): Context {
+export interface RequestInfo {
+  requestId: string;
+  authorization: string | undefined;
+  idempotencyKey?: string | undefined;
+}
+
+export function createContext(services: Services, request: RequestInfo): Context {
   return {
     ...services,
     requestId: request.requestId,
     log: lazyChild(services.logger, { request_id: request.requestId }),
     authorization: request.authorization,
+    idempotencyKey: request.idempotencyKey,
     response: { headers: {} },
   };
 }

@@ -36,3 +36,9 @@ export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
   const caller = await ctx.auth.authenticate(ctx.authorization);
   return next({ ctx: { caller } });
 });
+
+/** Sandbox simulation: the caller must hold a token, and in production the routes do not exist. */
+export const sandboxProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.config.env !== "sandbox" || !ctx.sandboxExchange) throw new AppError("NOT_FOUND", "Not found");
+  return next({ ctx: { sandboxExchange: ctx.sandboxExchange } });
+});

@@ -1,10 +1,14 @@
 import { authRouter } from "../auth/auth.router.js";
+import { investorsRouter } from "../investors/investors.router.js";
 import { mastersRouter } from "../masters/masters.router.js";
+import { simulationRouter } from "../simulation/simulation.router.js";
 import { router } from "./init.js";
 
 export const appRouter = router({
   auth: authRouter,
   masters: mastersRouter,
+  investors: investorsRouter,
+  simulation: simulationRouter,
 });
 
 /** The typed router for first-party clients (`@trpc/client`). */

@@ -10,6 +10,7 @@ import { createPrisma, type Db } from "../../src/db/client.js";
 import { pendingMigrations } from "../../src/db/migrate.js";
 import { loadConfig, type Config } from "../../src/env.js";
 import { DataCipher } from "../../src/lib/crypto.js";
+import { createExchange } from "../../src/exchange/exchange.js";
 import { createLogger } from "../../src/lib/logger.js";
 import type { Services } from "../../src/trpc/context.js";
 import { createTestDatabase } from "./db.js";
@@ -70,6 +71,7 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
       logger,
       auth: new AuthService(state.prisma),
       cipher: new DataCipher(randomBytes(32).toString("hex")),
+      ...createExchange(state.config, state.prisma),
     };
     const app = createApp(state.services, {
       readiness: async () => {

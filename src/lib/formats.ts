@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+/** Field formats shared by the domains (master-codes.md, Formats). */
+
+export const PAN_PATTERN = /^[A-Z]{5}(?!0000)[0-9]{4}[A-Z]$/;
+
+export const Pan = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(PAN_PATTERN, "must be a PAN: 5 letters, 4 digits (not 0000), 1 letter")
+  .describe("PAN (10 characters). Accepted in request bodies only; always masked in responses.");
+
+/** An individual's PAN has P as its fourth character. */
+export const IndividualPan = Pan.refine((pan) => pan[3] === "P", "must be an individual's PAN (fourth character P)");
+
+export const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+  }, "must be a real calendar date");
+
+export const PastDate = IsoDate.refine((value) => value <= todayIso(), "must not be in the future");
+
+export const Ifsc = z.string().trim().toUpperCase().regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, "must be an IFSC: 4 letters, 0, 6 letters or digits");
+
+export const PersonName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(70)
+  .regex(/^[A-Za-z][A-Za-z .'-]*$/, "may contain letters, spaces, '.', apostrophes and hyphens");
+
+export const ClientRef = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9._:-]+$/, "1-64 letters, digits, '.', '_', ':' or '-'")
+  .describe("Your own reference, echoed in responses.");
+
+export function todayIso(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Whole years between a date of birth and today. */
+export function ageOn(dateOfBirth: string, today = todayIso()): number {
+  const [by, bm, bd] = dateOfBirth.split("-").map(Number) as [number, number, number];
+  const [ty, tm, td] = today.split("-").map(Number) as [number, number, number];
+  return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
+}

@@ -1,0 +1,21 @@
+import { router, sandboxProcedure } from "../trpc/init.js";
+import { simulateInvestorRegistration } from "../investors/investors.simulation.js";
+import { SimulationResponse, SimulationTarget } from "./simulation.schemas.js";
+
+const simulate = (path: string, summary: string) => ({
+  openapi: { method: "GET" as const, path: `/api/simulation${path}` as `/${string}`, tags: ["simulation (sandbox only)"], summary },
+});
+
+export const simulationRouter = router({
+  registerInvestor: sandboxProcedure
+    .meta(simulate("/investors/v1/{id}/register", "The exchange registers a PENDING investor's UCC"))
+    .input(SimulationTarget)
+    .output(SimulationResponse)
+    .query(({ ctx, input }) => simulateInvestorRegistration(ctx, ctx.caller, input.id, "REGISTERED", input.remark)),
+
+  rejectInvestor: sandboxProcedure
+    .meta(simulate("/investors/v1/{id}/reject", "The exchange rejects a PENDING investor's UCC"))
+    .input(SimulationTarget)
+    .output(SimulationResponse)
+    .query(({ ctx, input }) => simulateInvestorRegistration(ctx, ctx.caller, input.id, "REJECTED", input.remark)),
+});

@@ -1,0 +1,192 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestApp } from "../helpers/app.js";
+import { investorBody, randomPan, yearsAgo } from "../helpers/factories.js";
+
+const app = useTestApp();
+let token = "";
+let otherToken = "";
+
+beforeAll(async () => {
+  token = (await app.newDistributor()).token;
+  otherToken = (await app.newDistributor()).token;
+});
+
+const create = (json: unknown, options: { token?: string; headers?: Record<string, string> } = {}) =>
+  app.http("POST", "/api/investors/v1", { token: options.token ?? token, json, headers: options.headers });
+
+describe("POST /api/investors/v1", () => {
+  it("creates the investor (PENDING), its investment account and bank accounts, masked, and queues UCC registration", async () => {
+    const body = investorBody({ client_ref: "crm-42" });
+    const pan = body.primary_holder.pan;
+    const res = await create(body);
+    expect(res.status).toBe(201);
+    const investor = res.body;
+    expect(investor.id).toMatch(/^inv_/);
+    expect(investor).toMatchObject({
+      status: "PENDING",
+      client_ref: "crm-42",
+      pan: `${pan.slice(0, 2)}XXXXX${pan.slice(-3)}`,
+      name: "Asha Rao",
+      tax_status: "INDIVIDUAL",
+      holding_type: "SINGLE",
+      contact: { email: "a***@example.in", mobile: "XXXXXX3210", email_relation: "SELF", mobile_relation: "SELF" },
+      demat: { mode: "PHYSICAL", dp_id: null, client_id: null },
+      provider_remark: null,
+    });
+    expect(investor.investment_account_id).toMatch(/^iac_/);
+    expect(investor.investment_accounts).toEqual([{ id: investor.investment_account_id, holding_mode: "PHYSICAL", created_at: expect.any(String) }]);
+    expect(investor.bank_accounts).toEqual([
+      { id: expect.stringMatching(/^bnk_/), account_type: "SB", account_number: "XXXXXXXX7890", ifsc: "HDFC0001234", is_primary: true },
+    ]);
+    expect(res.text).not.toContain(pan);
+    expect(res.text).not.toContain("9876543210");
+    expect(res.text).not.toContain("asha.rao@");
+    expect(res.text).not.toContain("001234567890");
+
+    const row = await app.prisma.investor.findUniqueOrThrow({ where: { id: investor.id } });
+    expect(row.status).toBe("PENDING");
+    expect(row.detailsEncrypted).not.toContain(pan);
+    expect(row.panHash).toBe(app.services.cipher.lookupHash(pan));
+    const account = await app.prisma.bankAccount.findFirstOrThrow({ where: { investorId: investor.id } });
+    expect(account.accountNumberEncrypted).not.toContain("001234567890");
+    expect(app.services.cipher.decrypt(account.accountNumberEncrypted)).toBe("001234567890");
+    const jobs = await app.prisma.$queryRawUnsafe<Array<{ payload: unknown }>>(
+      `SELECT j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+        WHERE t.identifier = 'investors__register' AND j.payload->>'investor_id' = $1`,
+      investor.id,
+    );
+    expect(jobs).toHaveLength(1);
+    expect(app.logs.join("\n")).not.toContain(pan);
+  });
+
+  it("refuses the same PAN twice under one distributor, naming the existing investor; another distributor may hold it", async () => {
+    const body = investorBody();
+    const first = await create(body);
+    const again = await create({ ...body, client_ref: "other" });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe("CONFLICT");
+    expect(again.body.error.message).toContain(first.body.id);
+    expect(again.body.error.details).toEqual([{ path: "primary_holder.pan", message: `already registered as ${first.body.id}` }]);
+    expect((await create(body, { token: otherToken })).status).toBe(201);
+  });
+
+  it("replays the first response for a repeated Idempotency-Key and refuses the key with another body", async () => {
+    const body = investorBody();
+    const key = `idem-${Date.now()}`;
+    const first = await create(body, { headers: { "idempotency-key": key } });
+    const repeat = await create(body, { headers: { "idempotency-key": key } });
+    expect(first.status).toBe(201);
+    expect(repeat.status).toBe(201);
+    expect(repeat.body).toEqual(first.body);
+    expect(await app.prisma.investor.count({ where: { panHash: app.services.cipher.lookupHash(body.primary_holder.pan) } })).toBe(1);
+
+    const different = await create(investorBody(), { headers: { "idempotency-key": key } });
+    expect(different.status).toBe(409);
+    expect(different.body.error.code).toBe("CONFLICT");
+    // Keys belong to one distributor.
+    expect((await create(investorBody(), { token: otherToken, headers: { "idempotency-key": key } })).status).toBe(201);
+  });
+
+  it("creates a joint NRI investor with demat details and a minor nominee with a guardian", async () => {
+    const res = await create(
+      investorBody({
+        tax_status: "NRI",
+        holding_type: "JOINT",
+        joint_holders: [{ pan: randomPan(), name: "Vikram Rao", date_of_birth: "1985-01-30", kyc_type: "CKYC" }],
+        contact: { email: "v@example.com", mobile: "+14155550123", email_relation: "SELF", mobile_relation: "SPOUSE" },
+        address: { line1: "1 Main St", city: "Austin", state_code: "TX", pincode: "73301", country_code: "US" },
+        bank_accounts: [
+          { account_type: "NE", account_number: "99887766", ifsc: "ICIC0000001", is_primary: true },
+          { account_type: "NO", account_number: "11223344", ifsc: "ICIC0000001", is_primary: false },
+        ],
+        nominees: [
+          { name: "Kid Rao", relationship: "SON", percentage: 60.5, date_of_birth: yearsAgo(10), guardian_name: "Asha Rao" },
+          { name: "Old Rao", relationship: "FATHER", percentage: 39.5 },
+        ],
+        demat: { mode: "NSDL", dp_id: "IN300123", client_id: "12345678" },
+      }),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.joint_holders).toHaveLength(1);
+    expect(res.body.demat).toEqual({ mode: "NSDL", dp_id: "IN300123", client_id: "XXXX5678" });
+    expect(res.body.investment_accounts[0].holding_mode).toBe("NSDL");
+    expect(res.body.contact.mobile).toBe("XXXXXXX0123");
+  });
+
+  it("creates a minor with a guardian", async () => {
+    const res = await create(
+      investorBody({
+        tax_status: "MINOR",
+        primary_holder: { pan: randomPan(), name: "Kid Rao", date_of_birth: yearsAgo(12), gender: "M", occupation: "STUDENT", kyc_type: "KRA" },
+        guardian: { name: "Asha Rao", pan: randomPan(), relationship: "MOTHER" },
+        contact: { email: "asha@example.in", mobile: "9876543210", email_relation: "GUARDIAN", mobile_relation: "GUARDIAN" },
+      }),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.guardian).toMatchObject({ name: "Asha Rao", relationship: "MOTHER" });
+    expect(res.body.guardian.pan).toMatch(/^[A-Z]{2}XXXXX[0-9]{2}[A-Z]$/);
+  });
+});
+
+/** One failing example per rule: [what is wrong, the body change, the paths that must be reported]. */
+const INVALID: Array<[string, (b: ReturnType<typeof investorBody>) => unknown, string[]]> = [
+  ["malformed PAN", (b) => ({ ...b, primary_holder: { ...b.primary_holder, pan: "ABCDE12345" } }), ["primary_holder.pan"]],
+  ["PAN with 0000", (b) => ({ ...b, primary_holder: { ...b.primary_holder, pan: "ABCPE0000F" } }), ["primary_holder.pan"]],
+  ["company PAN", (b) => ({ ...b, primary_holder: { ...b.primary_holder, pan: "ABCCE1234F" } }), ["primary_holder.pan"]],
+  ["unknown gender", (b) => ({ ...b, primary_holder: { ...b.primary_holder, gender: "X" } }), ["primary_holder.gender"]],
+  ["unknown occupation", (b) => ({ ...b, primary_holder: { ...b.primary_holder, occupation: "ASTRONAUT" } }), ["primary_holder.occupation"]],
+  ["unknown kyc type", (b) => ({ ...b, primary_holder: { ...b.primary_holder, kyc_type: "VKYC" } }), ["primary_holder.kyc_type"]],
+  ["unknown tax status", (b) => ({ ...b, tax_status: "HUF" }), ["tax_status"]],
+  ["unknown holding type", (b) => ({ ...b, holding_type: "TRUST" }), ["holding_type"]],
+  ["unknown contact relation", (b) => ({ ...b, contact: { ...b.contact, email_relation: "FRIEND" } }), ["contact.email_relation"]],
+  ["unknown income slab", (b) => ({ ...b, fatca: { ...b.fatca, income_slab: "37" } }), ["fatca.income_slab"]],
+  ["unknown pep", (b) => ({ ...b, fatca: { ...b.fatca, pep: "MAYBE" } }), ["fatca.pep"]],
+  ["unknown wealth source", (b) => ({ ...b, fatca: { ...b.fatca, source_of_wealth: "LOTTERY" } }), ["fatca.source_of_wealth"]],
+  ["unknown fatca occupation", (b) => ({ ...b, fatca: { ...b.fatca, occupation_type: "X" } }), ["fatca.occupation_type"]],
+  ["unknown country of birth", (b) => ({ ...b, fatca: { ...b.fatca, country_of_birth: "XX" } }), ["fatca.country_of_birth"]],
+  ["unknown nominee relationship", (b) => ({ ...b, nominees: [{ name: "A B", relationship: "FRIEND", percentage: 100 }] }), ["nominees[0].relationship"]],
+  ["unknown bank account type", (b) => ({ ...b, bank_accounts: [{ ...b.bank_accounts[0]!, account_type: "XX" }] }), ["bank_accounts[0].account_type"]],
+  ["bad IFSC", (b) => ({ ...b, bank_accounts: [{ ...b.bank_accounts[0]!, ifsc: "HDFC1234567" }] }), ["bank_accounts[0].ifsc"]],
+  ["bad account number", (b) => ({ ...b, bank_accounts: [{ ...b.bank_accounts[0]!, account_number: "12-34" }] }), ["bank_accounts[0].account_number"]],
+  ["bad email", (b) => ({ ...b, contact: { ...b.contact, email: "not-an-email" } }), ["contact.email"]],
+  ["bad mobile", (b) => ({ ...b, contact: { ...b.contact, mobile: "12345" } }), ["contact.mobile"]],
+  ["bad pincode", (b) => ({ ...b, address: { ...b.address, pincode: "011001" } }), ["address.pincode"]],
+  ["unknown Indian state", (b) => ({ ...b, address: { ...b.address, state_code: "ZZ" } }), ["address.state_code"]],
+  ["future date of birth", (b) => ({ ...b, primary_holder: { ...b.primary_holder, date_of_birth: "2999-01-01" } }), ["primary_holder.date_of_birth"]],
+  ["impossible date", (b) => ({ ...b, primary_holder: { ...b.primary_holder, date_of_birth: "1990-02-30" } }), ["primary_holder.date_of_birth"]],
+  ["NRO account for a resident", (b) => ({ ...b, bank_accounts: [{ ...b.bank_accounts[0]!, account_type: "NO" }] }), ["bank_accounts[0].account_type"]],
+  ["savings account for an NRI", (b) => ({ ...b, tax_status: "NRI" }), ["bank_accounts[0].account_type"]],
+  ["no primary bank account", (b) => ({ ...b, bank_accounts: [{ ...b.bank_accounts[0]!, is_primary: false }] }), ["bank_accounts"]],
+  ["two primary bank accounts", (b) => ({ ...b, bank_accounts: [b.bank_accounts[0]!, { ...b.bank_accounts[0]!, account_number: "55556666" }] }), ["bank_accounts"]],
+  ["minor without guardian", (b) => ({ ...b, tax_status: "MINOR", primary_holder: { ...b.primary_holder, date_of_birth: yearsAgo(10) } }), ["guardian"]],
+  ["minor aged 18", (b) => ({ ...b, tax_status: "MINOR", guardian: { name: "G H", pan: randomPan(), relationship: "FATHER" } }), ["primary_holder.date_of_birth"]],
+  ["adult under 18", (b) => ({ ...b, primary_holder: { ...b.primary_holder, date_of_birth: yearsAgo(17) } }), ["primary_holder.date_of_birth"]],
+  ["guardian for an adult", (b) => ({ ...b, guardian: { name: "G H", pan: randomPan(), relationship: "FATHER" } }), ["guardian"]],
+  ["CKYC without number", (b) => ({ ...b, primary_holder: { ...b.primary_holder, kyc_type: "CKYC" } }), ["primary_holder.ckyc_number"]],
+  ["CKYC number of 13 digits", (b) => ({ ...b, primary_holder: { ...b.primary_holder, kyc_type: "CKYC", ckyc_number: "1234567890123" } }), ["primary_holder.ckyc_number"]],
+  ["nominees not adding to 100", (b) => ({ ...b, nominees: [{ name: "A B", relationship: "SON", percentage: 50 }, { name: "C D", relationship: "SON", percentage: 40 }] }), ["nominees"]],
+  ["four nominees", (b) => ({ ...b, nominees: [1, 2, 3, 4].map(() => ({ name: "A B", relationship: "SON", percentage: 25 })) }), ["nominees"]],
+  ["minor nominee without guardian", (b) => ({ ...b, nominees: [{ name: "A B", relationship: "SON", percentage: 100, date_of_birth: yearsAgo(5) }] }), ["nominees[0].guardian_name"]],
+  ["joint holding with one holder", (b) => ({ ...b, holding_type: "JOINT" }), ["joint_holders"]],
+  ["single holding with a joint holder", (b) => ({ ...b, joint_holders: [{ pan: randomPan(), name: "J K", date_of_birth: "1980-01-01", kyc_type: "KRA" }] }), ["joint_holders"]],
+  ["four holders", (b) => ({ ...b, holding_type: "ANYONE_OR_SURVIVOR", joint_holders: [1, 2, 3].map(() => ({ pan: randomPan(), name: "J K", date_of_birth: "1980-01-01", kyc_type: "KRA" })) }), ["joint_holders"]],
+  ["physical with depository details", (b) => ({ ...b, demat: { mode: "PHYSICAL", client_id: "1234567890123456" } }), ["demat"]],
+  ["CDSL with a short client id", (b) => ({ ...b, demat: { mode: "CDSL", client_id: "12345678" } }), ["demat.client_id"]],
+  ["NSDL with a bad DP id", (b) => ({ ...b, demat: { mode: "NSDL", dp_id: "XX300123", client_id: "12345678" } }), ["demat.dp_id"]],
+  ["NSDL with a bad client id", (b) => ({ ...b, demat: { mode: "NSDL", dp_id: "IN300123", client_id: "1234" } }), ["demat.client_id"]],
+  ["missing contact", (b) => ({ ...b, contact: undefined }), ["contact"]],
+  ["unknown field", (b) => ({ ...b, favourite_colour: "blue" }), ["favourite_colour"]],
+  ["unknown nested field", (b) => ({ ...b, address: { ...b.address, floor: 3 } }), ["address.floor"]],
+];
+
+describe("POST /api/investors/v1 refuses", () => {
+  it.each(INVALID)("%s", async (_name, change, paths) => {
+    const before = await app.prisma.investor.count();
+    const res = await create(change(investorBody()));
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("VALIDATION_ERROR");
+    const reported = (res.body.error.details as Array<{ path: string }>).map((d) => d.path);
+    for (const path of paths) expect(reported).toContain(path);
+    expect(await app.prisma.investor.count()).toBe(before);
+  });
+});
