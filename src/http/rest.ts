@@ -39,10 +39,16 @@ interface RequestState {
   procedurePath?: string;
 }
 
-/** An object schema with no fields: nothing for the handler to coerce, every key kept. */
-const PASS_THROUGH = z.looseObject({});
+/**
+ * The routing input of a body-taking procedure: its path parameters as strings and every other key
+ * kept as sent. Strings are never coerced, so the handler changes nothing.
+ */
+function passThrough(path: string | undefined) {
+  const params = [...(path ?? "").matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  return z.looseObject(Object.fromEntries(params.map((name) => [name, z.string()])));
+}
 
-type ProcedureMeta = { openapi?: { method?: string; protect?: boolean }; cache?: "static" };
+type ProcedureMeta = { openapi?: { method?: string; path?: string; protect?: boolean }; cache?: "static" };
 type Procedures = Record<string, { _def: { meta?: ProcedureMeta; inputs: unknown[] } }>;
 
 /**
@@ -55,9 +61,9 @@ function routingView(appRouter: AnyRouter): AnyRouter {
   const procedures = appRouter._def.procedures as Procedures;
   const routed = Object.fromEntries(
     Object.entries(procedures).map(([path, procedure]) => {
-      const method = procedure._def.meta?.openapi?.method;
+      const { method, path: restPath } = procedure._def.meta?.openapi ?? {};
       const takesBody = method === "POST" || method === "PUT" || method === "PATCH";
-      return [path, takesBody ? { ...procedure, _def: { ...procedure._def, inputs: [PASS_THROUGH] } } : procedure];
+      return [path, takesBody ? { ...procedure, _def: { ...procedure._def, inputs: [passThrough(restPath)] } } : procedure];
     }),
   );
   return { ...appRouter, _def: { ...appRouter._def, procedures: routed } } as AnyRouter;

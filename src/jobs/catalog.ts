@@ -11,6 +11,10 @@ export const TASKS = {
   investors__register: z.strictObject({ investor_id: z.string() }),
   investors__check_status: z.strictObject({ investor_id: z.string() }),
   investors__sync_pending: z.strictObject({}),
+  mandates__register: z.strictObject({ mandate_id: z.string() }),
+  mandates__check_status: z.strictObject({ mandate_id: z.string() }),
+  mandates__sync_pending: z.strictObject({}),
+  mandates__cancel_at_exchange: z.strictObject({ mandate_id: z.string() }),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

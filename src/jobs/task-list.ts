@@ -3,6 +3,7 @@ import { purgeExpiredTokens } from "../auth/jobs/purge-expired-tokens.js";
 import { purgeExpiredIdempotencyKeys } from "../idempotency/jobs/purge-expired.js";
 import { checkInvestorStatus, syncPendingInvestors } from "../investors/jobs/check-status.js";
 import { registerInvestor } from "../investors/jobs/register.js";
+import { cancelMandateAtExchange, checkMandateStatus, registerMandate, syncPendingMandates } from "../mandates/jobs/register.js";
 import type { Services } from "../trpc/context.js";
 import { TASKS, type TaskName } from "./catalog.js";
 import type { TaskHandler } from "./task.js";
@@ -13,6 +14,10 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   investors__register: registerInvestor,
   investors__check_status: checkInvestorStatus,
   investors__sync_pending: syncPendingInvestors,
+  mandates__register: registerMandate,
+  mandates__check_status: checkMandateStatus,
+  mandates__sync_pending: syncPendingMandates,
+  mandates__cancel_at_exchange: cancelMandateAtExchange,
 };
 
 /** Recurring jobs (graphile-worker crontab items). */
@@ -20,6 +25,7 @@ export const CRON_ITEMS: CronItem[] = [
   { task: "auth__purge_expired_tokens", match: "17 3 * * *", identifier: "auth__purge_expired_tokens" },
   { task: "idempotency__purge_expired", match: "27 3 * * *", identifier: "idempotency__purge_expired" },
   { task: "investors__sync_pending", match: "*/10 * * * *", identifier: "investors__sync_pending" },
+  { task: "mandates__sync_pending", match: "*/10 * * * *", identifier: "mandates__sync_pending" },
 ];
 
 /** The worker's task list: each handler gets its payload parsed by the task's schema first. */

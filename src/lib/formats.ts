@@ -50,3 +50,16 @@ export function ageOn(dateOfBirth: string, today = todayIso()): number {
   const [ty, tm, td] = today.split("-").map(Number) as [number, number, number];
   return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
 }
+
+/** Rupees as a JSON number with at most 2 decimals (kept exact as a Decimal string). */
+export const Rupees = (max: number) =>
+  z
+    .number()
+    .positive()
+    .max(max)
+    .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, "at most 2 decimals");
+
+/** The exact decimal string of a validated rupee amount. */
+export function rupeesToDecimal(value: number): string {
+  return (Math.round(value * 100) / 100).toFixed(2);
+}

@@ -1,5 +1,6 @@
 import { router, sandboxProcedure } from "../trpc/init.js";
 import { simulateInvestorRegistration } from "../investors/investors.simulation.js";
+import { simulateMandateRegistration } from "../mandates/mandates.simulation.js";
 import { SimulationResponse, SimulationTarget } from "./simulation.schemas.js";
 
 const simulate = (path: string, summary: string) => ({
@@ -18,4 +19,16 @@ export const simulationRouter = router({
     .input(SimulationTarget)
     .output(SimulationResponse)
     .query(({ ctx, input }) => simulateInvestorRegistration(ctx, ctx.caller, input.id, "REJECTED", input.remark)),
+
+  registerMandate: sandboxProcedure
+    .meta(simulate("/mandates/v1/{id}/register", "The bank approves a PENDING mandate"))
+    .input(SimulationTarget)
+    .output(SimulationResponse)
+    .query(({ ctx, input }) => simulateMandateRegistration(ctx, ctx.caller, input.id, "REGISTERED", input.remark)),
+
+  rejectMandate: sandboxProcedure
+    .meta(simulate("/mandates/v1/{id}/reject", "The bank declines a PENDING mandate"))
+    .input(SimulationTarget)
+    .output(SimulationResponse)
+    .query(({ ctx, input }) => simulateMandateRegistration(ctx, ctx.caller, input.id, "REJECTED", input.remark)),
 });

@@ -1,5 +1,6 @@
 import { authRouter } from "../auth/auth.router.js";
 import { investorsRouter } from "../investors/investors.router.js";
+import { mandatesRouter } from "../mandates/mandates.router.js";
 import { mastersRouter } from "../masters/masters.router.js";
 import { simulationRouter } from "../simulation/simulation.router.js";
 import { router } from "./init.js";
@@ -8,6 +9,7 @@ export const appRouter = router({
   auth: authRouter,
   masters: mastersRouter,
   investors: investorsRouter,
+  mandates: mandatesRouter,
   simulation: simulationRouter,
 });
 

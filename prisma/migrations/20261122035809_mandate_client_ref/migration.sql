@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "mandates" ADD COLUMN     "client_ref" TEXT;

@@ -1,0 +1,46 @@
+import { enqueue } from "../../jobs/enqueue.js";
+import type { TaskHandler } from "../../jobs/task.js";
+import { findMandateById, pendingMandateIds } from "../mandates.repo.js";
+import { applyMandateRegistration } from "../mandates.service.js";
+
+/** Sends the mandate to the exchange and applies its answer (safe to run twice). */
+export const registerMandate: TaskHandler<"mandates__register"> = async ({ mandate_id }, { services }) => {
+  const mandate = await findMandateById(services.prisma, mandate_id);
+  if (!mandate || mandate.status !== "PENDING") return;
+  const outcome = await services.exchange.registerMandate({
+    mandateId: mandate.id,
+    clientCode: mandate.investor.uccCode,
+    mandateType: mandate.mandateType as "ENACH" | "PHYSICAL",
+    amountLimit: mandate.amountLimit.toFixed(2),
+    startDate: mandate.startDate.toISOString().slice(0, 10),
+    endDate: mandate.endDate ? mandate.endDate.toISOString().slice(0, 10) : null,
+    bank: {
+      accountNumber: services.cipher.decrypt(mandate.bankAccount.accountNumberEncrypted),
+      ifsc: mandate.bankAccount.ifsc,
+      accountType: mandate.bankAccount.accountType,
+    },
+  });
+  await applyMandateRegistration(services.prisma, mandate.id, outcome);
+};
+
+/** Asks the exchange where a PENDING mandate stands. */
+export const checkMandateStatus: TaskHandler<"mandates__check_status"> = async ({ mandate_id }, { services }) => {
+  const mandate = await findMandateById(services.prisma, mandate_id);
+  if (!mandate || mandate.status !== "PENDING") return;
+  await applyMandateRegistration(services.prisma, mandate.id, await services.exchange.mandateStatus(mandate.id));
+};
+
+/** Periodic: a status check for every PENDING mandate. */
+export const syncPendingMandates: TaskHandler<"mandates__sync_pending"> = async (_payload, { services }) => {
+  const ids = await pendingMandateIds(services.prisma);
+  if (ids.length === 0) return;
+  await services.prisma.$transaction(async (tx) => {
+    for (const id of ids) await enqueue(tx, "mandates__check_status", { mandate_id: id }, { jobKey: `mandates__check_status:${id}` });
+  });
+};
+
+/** Tells the exchange about a cancellation made on our side; retried until the exchange agrees. */
+export const cancelMandateAtExchange: TaskHandler<"mandates__cancel_at_exchange"> = async ({ mandate_id }, { services, log }) => {
+  const result = await services.exchange.cancelMandate(mandate_id);
+  if (!result.cancelled) log.warn({ mandate_id, remark: result.remark }, "the exchange did not cancel the mandate");
+};

@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { ClientRef, IsoDate, Rupees, todayIso } from "../lib/formats.js";
+
+export const MANDATE_MAX_AMOUNT = 10_000_000;
+
+export const CreateMandateRequest = z
+  .strictObject({
+    investor_id: z.string().min(1).max(64),
+    bank_account_id: z.string().min(1).max(64).describe("One of the investor's bank accounts."),
+    mandate_type: z.enum(["ENACH", "PHYSICAL"]),
+    amount_limit: Rupees(MANDATE_MAX_AMOUNT).describe("Most that one debit may take, in rupees (at most 1 crore)."),
+    start_date: IsoDate.refine((d) => d >= todayIso(), "must be today or later"),
+    end_date: IsoDate.optional().describe("Omitted: until cancelled."),
+    client_ref: ClientRef.optional(),
+  })
+  .superRefine((mandate, ctx) => {
+    if (mandate.end_date && mandate.end_date <= mandate.start_date) {
+      ctx.addIssue({ code: "custom", path: ["end_date"], message: "must be after start_date" });
+    }
+    if (mandate.end_date && Number(mandate.end_date.slice(0, 4)) - Number(mandate.start_date.slice(0, 4)) > 40) {
+      ctx.addIssue({ code: "custom", path: ["end_date"], message: "a mandate lasts at most 40 years" });
+    }
+  });
+
+export type CreateMandateInput = z.infer<typeof CreateMandateRequest>;
+
+export const MandateStatus = z.enum(["PENDING", "REGISTERED", "REJECTED", "CANCELLED"]);
+
+export const MandateView = z.object({
+  id: z.string(),
+  investor_id: z.string(),
+  bank_account_id: z.string(),
+  bank_account_number: z.string().describe("Masked (last 4 digits)."),
+  ifsc: z.string(),
+  mandate_type: z.enum(["ENACH", "PHYSICAL"]),
+  amount_limit: z.number(),
+  start_date: z.string(),
+  end_date: z.string().nullable(),
+  status: MandateStatus,
+  exchange_mandate_id: z.string().nullable().describe("The exchange's mandate id, once it has one."),
+  provider_remark: z.string().nullable().describe("The exchange's own remark, verbatim."),
+  client_ref: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const MandateId = z.strictObject({ id: z.string().min(1).max(64) });

@@ -1,0 +1,142 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/lib/logger.js";
+import { registerMandate } from "../../src/mandates/jobs/register.js";
+import { startWorker } from "../../src/worker.js";
+import { useTestApp } from "../helpers/app.js";
+import { investorBody } from "../helpers/factories.js";
+
+const app = useTestApp();
+let token = "";
+let otherToken = "";
+
+beforeAll(async () => {
+  token = (await app.newDistributor()).token;
+  otherToken = (await app.newDistributor()).token;
+});
+
+const today = () => new Date().toISOString().slice(0, 10);
+const jobContext = () => ({ services: app.services, log: createLogger("silent"), job: {} as never });
+
+async function registeredInvestor(register = true): Promise<{ id: string; bankAccountId: string }> {
+  const created = await app.http("POST", "/api/investors/v1", { token, json: investorBody() });
+  if (register) expect((await app.http("GET", `/api/simulation/investors/v1/${created.body.id}/register`, { token })).status).toBe(200);
+  return { id: created.body.id, bankAccountId: created.body.bank_accounts[0].id };
+}
+
+function mandateBody(investor: { id: string; bankAccountId: string }, overrides: Record<string, unknown> = {}) {
+  return { investor_id: investor.id, bank_account_id: investor.bankAccountId, mandate_type: "ENACH", amount_limit: 25000.5, start_date: today(), ...overrides };
+}
+
+const eventsOf = (id: string) => app.prisma.event.findMany({ where: { resourceId: id }, orderBy: { createdAt: "asc" }, select: { event: true, data: true } });
+
+describe("mandates", () => {
+  it("are created PENDING for a registered investor's bank account, with an exact amount", async () => {
+    const investor = await registeredInvestor();
+    const res = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor, { end_date: "2040-12-31", client_ref: "m-1" }) });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^mdt_/),
+      investor_id: investor.id,
+      bank_account_id: investor.bankAccountId,
+      bank_account_number: "XXXXXXXX7890",
+      ifsc: "HDFC0001234",
+      mandate_type: "ENACH",
+      amount_limit: 25000.5,
+      start_date: today(),
+      end_date: "2040-12-31",
+      status: "PENDING",
+      exchange_mandate_id: null,
+      provider_remark: null,
+      client_ref: "m-1",
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    const row = await app.prisma.mandate.findUniqueOrThrow({ where: { id: res.body.id } });
+    expect(row.amountLimit.toFixed(2)).toBe("25000.50");
+    expect((await app.http("GET", `/api/mandates/v1/${res.body.id}`, { token })).body).toEqual(res.body);
+    expect((await app.http("GET", `/api/mandates/v1/${res.body.id}`, { token: otherToken })).status).toBe(404);
+  });
+
+  it("go to the exchange through a job, and register, reject and cancel with one event per move", async () => {
+    const investor = await registeredInvestor();
+    const created = (await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor) })).body;
+    await registerMandate({ mandate_id: created.id }, jobContext());
+    await registerMandate({ mandate_id: created.id }, jobContext());
+    const sent = (await app.http("GET", `/api/mandates/v1/${created.id}`, { token })).body;
+    expect(sent).toMatchObject({ status: "PENDING", provider_remark: "SANDBOX: AWAITING SIMULATION", exchange_mandate_id: expect.stringMatching(/^SBX/) });
+
+    const cancelEarly = await app.http("POST", `/api/mandates/v1/${created.id}/cancel`, { token });
+    expect(cancelEarly.status).toBe(409);
+    expect(cancelEarly.body.error.code).toBe("INVALID_STATE");
+
+    const registered = await app.http("GET", `/api/simulation/mandates/v1/${created.id}/register`, { token });
+    expect(registered.body).toEqual({ success: true, message: "Mandate registered", data: created.id });
+    expect((await app.http("GET", `/api/simulation/mandates/v1/${created.id}/reject`, { token })).status).toBe(409);
+
+    const cancelled = await app.http("POST", `/api/mandates/v1/${created.id}/cancel`, { token });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe("CANCELLED");
+    expect((await app.http("POST", `/api/mandates/v1/${created.id}/cancel`, { token })).status).toBe(409);
+    expect((await app.http("POST", `/api/mandates/v1/${created.id}/cancel`, { token: otherToken })).status).toBe(404);
+    expect(await eventsOf(created.id)).toEqual([
+      { event: "mandate.registered", data: { mandate_id: created.id, status: "REGISTERED" } },
+      { event: "mandate.cancelled", data: { mandate_id: created.id, status: "CANCELLED" } },
+    ]);
+
+    // The worker tells the exchange about the cancellation.
+    const worker = await startWorker(app.services, app.databaseUrl);
+    try {
+      await expect
+        .poll(async () => (await app.prisma.sandboxExchangeRecord.findUnique({ where: { kind_reference: { kind: "MANDATE", reference: created.id } } }))?.status, { timeout: 10_000 })
+        .toBe("CANCELLED");
+    } finally {
+      await worker.stop();
+    }
+
+    const other = (await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor) })).body;
+    expect((await app.http("GET", `/api/simulation/mandates/v1/${other.id}/reject?remark=ACCOUNT%20CLOSED`, { token })).status).toBe(200);
+    expect((await app.http("GET", `/api/mandates/v1/${other.id}`, { token })).body).toMatchObject({ status: "REJECTED", provider_remark: "ACCOUNT CLOSED" });
+    expect(await eventsOf(other.id)).toEqual([{ event: "mandate.rejected", data: { mandate_id: other.id, status: "REJECTED" } }]);
+  });
+
+  it("need a REGISTERED investor of the caller and one of its own bank accounts", async () => {
+    const pending = await registeredInvestor(false);
+    const notRegistered = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(pending) });
+    expect(notRegistered.status).toBe(409);
+    expect(notRegistered.body.error.code).toBe("INVALID_STATE");
+
+    const investor = await registeredInvestor();
+    expect((await app.http("POST", "/api/mandates/v1", { token: otherToken, json: mandateBody(investor) })).status).toBe(404);
+    const foreignAccount = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor, { bank_account_id: pending.bankAccountId }) });
+    expect(foreignAccount.status).toBe(400);
+    expect(foreignAccount.body.error.details).toEqual([{ path: "bank_account_id", message: `is not a bank account of ${investor.id}` }]);
+  });
+
+  it.each([
+    ["a zero amount", { amount_limit: 0 }, "amount_limit"],
+    ["an amount over 1 crore", { amount_limit: 10_000_000.01 }, "amount_limit"],
+    ["three decimals", { amount_limit: 100.005 }, "amount_limit"],
+    ["an amount as a string", { amount_limit: "5000" }, "amount_limit"],
+    ["an unknown type", { mandate_type: "UPI" }, "mandate_type"],
+    ["a start in the past", { start_date: "2020-01-01" }, "start_date"],
+    ["an end before the start", { end_date: "2020-01-01" }, "end_date"],
+    ["more than 40 years", { end_date: "2099-01-01" }, "end_date"],
+    ["an unknown field", { frequency: "MONTHLY" }, "frequency"],
+  ])("refuse %s", async (_name, change, path) => {
+    const investor = await registeredInvestor();
+    const res = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor, change) });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+    expect(await app.prisma.mandate.count({ where: { investorId: investor.id } })).toBe(0);
+  });
+
+  it("replay the first response for a repeated Idempotency-Key", async () => {
+    const investor = await registeredInvestor();
+    const headers = { "idempotency-key": `mdt-${Date.now()}` };
+    const first = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor), headers });
+    const repeat = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor), headers });
+    expect(repeat.body).toEqual(first.body);
+    expect(await app.prisma.mandate.count({ where: { investorId: investor.id } })).toBe(1);
+    expect((await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor, { amount_limit: 1 }), headers })).status).toBe(409);
+  });
+});
