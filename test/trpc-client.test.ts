@@ -21,6 +21,27 @@ describe("the typed tRPC client", () => {
     expect(token.expires_in).toBe(3600);
   });
 
+  it("creates and reads investors and mandates with full types", async () => {
+    const { investorBody } = await import("./helpers/factories.js");
+    const d = await app.newDistributor();
+    const api = client(d.token);
+    const investor = await api.investors.create.mutate(investorBody() as Parameters<typeof api.investors.create.mutate>[0]);
+    expect(investor.status).toBe("PENDING");
+    await api.simulation.registerInvestor.query({ id: investor.id });
+    const read = await api.investors.get.query({ id: investor.id });
+    expect(read.status).toBe("REGISTERED");
+    const page = await api.investors.list.query({ limit: 5 });
+    expect(page.data.map((i) => i.id)).toContain(investor.id);
+    const mandate = await api.mandates.create.mutate({
+      investor_id: investor.id,
+      bank_account_id: read.bank_accounts[0]!.id,
+      mandate_type: "ENACH",
+      amount_limit: 5000,
+      start_date: new Date().toISOString().slice(0, 10),
+    });
+    expect((await api.mandates.get.query({ id: mandate.id })).amount_limit).toBe(5000);
+  });
+
   it("carries the application error code and no stack", async () => {
     const error = await client().masters.countries.query({}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TRPCClientError);
