@@ -91,6 +91,19 @@ describe("POST /api/investors/v1", () => {
     expect((await create(investorBody(), { token: otherToken, headers: { "idempotency-key": key } })).status).toBe(201);
   });
 
+  it("holds under concurrency: simultaneous repeats of one key create one investor, simultaneous same PANs one", async () => {
+    const body = investorBody();
+    const headers = { "idempotency-key": `race-${Date.now()}` };
+    const repeats = await Promise.all([1, 2, 3, 4].map(() => create(body, { headers })));
+    expect(repeats.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect(new Set(repeats.map((r) => r.body.id)).size).toBe(1);
+
+    const samePan = investorBody();
+    const racing = await Promise.all([1, 2, 3].map((i) => create({ ...samePan, client_ref: `race-${i}` })));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    expect(await app.prisma.investor.count({ where: { panHash: app.services.cipher.lookupHash(samePan.primary_holder.pan) } })).toBe(1);
+  });
+
   it("creates a joint NRI investor with demat details and a minor nominee with a guardian", async () => {
     const res = await create(
       investorBody({
