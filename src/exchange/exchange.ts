@@ -17,6 +17,11 @@ class UnconnectedExchange implements ExchangePort {
   registerMandate = async () => this.fail();
   mandateStatus = async () => this.fail();
   cancelMandate = async () => this.fail();
+  placeOrder = async () => this.fail();
+  cancelOrder = async () => this.fail();
+  orderStatus = async () => this.fail();
+  allotments = async () => this.fail();
+  createPayment = async () => this.fail();
 }
 
 export function createExchange(config: Config, db: Db): { exchange: ExchangePort; sandboxExchange: SandboxExchange | undefined } {

@@ -3,8 +3,8 @@
  * only from jobs, never inside a request. Implementations: the sandbox (inside the service, for
  * development and tests); a production implementation speaks the exchange's web services.
  *
- * The orders issue extends this interface with order entry, order cancellation, payments, order
- * status and allotment reports.
+ * Order entry is idempotent on the service's order id: the exchange's unique reference number is
+ * derived from it, so a retried dispatch is recognised and never places a second order.
  */
 
 /** What the exchange says about a registration (UCC or mandate). */
@@ -57,10 +57,67 @@ export class ExchangeUnavailableError extends Error {
   }
 }
 
+/** One order as the exchange's order entry takes it (amounts and units as exact decimal strings). */
+export interface OrderEntry {
+  orderId: string;
+  clientCode: string;
+  orderType: "LUMPSUM_PURCHASE" | "REDEMPTION" | "SWITCH" | "SIP" | "XSIP" | "STP" | "SWP" | "SIP_TOPUP";
+  schemeCode: string;
+  toSchemeCode: string | null;
+  purchaseType: "FRESH" | "ADDITIONAL" | null;
+  amount: string | null;
+  units: string | null;
+  allUnits: boolean;
+  folioNo: string | null;
+  mandateId: string | null;
+  euin: string | null;
+  euinDeclared: boolean;
+  remarks: string | null;
+}
+
+export type OrderPlacement =
+  | { status: "ACCEPTED"; exchangeOrderNumber: string; remark: string | null }
+  | { status: "PENDING"; exchangeOrderNumber: string | null; remark: string | null }
+  | { status: "REJECTED"; exchangeOrderNumber: string | null; remark: string };
+
+export interface OrderStatusReport {
+  orderId: string;
+  status: "PENDING" | "ACCEPTED" | "REJECTED";
+  remark: string | null;
+}
+
+/** A row of the exchange's allotment statement. */
+export interface AllotmentReport {
+  orderId: string;
+  exchangeOrderNumber: string;
+  folioNo: string;
+  schemeCode: string;
+  nav: string;
+  units: string;
+  amount: string;
+  allotmentDate: string;
+  valid: boolean;
+  remark: string | null;
+}
+
+export interface PaymentRequest {
+  paymentId: string;
+  clientCode: string;
+  orderIds: string[];
+  amount: string;
+  mode: "UPI" | "NETBANKING" | "MANDATE" | "CHEQUE";
+  mandateId: string | null;
+}
+
 export interface ExchangePort {
   registerInvestor(ucc: UccRegistration): Promise<RegistrationOutcome>;
   investorStatus(clientCode: string): Promise<RegistrationOutcome>;
   registerMandate(mandate: MandateRegistration): Promise<RegistrationOutcome & { exchangeMandateId: string | null }>;
   mandateStatus(mandateId: string): Promise<RegistrationOutcome>;
   cancelMandate(mandateId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }>;
+  placeOrder(order: OrderEntry): Promise<OrderPlacement>;
+  cancelOrder(orderId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }>;
+  orderStatus(orderIds: string[]): Promise<OrderStatusReport[]>;
+  allotments(orderIds: string[]): Promise<AllotmentReport[]>;
+  createPayment(payment: PaymentRequest): Promise<{ status: "PENDING"; paymentReference: string }>;
 }

@@ -1,9 +1,20 @@
 import type { Db } from "../db/client.js";
 import { maskPan } from "../lib/mask.js";
-import type { ExchangePort, MandateRegistration, RegistrationOutcome, UccRegistration } from "./port.js";
+import {
+  ExchangeUnavailableError,
+  type AllotmentReport,
+  type ExchangePort,
+  type MandateRegistration,
+  type OrderEntry,
+  type OrderPlacement,
+  type OrderStatusReport,
+  type PaymentRequest,
+  type RegistrationOutcome,
+  type UccRegistration,
+} from "./port.js";
 
-type Kind = "UCC" | "MANDATE";
-type Status = RegistrationOutcome["status"] | "CANCELLED";
+type Kind = "UCC" | "MANDATE" | "ORDER" | "PAYMENT";
+type Status = RegistrationOutcome["status"] | "CANCELLED" | "ACCEPTED" | "ALLOTTED";
 
 /**
  * The sandbox exchange. It keeps its own books in `sandbox_exchange_records` and is deterministic:
@@ -42,6 +53,66 @@ export class SandboxExchange implements ExchangePort {
     return { cancelled: true };
   }
 
+  /**
+   * Order entry. Test triggers in `remarks`: SIM:FAIL is a transport failure (nothing is booked),
+   * SIM:REJECT is rejected with a remark, SIM:HOLD stays PENDING until a simulation moves it; any
+   * other valid order is accepted. An order id seen before gets its first answer again.
+   */
+  async placeOrder(order: OrderEntry): Promise<OrderPlacement> {
+    const remarks = order.remarks ?? "";
+    if (remarks.includes("SIM:FAIL")) throw new ExchangeUnavailableError("SANDBOX: SIMULATED TRANSPORT FAILURE");
+    const existing = await this.record("ORDER", order.orderId);
+    const exchangeOrderNumber = sandboxOrderNumber(order.orderId);
+    if (!existing) {
+      const [status, remark] = remarks.includes("SIM:REJECT")
+        ? (["REJECTED", "SANDBOX: ORDER REJECTED (SIM:REJECT)"] as const)
+        : remarks.includes("SIM:HOLD")
+          ? (["PENDING", "SANDBOX: ORDER HELD (SIM:HOLD)"] as const)
+          : (["ACCEPTED", "ORDER CONFIRMED"] as const);
+      await this.db.sandboxExchangeRecord.create({ data: { kind: "ORDER", reference: order.orderId, status, remark, payload: { ...order } } });
+      return placement(status, exchangeOrderNumber, remark);
+    }
+    return placement(existing.status, exchangeOrderNumber, existing.remark);
+  }
+
+  async cancelOrder(orderId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
+    const record = await this.record("ORDER", orderId);
+    if (!record || record.status === "ALLOTTED" || record.status === "REJECTED") {
+      return { cancelled: false, remark: record ? `ORDER ${record.status}` : "ORDER NOT FOUND" };
+    }
+    await this.set("ORDER", orderId, "CANCELLED", "CANCELLED BY MEMBER");
+    return { cancelled: true };
+  }
+
+  async orderStatus(orderIds: string[]): Promise<OrderStatusReport[]> {
+    const records = await this.db.sandboxExchangeRecord.findMany({ where: { kind: "ORDER", reference: { in: orderIds } } });
+    return records.map((r) => ({
+      orderId: r.reference,
+      status: r.status === "REJECTED" ? "REJECTED" : r.status === "PENDING" ? "PENDING" : "ACCEPTED",
+      remark: r.remark,
+    }));
+  }
+
+  /** Allotment rows of orders a simulation has allotted (the allotment is kept in the record's payload). */
+  async allotments(orderIds: string[]): Promise<AllotmentReport[]> {
+    const records = await this.db.sandboxExchangeRecord.findMany({ where: { kind: "ORDER", reference: { in: orderIds }, status: "ALLOTTED" } });
+    return records.flatMap((r) => {
+      const allotment = (r.payload as { allotment?: Omit<AllotmentReport, "orderId" | "exchangeOrderNumber"> }).allotment;
+      return allotment ? [{ ...allotment, orderId: r.reference, exchangeOrderNumber: sandboxOrderNumber(r.reference) }] : [];
+    });
+  }
+
+  async createPayment(payment: PaymentRequest): Promise<{ status: "PENDING"; paymentReference: string }> {
+    if (!(await this.record("PAYMENT", payment.paymentId))) {
+      await this.db.sandboxExchangeRecord.create({ data: { kind: "PAYMENT", reference: payment.paymentId, status: "PENDING", remark: null, payload: { ...payment } } });
+    }
+    return { status: "PENDING", paymentReference: `SBXPAY${payment.paymentId.slice(-10).toUpperCase()}` };
+  }
+
+  private record(kind: Kind, reference: string) {
+    return this.db.sandboxExchangeRecord.findUnique({ where: { kind_reference: { kind, reference } } });
+  }
+
   /** Simulation: the exchange changes its mind about a registration. */
   async set(kind: Kind, reference: string, status: Status, remark: string | null): Promise<void> {
     await this.db.sandboxExchangeRecord.upsert({
@@ -71,4 +142,15 @@ function toOutcome(status: string, remark: string | null): RegistrationOutcome {
   if (status === "REGISTERED" || status === "CANCELLED") return { status: "REGISTERED", remark };
   if (status === "REJECTED") return { status: "REJECTED", remark: remark ?? "REJECTED" };
   return { status: "PENDING", remark };
+}
+
+/** The exchange's order number for an order: derived from our id, so it is the same on every retry. */
+function sandboxOrderNumber(orderId: string): string {
+  return `SBX${orderId.slice(-12).toUpperCase()}`;
+}
+
+function placement(status: string, exchangeOrderNumber: string, remark: string | null): OrderPlacement {
+  if (status === "REJECTED") return { status: "REJECTED", exchangeOrderNumber: null, remark: remark ?? "REJECTED" };
+  if (status === "PENDING") return { status: "PENDING", exchangeOrderNumber, remark };
+  return { status: "ACCEPTED", exchangeOrderNumber, remark };
 }
