@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(config, logger);
   const { services } = runtime;
 
-  const credentials = config.env === "sandbox" && config.role !== "worker" ? await seedSandbox(services.prisma, config) : null;
+  const credentials = config.env === "sandbox" && config.role !== "worker" ? await seedSandbox(services) : null;
 
   let server: ServerType | undefined;
   let worker: WorkerHandle | undefined;

@@ -8,6 +8,8 @@ import type { AmfiSchemeRecord } from "../masters/amfi/navall.js";
 import { upsertAmfiRecords } from "../masters/schemes.import.js";
 import { newId, newSecret } from "../lib/ids.js";
 import seedSchemes from "../masters/seed/schemes.json" with { type: "json" };
+import type { Services } from "../trpc/context.js";
+import { seedDemoInvestors } from "./demo-investors.js";
 
 export const SANDBOX_DISTRIBUTOR = { name: "Sandbox Distributor", arn: "ARN-000001" };
 
@@ -31,13 +33,17 @@ interface SeedScheme extends AmfiSchemeRecord {
 
 /**
  * Seeds the sandbox (idempotent; runs at every sandbox start under an advisory lock): the demo
- * distributor and its API client, and the scheme master's seed set with its trading rules.
+ * distributor and its API client, the scheme master's seed set with its trading rules, and demo
+ * investors with a mandate.
  */
-export async function seedSandbox(db: Db, config: Config): Promise<SandboxCredentials> {
+export async function seedSandbox(services: Services): Promise<SandboxCredentials> {
+  const { prisma: db, config } = services;
   await db.$executeRawUnsafe("SELECT pg_advisory_lock(7206001)");
   try {
     const credentials = await seedDistributor(db, config);
     await seedSchemeMaster(db);
+    const distributor = await findDistributorByArn(db, SANDBOX_DISTRIBUTOR.arn);
+    if (distributor) await seedDemoInvestors(services, distributor.id);
     return credentials;
   } finally {
     await db.$executeRawUnsafe("SELECT pg_advisory_unlock(7206001)");

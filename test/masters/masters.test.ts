@@ -171,7 +171,15 @@ describe("GET /api/masters/v1/schemes", () => {
 
   it("serves the sandbox seed set with its trading rules", async () => {
     const { seedSandbox } = await import("../../src/seed/sandbox.js");
-    await seedSandbox(app.prisma, app.config);
+    await seedSandbox(app.services);
+    // Seeding is idempotent, demo investors included.
+    await seedSandbox(app.services);
+    const demo = await app.prisma.investor.findMany({ where: { clientRef: { startsWith: "demo-" } }, select: { status: true, clientRef: true } });
+    expect(demo.sort((a, b) => a.clientRef!.localeCompare(b.clientRef!))).toEqual([
+      { status: "PENDING", clientRef: "demo-pending" },
+      { status: "REGISTERED", clientRef: "demo-registered" },
+    ]);
+    expect(await app.prisma.mandate.count({ where: { status: "REGISTERED", clientRef: "demo-registered-mandate" } })).toBe(1);
     const res = await app.http("GET", "/api/masters/v1/schemes?q=119544", { token });
     expect(res.body.data[0]).toMatchObject({ scheme_code: "119544", min_purchase_amount: 500, purchase_multiple: 500, sip_allowed: true });
   });
