@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Hono, type Context as HonoContext } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import type { AnyRouter } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { AppError } from "./lib/errors.js";
 import { lazyChild, type Log } from "./lib/logger.js";
@@ -19,6 +20,8 @@ export interface AppOptions {
   readiness: () => Promise<string | null>;
   /** Serve `cache: "static"` procedures from their first response (default true; benchmarks compare). */
   staticResponses?: boolean;
+  /** The router served on /api, /trpc and /openapi.json (default the app router; benchmarks add procedures). */
+  router?: AnyRouter;
 }
 
 const TOKEN_PATH = "/api/auth/v1/token";
@@ -26,8 +29,9 @@ const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function createApp(services: Services, options: AppOptions): Hono<Env> {
   const app = new Hono<Env>();
-  const rest = createRestHandler(appRouter, services, { staticResponses: options.staticResponses ?? true });
-  const openApiJson = JSON.stringify(buildOpenApiDocument(appRouter));
+  const router = options.router ?? appRouter;
+  const rest = createRestHandler(router, services, { staticResponses: options.staticResponses ?? true });
+  const openApiJson = JSON.stringify(buildOpenApiDocument(router));
   // Access lines carry only fixed fields (no secrets), so they skip the field redaction, which
   // costs more than the rest of the line; PAN masking over the whole line still applies.
   const accessLog = services.logger.child({}, { redact: { paths: [] } });
@@ -67,7 +71,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
     const response = await fetchRequestHandler({
       endpoint: "/trpc",
       req: c.req.raw,
-      router: appRouter,
+      router,
       createContext: () =>
         createContext(services, {
           requestId: c.get("requestId"),

@@ -11,5 +11,7 @@ export type DbOrTx = Db | Tx;
 
 export function createPrisma(databaseUrl: string, poolSize = 10): PrismaClient {
   const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize });
-  return new PrismaClient({ adapter });
+  // Under load a transaction may wait for a pooled connection longer than Prisma's 2 s default;
+  // waiting is better than failing. A wait that still runs out is answered 503 (see http/errors).
+  return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 15_000 } });
 }

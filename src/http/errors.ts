@@ -80,6 +80,10 @@ export function renderError(error: unknown, requestId: string, log: Log): Render
     const code = TRPC_TO_APP[error.code];
     if (code) return rendered(envelope(requestId, code, publicMessage(code, error.message)));
   }
+  if (isPoolExhausted(cause) || isPoolExhausted(error instanceof TRPCError ? error.cause : undefined)) {
+    log.warn({ request_id: requestId }, "no database connection became free in time");
+    return rendered(envelope(requestId, "UNAVAILABLE", "The service is busy; retry shortly"), { "Retry-After": "1" });
+  }
   log.error({ err: error, request_id: requestId }, "unhandled error");
   return rendered(envelope(requestId, "INTERNAL", "Internal error"));
 }
@@ -93,4 +97,10 @@ function publicMessage(code: ErrorCode, message: string): string {
   if (code === "NOT_FOUND") return "Not found";
   if (code === "VALIDATION_ERROR") return message === "Failed to parse request body" ? "Malformed request body" : message;
   return message;
+}
+
+/** Prisma's "timed out fetching a connection" (P2024) and "unable to start a transaction" (P2028). */
+function isPoolExhausted(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "P2024" || code === "P2028";
 }

@@ -8,21 +8,68 @@ const WITH_ACCOUNTS = {
 export type InvestorRow = Prisma.InvestorGetPayload<{ include: typeof WITH_ACCOUNTS }>;
 
 export interface NewInvestor {
-  investor: Omit<Prisma.InvestorUncheckedCreateInput, "investmentAccounts" | "bankAccounts">;
+  investor: {
+    id: string;
+    distributorId: string;
+    status: string;
+    panHash: string;
+    detailsEncrypted: string;
+    taxStatus: string;
+    holdingType: string;
+    clientRef: string | null;
+    uccCode: string;
+  };
   investmentAccount: { id: string; holdingMode: string };
   bankAccounts: Array<{ id: string; accountType: string; accountNumberEncrypted: string; accountNumberLast4: string; ifsc: string; isPrimary: boolean }>;
 }
 
+/**
+ * Inserts the investor, its investment account and its bank accounts in one statement (this is the
+ * hot path of onboarding: one round trip instead of six), and returns the row as inserted.
+ * A PAN already held by the distributor fails on the (distributor_id, pan_hash) constraint.
+ */
 export async function insertInvestor(tx: DbOrTx, input: NewInvestor): Promise<InvestorRow> {
-  const { distributorId, id } = input.investor;
-  return tx.investor.create({
-    data: {
-      ...input.investor,
-      investmentAccounts: { create: [{ ...input.investmentAccount, distributorId }] },
-      bankAccounts: { create: input.bankAccounts.map((account) => ({ ...account, distributorId })) },
-    },
-    include: WITH_ACCOUNTS,
-  }).then((row) => row ?? Promise.reject(new Error(`investor ${id} not created`)));
+  const investor = input.investor;
+  const now = new Date();
+  const banks = input.bankAccounts;
+  await tx.$executeRawUnsafe(
+    `WITH investor AS (
+       INSERT INTO investors (id, distributor_id, status, pan_hash, details_encrypted, tax_status, holding_type,
+                              client_ref, ucc_code, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+       RETURNING id
+     ), account AS (
+       INSERT INTO investment_accounts (id, distributor_id, investor_id, holding_mode, created_at)
+       SELECT $11, $2, investor.id, $12, $10 FROM investor
+     )
+     INSERT INTO bank_accounts (id, distributor_id, investor_id, account_type, account_number_encrypted,
+                                account_number_last4, ifsc, is_primary, created_at)
+     SELECT b.id, $2, investor.id, b.account_type, b.encrypted, b.last4, b.ifsc, b.is_primary, $10
+       FROM investor, unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::boolean[])
+         AS b(id, account_type, encrypted, last4, ifsc, is_primary)`,
+    investor.id, investor.distributorId, investor.status, investor.panHash, investor.detailsEncrypted,
+    investor.taxStatus, investor.holdingType, investor.clientRef ?? null, investor.uccCode, now,
+    input.investmentAccount.id, input.investmentAccount.holdingMode,
+    banks.map((b) => b.id), banks.map((b) => b.accountType), banks.map((b) => b.accountNumberEncrypted),
+    banks.map((b) => b.accountNumberLast4), banks.map((b) => b.ifsc), banks.map((b) => b.isPrimary),
+  );
+  const owned = { distributorId: investor.distributorId, investorId: investor.id, createdAt: now };
+  return {
+    id: investor.id,
+    distributorId: investor.distributorId,
+    status: investor.status,
+    panHash: investor.panHash,
+    detailsEncrypted: investor.detailsEncrypted,
+    taxStatus: investor.taxStatus,
+    holdingType: investor.holdingType,
+    clientRef: investor.clientRef ?? null,
+    uccCode: investor.uccCode,
+    providerRemark: null,
+    createdAt: now,
+    updatedAt: now,
+    investmentAccounts: [{ ...owned, id: input.investmentAccount.id, holdingMode: input.investmentAccount.holdingMode }],
+    bankAccounts: banks.map((b) => ({ ...owned, ...b })),
+  };
 }
 
 /** One investor of one distributor; another distributor's id finds nothing. */

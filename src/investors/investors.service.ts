@@ -39,9 +39,6 @@ export async function createInvestor(
   const { cipher } = services;
   const panHash = cipher.lookupHash(input.primary_holder.pan);
   return idempotent(services.prisma, { distributorId: caller.distributorId, scope: SCOPE_CREATE, key: idempotencyKey, body: input }, async (tx) => {
-    const existing = await repo.findInvestorIdByPanHash(tx, caller.distributorId, panHash);
-    if (existing) throw duplicatePan(existing);
-
     const id = newId("inv");
     const details: InvestorDetails = {
       primary_holder: input.primary_holder,
@@ -78,8 +75,8 @@ export async function createInvestor(
         })),
       });
     } catch (error) {
-      // A concurrent request created the same PAN a moment ago.
-      if ((error as { code?: string }).code === "P2002") {
+      // The distributor already holds this PAN (the unique constraint decides, also under concurrency).
+      if (isUniqueViolation(error)) {
         const winner = await services.prisma.investor.findUnique({
           where: { distributorId_panHash: { distributorId: caller.distributorId, panHash } },
           select: { id: true },
@@ -260,4 +257,9 @@ function toSummary(cipher: DataCipher, row: repo.InvestorRow) {
     investment_account_id: view.investment_account_id,
     created_at: view.created_at,
   };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { kind?: string } } } };
+  return e.code === "P2002" || e.meta?.code === "23505" || e.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
 }

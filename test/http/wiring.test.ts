@@ -118,6 +118,22 @@ describe("one error model", () => {
   });
 });
 
+describe("an exhausted connection pool", () => {
+  it("is a 503 UNAVAILABLE with Retry-After, not a 500", async () => {
+    const busy = {
+      authenticate: async () => {
+        throw Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), { code: "P2028" });
+      },
+    } as unknown as AuthService;
+    const res = await createApp({ ...app.services, auth: busy }, { readiness: async () => null }).request("/api/masters/v1/countries", {
+      headers: { authorization: "Bearer x" },
+    });
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("1");
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("UNAVAILABLE");
+  });
+});
+
 describe("logs", () => {
   it("are JSON lines with the request id, and never carry tokens, secrets or PANs", async () => {
     const d = await app.newDistributor();
