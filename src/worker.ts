@@ -27,6 +27,7 @@ export async function startWorker(services: Services, connectionString: string):
   // Our own pool, so a dropped connection (database restart) is logged instead of crashing the process.
   const pgPool = new pg.Pool({ connectionString, max: services.config.workerConcurrency + 2 });
   pgPool.on("error", (error) => log.warn({ err: error }, "worker database connection lost"));
+  pgPool.on("connect", (client) => client.on("error", (error) => log.warn({ err: error }, "worker database client error")));
   const runner = await run({
     pgPool,
     concurrency: services.config.workerConcurrency,
