@@ -9,6 +9,9 @@ export const EVENTS = {
   "mandate.registered": z.object({ mandate_id: z.string(), status: z.literal("REGISTERED") }),
   "mandate.rejected": z.object({ mandate_id: z.string(), status: z.literal("REJECTED") }),
   "mandate.cancelled": z.object({ mandate_id: z.string(), status: z.literal("CANCELLED") }),
+  "order.accepted": z.object({ order_id: z.string(), status: z.literal("ACCEPTED"), provider_remark: remark }),
+  "order.rejected": z.object({ order_id: z.string(), status: z.literal("REJECTED"), provider_remark: remark }),
+  "order.failed": z.object({ order_id: z.string(), status: z.literal("FAILED"), provider_remark: remark }),
 } as const;
 
 export type EventName = keyof typeof EVENTS;

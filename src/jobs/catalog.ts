@@ -15,6 +15,7 @@ export const TASKS = {
   mandates__check_status: z.strictObject({ mandate_id: z.string() }),
   mandates__sync_pending: z.strictObject({}),
   mandates__cancel_at_exchange: z.strictObject({ mandate_id: z.string() }),
+  orders__dispatch: z.strictObject({ order_id: z.string() }),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -20,6 +20,8 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export interface ErrorDetail {
   path: string;
   message: string;
+  /** A closed reason code, where the rule has one (orders: `amount_below_minimum`, ...). */
+  reason?: string;
 }
 
 const TRPC_CODE: Record<ErrorCode, TRPCError["code"]> = {

@@ -39,7 +39,7 @@ export const ErrorEnvelope = z
         "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL", "UNAVAILABLE",
       ]),
       message: z.string(),
-      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      details: z.array(z.object({ path: z.string(), message: z.string(), reason: z.string().optional() })).optional(),
     }),
     request_id: z.string(),
   })

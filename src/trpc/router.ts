@@ -2,6 +2,7 @@ import { authRouter } from "../auth/auth.router.js";
 import { investorsRouter } from "../investors/investors.router.js";
 import { mandatesRouter } from "../mandates/mandates.router.js";
 import { mastersRouter } from "../masters/masters.router.js";
+import { ordersRouter } from "../orders/orders.router.js";
 import { simulationRouter } from "../simulation/simulation.router.js";
 import { router } from "./init.js";
 
@@ -10,6 +11,7 @@ export const appRouter = router({
   masters: mastersRouter,
   investors: investorsRouter,
   mandates: mandatesRouter,
+  orders: ordersRouter,
   simulation: simulationRouter,
 });
 

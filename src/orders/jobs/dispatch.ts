@@ -1,0 +1,41 @@
+import { ExchangeUnavailableError } from "../../exchange/port.js";
+import type { TaskHandler } from "../../jobs/task.js";
+import { applyPlacement, markDispatchFailed } from "../orders.service.js";
+
+/**
+ * Sends a PENDING order to the exchange. Idempotent on the order id: the exchange recognises a
+ * retried placement, and the order moves once. A transport failure is retried by graphile-worker
+ * (with its backoff) until the last attempt, which ends the order in FAILED.
+ */
+export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id }, { services, job, log }) => {
+  const order = await services.prisma.order.findUnique({ where: { id: order_id } });
+  if (!order || order.status !== "PENDING" || order.exchangeOrderNumber) return;
+  const investor = await services.prisma.investor.findUniqueOrThrow({ where: { id: order.investorId }, select: { uccCode: true } });
+  const details = order.details as { euin?: { code?: string; declaration: boolean }; switch?: { to_scheme_code: string }; stp?: { to_scheme_code: string } };
+  try {
+    const placement = await services.exchange.placeOrder({
+      orderId: order.id,
+      clientCode: investor.uccCode,
+      orderType: order.orderType as Parameters<typeof services.exchange.placeOrder>[0]["orderType"],
+      schemeCode: order.schemeCode,
+      toSchemeCode: details.switch?.to_scheme_code ?? details.stp?.to_scheme_code ?? null,
+      purchaseType: order.purchaseType as "FRESH" | "ADDITIONAL" | null,
+      amount: order.amount?.toFixed(2) ?? null,
+      units: order.units?.toFixed(3) ?? null,
+      allUnits: order.allUnits,
+      folioNo: order.folioNo,
+      mandateId: order.mandateId,
+      euin: details.euin?.code ?? null,
+      euinDeclared: details.euin?.declaration ?? false,
+      remarks: order.remarks,
+    });
+    await applyPlacement(services.prisma, order.id, placement);
+  } catch (error) {
+    if (error instanceof ExchangeUnavailableError && job.attempts >= job.max_attempts) {
+      await markDispatchFailed(services.prisma, order.id, error.message);
+      log.warn({ order_id, attempts: job.attempts }, "order dispatch failed for good");
+      return;
+    }
+    throw error;
+  }
+};

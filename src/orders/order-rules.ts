@@ -1,0 +1,55 @@
+import type { DbOrTx } from "../db/client.js";
+import type { ErrorDetail } from "../lib/errors.js";
+import type { PlaceOrderInput } from "./orders.schemas.js";
+
+type Scheme = NonNullable<Awaited<ReturnType<DbOrTx["scheme"]["findUnique"]>>>;
+
+/** A violated rule: the field, a closed reason code, and a sentence. */
+export interface RuleViolation extends ErrorDetail {
+  reason: string;
+}
+
+const cents = (value: number) => Math.round(value * 100);
+const decimalCents = (value: { toNumber(): number } | null) => (value === null ? null : cents(value.toNumber()));
+
+const PURCHASES = new Set(["LUMPSUM_PURCHASE", "SIP", "XSIP", "SIP_TOPUP"]);
+const SIPS = new Set(["SIP", "XSIP"]);
+const OUTFLOWS = new Set(["REDEMPTION", "SWITCH", "SWP", "STP"]);
+
+/** The scheme master's rules for an order: scheme allowed for the order type, minimums and multiples. */
+export function schemeViolations(order: PlaceOrderInput, scheme: Scheme | null, amountPath = "amount"): RuleViolation[] {
+  if (!scheme) return [{ path: "scheme_code", reason: "scheme_not_found", message: `no scheme ${order.scheme_code} in the scheme master` }];
+  const out: RuleViolation[] = [];
+  const type = order.order_type;
+  if (PURCHASES.has(type) && !scheme.purchaseAllowed) {
+    out.push({ path: "scheme_code", reason: "purchase_not_allowed", message: `${scheme.schemeCode} does not accept purchases` });
+  }
+  if (SIPS.has(type) && !scheme.sipAllowed) {
+    out.push({ path: "scheme_code", reason: "sip_not_allowed", message: `${scheme.schemeCode} does not accept SIPs` });
+  }
+  if (OUTFLOWS.has(type) && !scheme.redemptionAllowed) {
+    out.push({ path: "scheme_code", reason: "redemption_not_allowed", message: `${scheme.schemeCode} does not allow redemptions` });
+  }
+  if (order.amount === undefined) return out;
+
+  const [minimum, multiple] =
+    type === "LUMPSUM_PURCHASE"
+      ? order.purchase_type === "ADDITIONAL"
+        ? [scheme.minAdditionalAmount, scheme.purchaseMultiple]
+        : [scheme.minPurchaseAmount, scheme.purchaseMultiple]
+      : SIPS.has(type) || type === "SIP_TOPUP"
+        ? [scheme.minSipAmount, scheme.sipMultiple]
+        : type === "REDEMPTION"
+          ? [scheme.minRedemptionAmount, null]
+          : [null, null];
+  const amount = cents(order.amount);
+  const min = decimalCents(minimum);
+  const step = decimalCents(multiple);
+  if (min !== null && amount < min) {
+    out.push({ path: amountPath, reason: "amount_below_minimum", message: `must be at least ${min / 100} for ${scheme.schemeCode}` });
+  }
+  if (step !== null && step > 0 && amount % step !== 0) {
+    out.push({ path: amountPath, reason: "amount_not_multiple", message: `must be a multiple of ${step / 100} for ${scheme.schemeCode}` });
+  }
+  return out;
+}

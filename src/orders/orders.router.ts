@@ -1,0 +1,32 @@
+import { authedProcedure, router } from "../trpc/init.js";
+import { OrderIdInput, OrderView, PlacedOrder, PlaceOrderRequest } from "./orders.schemas.js";
+import { getOrder, placeOrder } from "./orders.service.js";
+
+export const ordersRouter = router({
+  place: authedProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/orders/v1/",
+        tags: ["orders"],
+        summary: "Place an order of any of the eight types",
+        description:
+          "Validated and persisted synchronously (201, status PENDING), dispatched to the exchange asynchronously. " +
+          "A rule violation is 400 with the field path and a closed `reason`. A repeated client_ref with the same " +
+          "body answers the existing order; with another body 409. Idempotency-Key is accepted too.",
+      },
+    })
+    .input(PlaceOrderRequest)
+    .output(PlacedOrder)
+    .mutation(async ({ ctx, input }) => {
+      const result = await placeOrder(ctx, ctx.caller, input, ctx.idempotencyKey);
+      ctx.response.status = result.status;
+      return result.body;
+    }),
+
+  get: authedProcedure
+    .meta({ openapi: { method: "GET", path: "/api/orders/v1/{id}", tags: ["orders"], summary: "An order, masked" } })
+    .input(OrderIdInput)
+    .output(OrderView)
+    .query(({ ctx, input }) => getOrder(ctx, ctx.caller, input.id)),
+});

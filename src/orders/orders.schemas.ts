@@ -1,0 +1,173 @@
+import { z } from "zod";
+import { ClientRef, IsoDate, Rupees, todayIso } from "../lib/formats.js";
+
+export const ORDER_TYPES = ["LUMPSUM_PURCHASE", "REDEMPTION", "SWITCH", "SIP", "XSIP", "STP", "SWP", "SIP_TOPUP"] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+
+const Frequency = z.enum(["MONTHLY", "QUARTERLY", "WEEKLY"]);
+const StartDate = IsoDate.refine((d) => d >= todayIso(), "must be today or later");
+const Installments = z.number().int().min(1).max(1200);
+
+const Units = z
+  .number()
+  .positive()
+  .max(1e12)
+  .refine((v) => Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6, "at most 3 decimals");
+
+const Euin = z.strictObject({
+  code: z.string().regex(/^E\d{6}$/, "must be E followed by 6 digits").optional(),
+  declaration: z.boolean().describe("The distributor's declaration that the order is execution-only when no EUIN is given."),
+});
+
+const Sip = z.strictObject({
+  frequency: Frequency.optional(),
+  start_date: StartDate.optional(),
+  installments: Installments.optional(),
+  installment_day: z.number().int().min(1).max(28).optional(),
+  sip_order_id: z.string().min(1).max(64).optional().describe("SIP_TOPUP: the ACCEPTED SIP or XSIP to top up."),
+});
+const Stp = z.strictObject({ to_scheme_code: z.string().min(1).max(20), frequency: Frequency, start_date: StartDate, installments: Installments });
+const Swp = z.strictObject({ frequency: Frequency, start_date: StartDate, installments: Installments });
+const Switch = z.strictObject({ to_scheme_code: z.string().min(1).max(20) });
+
+type Issue = { path: Array<string | number>; message: string };
+
+export const PlaceOrderRequest = z
+  .strictObject({
+    investment_account_id: z.string().min(1).max(64),
+    investor_id: z.string().min(1).max(64).optional().describe("When given, must be the investment account's investor."),
+    order_type: z.enum(ORDER_TYPES),
+    purchase_type: z.enum(["FRESH", "ADDITIONAL"]).optional(),
+    holding_mode: z.enum(["CDSL", "NSDL", "PHYSICAL"]).optional(),
+    scheme_code: z.string().min(1).max(20).optional().describe("Required except for SIP_TOPUP (the SIP's scheme)."),
+    folio_no: z.string().trim().min(1).max(30).optional(),
+    amount: Rupees(1_000_000_000).optional(),
+    units: Units.optional(),
+    all_units: z.boolean().optional(),
+    bank_account_id: z.string().min(1).max(64).optional(),
+    mandate_id: z.string().min(1).max(64).optional(),
+    client_ref: ClientRef.optional(),
+    remarks: z.string().max(255).optional(),
+    sub_broker_arn: z.string().regex(/^ARN-\d{1,10}$/, "must be ARN- followed by digits").optional(),
+    euin: Euin.optional(),
+    sip: Sip.optional(),
+    stp: Stp.optional(),
+    switch: Switch.optional(),
+    swp: Swp.optional(),
+  })
+  .superRefine((order, ctx) => {
+    for (const issue of typeRules(order)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+  });
+
+export type PlaceOrderInput = z.infer<typeof PlaceOrderRequest>;
+
+const DETAIL_OBJECTS = { sip: ["SIP", "XSIP", "SIP_TOPUP"], stp: ["STP"], switch: ["SWITCH"], swp: ["SWP"] } as const;
+
+/** The per-type rules of the design: required fields, exactly-one-of quantities, and objects by type. */
+function typeRules(order: PlaceOrderInput): Issue[] {
+  const issues: Issue[] = [];
+  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
+  const type = order.order_type;
+  const need = (field: keyof PlaceOrderInput) => {
+    if (order[field] === undefined) add([field], `is required for ${type}`);
+  };
+  const forbid = (field: keyof PlaceOrderInput) => {
+    if (order[field] !== undefined && order[field] !== false) add([field], `is not used by ${type}`);
+  };
+  const exactlyOneQuantity = (allowAll: boolean) => {
+    const given = [order.amount !== undefined, order.units !== undefined, allowAll && order.all_units === true].filter(Boolean).length;
+    if (given !== 1) add([], `${type} needs exactly one of amount, units${allowAll ? " or all_units: true" : ""}`);
+    if (!allowAll) forbid("all_units");
+  };
+
+  for (const [object, types] of Object.entries(DETAIL_OBJECTS)) {
+    if (order[object as keyof typeof DETAIL_OBJECTS] !== undefined && !(types as readonly string[]).includes(type)) {
+      add([object], `is not used by ${type}`);
+    }
+  }
+  if (type !== "SIP_TOPUP") need("scheme_code");
+
+  switch (type) {
+    case "LUMPSUM_PURCHASE":
+      need("amount");
+      need("purchase_type");
+      forbid("units");
+      forbid("all_units");
+      if (order.purchase_type === "ADDITIONAL") need("folio_no");
+      break;
+    case "REDEMPTION":
+      need("folio_no");
+      exactlyOneQuantity(true);
+      break;
+    case "SWITCH":
+      need("folio_no");
+      need("switch");
+      exactlyOneQuantity(true);
+      break;
+    case "SIP":
+    case "XSIP":
+      need("amount");
+      need("sip");
+      forbid("units");
+      forbid("all_units");
+      for (const field of ["frequency", "start_date", "installments", "installment_day"] as const) {
+        if (order.sip && order.sip[field] === undefined) add(["sip", field], `is required for ${type}`);
+      }
+      if (order.sip?.sip_order_id) add(["sip", "sip_order_id"], `is only for SIP_TOPUP`);
+      if (type === "XSIP") need("mandate_id");
+      break;
+    case "STP":
+      need("folio_no");
+      need("amount");
+      need("stp");
+      forbid("units");
+      forbid("all_units");
+      break;
+    case "SWP":
+      need("folio_no");
+      need("swp");
+      exactlyOneQuantity(false);
+      break;
+    case "SIP_TOPUP":
+      need("amount");
+      forbid("units");
+      forbid("all_units");
+      if (!order.sip?.sip_order_id) add(["sip", "sip_order_id"], "is required for SIP_TOPUP");
+      break;
+  }
+  return issues;
+}
+
+export const OrderStatus = z.enum(["PENDING", "ACCEPTED", "REJECTED", "FAILED", "ALLOTTED", "CANCELLED"]);
+export const PaymentStatus = z.enum(["NOT_REQUIRED", "UNPAID", "PENDING", "PAID", "FAILED", "REFUNDED"]);
+
+export const PlacedOrder = z.object({
+  id: z.string(),
+  client_ref: z.string().nullable(),
+  created_at: z.string(),
+  order_type: z.enum(ORDER_TYPES),
+  status: OrderStatus,
+});
+
+export const OrderView = PlacedOrder.extend({
+  payment_status: PaymentStatus,
+  investor_id: z.string(),
+  investment_account_id: z.string(),
+  scheme_code: z.string(),
+  purchase_type: z.string().nullable(),
+  holding_mode: z.string().nullable(),
+  folio_no: z.string().nullable(),
+  amount: z.number().nullable(),
+  units: z.number().nullable().describe("Requested units; after allotment, the allotted units."),
+  all_units: z.boolean(),
+  mandate_id: z.string().nullable(),
+  remarks: z.string().nullable(),
+  exchange_order_number: z.string().nullable(),
+  provider_remark: z.string().nullable().describe("The exchange's own remark, verbatim."),
+  failure_code: z.string().nullable().describe("Closed reason code when REJECTED or FAILED."),
+  nav: z.number().nullable(),
+  allotment_date: z.string().nullable(),
+  updated_at: z.string(),
+});
+
+export const OrderIdInput = z.strictObject({ id: z.string().min(1).max(64) });

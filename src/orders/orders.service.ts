@@ -1,0 +1,238 @@
+import { createHash } from "node:crypto";
+import type { Db, DbOrTx, Prisma } from "../db/client.js";
+import { recordEvent } from "../events/events.repo.js";
+import type { OrderPlacement } from "../exchange/port.js";
+import { idempotent, type Stored } from "../idempotency/idempotency.js";
+import { enqueue } from "../jobs/enqueue.js";
+import { AppError, notFound } from "../lib/errors.js";
+import { rupeesToDecimal } from "../lib/formats.js";
+import { newId } from "../lib/ids.js";
+import type { Caller, Services } from "../trpc/context.js";
+import { schemeViolations, type RuleViolation } from "./order-rules.js";
+import type { PlaceOrderInput } from "./orders.schemas.js";
+
+const SCOPE_PLACE = "POST /api/orders/v1/";
+const NO_PAYMENT = new Set(["REDEMPTION", "SWITCH", "STP", "SWP"]);
+/** Dispatch attempts before a transport failure ends the order in FAILED. */
+export const DISPATCH_ATTEMPTS = 5;
+
+type OrderRow = Prisma.OrderGetPayload<object>;
+
+function hashOf(input: PlaceOrderInput): string {
+  return createHash("sha256").update(JSON.stringify(input)).digest("hex");
+}
+
+/**
+ * Validates an order against the caller's account, the investor's state, the scheme master and the
+ * per-type rules, then persists it (PENDING) with its dispatch job in one transaction. A repeated
+ * client_ref with the same body answers the existing order; with another body it is a conflict.
+ */
+export async function placeOrder(
+  services: Services,
+  caller: Caller,
+  input: PlaceOrderInput,
+  idempotencyKey: string | undefined,
+): Promise<Stored<PlacedOrder>> {
+  const requestHash = hashOf(input);
+  const repeat = input.client_ref ? await findByClientRef(services.prisma, caller.distributorId, input.client_ref) : null;
+  if (repeat) return repeatOf(repeat, requestHash);
+
+  return idempotent(services.prisma, { distributorId: caller.distributorId, scope: SCOPE_PLACE, key: idempotencyKey, body: input }, async (tx) => {
+    const { account, schemeCode, violations } = await checkOrder(tx, caller, input);
+    if (violations.length > 0) {
+      throw new AppError("VALIDATION_ERROR", "The order breaks the rules for its type, scheme or account", { details: violations });
+    }
+    const id = newId("ord");
+    try {
+      const row = await tx.order.create({
+        data: {
+          id,
+          distributorId: caller.distributorId,
+          investorId: account.investorId,
+          investmentAccountId: account.id,
+          orderType: input.order_type,
+          status: "PENDING",
+          paymentStatus: NO_PAYMENT.has(input.order_type) ? "NOT_REQUIRED" : "UNPAID",
+          purchaseType: input.purchase_type ?? null,
+          holdingMode: input.holding_mode ?? account.holdingMode,
+          schemeCode,
+          folioNo: input.folio_no ?? null,
+          amount: input.amount === undefined ? null : rupeesToDecimal(input.amount),
+          units: input.units === undefined ? null : input.units.toFixed(3),
+          allUnits: input.all_units === true,
+          bankAccountId: input.bank_account_id ?? null,
+          mandateId: input.mandate_id ?? null,
+          clientRef: input.client_ref ?? null,
+          remarks: input.remarks ?? null,
+          subBrokerArn: input.sub_broker_arn ?? null,
+          details: JSON.parse(JSON.stringify({ euin: input.euin, sip: input.sip, stp: input.stp, switch: input.switch, swp: input.swp })),
+          requestHash,
+        },
+      });
+      await enqueue(tx, "orders__dispatch", { order_id: id }, { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS });
+      return { status: 201, body: placed(row) };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === "P2002" && input.client_ref) {
+        const winner = await findByClientRef(services.prisma, caller.distributorId, input.client_ref);
+        if (winner) return repeatOf(winner, requestHash);
+      }
+      throw error;
+    }
+  });
+}
+
+function repeatOf(existing: OrderRow, requestHash: string): Stored<PlacedOrder> {
+  if (existing.requestHash !== requestHash) {
+    throw new AppError("CONFLICT", `client_ref ${existing.clientRef} is already used by order ${existing.id} with a different body`);
+  }
+  return { status: 201, body: placed(existing) };
+}
+
+function findByClientRef(db: DbOrTx, distributorId: string, clientRef: string) {
+  return db.order.findUnique({ where: { distributorId_clientRef: { distributorId, clientRef } } });
+}
+
+async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
+  const account = await tx.investmentAccount.findFirst({
+    where: { id: input.investment_account_id, distributorId: caller.distributorId },
+    include: { investor: { select: { status: true, bankAccounts: { select: { id: true } } } } },
+  });
+  if (!account) throw notFound(`Investment account ${input.investment_account_id}`);
+  const violations: RuleViolation[] = [];
+  const add = (path: string, reason: string, message: string) => violations.push({ path, reason, message });
+
+  if (input.investor_id && input.investor_id !== account.investorId) {
+    add("investor_id", "investor_mismatch", `is not the investor of ${account.id}`);
+  }
+  if (account.investor.status !== "REGISTERED") {
+    add("investment_account_id", "investor_not_registered", `the investor is ${account.investor.status}; orders need a REGISTERED investor`);
+  }
+  if (input.bank_account_id && !account.investor.bankAccounts.some((b) => b.id === input.bank_account_id)) {
+    add("bank_account_id", "bank_account_not_found", "is not a bank account of the investor");
+  }
+  if (input.mandate_id) {
+    const mandate = await tx.mandate.findFirst({ where: { id: input.mandate_id, distributorId: caller.distributorId, investorId: account.investorId } });
+    if (!mandate || mandate.status !== "REGISTERED") {
+      add("mandate_id", "mandate_not_registered", mandate ? `the mandate is ${mandate.status}` : "is not a mandate of the investor");
+    }
+  }
+
+  let schemeCode = input.scheme_code ?? "";
+  if (input.order_type === "SIP_TOPUP" && input.sip?.sip_order_id) {
+    const sip = await tx.order.findFirst({
+      where: { id: input.sip.sip_order_id, investmentAccountId: account.id, orderType: { in: ["SIP", "XSIP"] } },
+    });
+    if (!sip || sip.status !== "ACCEPTED") {
+      add("sip.sip_order_id", "sip_not_active", sip ? `the SIP is ${sip.status}` : "is not a SIP or XSIP of this investment account");
+    } else {
+      schemeCode = sip.schemeCode;
+    }
+  }
+  if (schemeCode) {
+    const scheme = await tx.scheme.findUnique({ where: { schemeCode } });
+    violations.push(...schemeViolations({ ...input, scheme_code: schemeCode }, scheme));
+  }
+  const target = input.switch?.to_scheme_code ?? input.stp?.to_scheme_code;
+  if (target) {
+    const path = input.switch ? "switch.to_scheme_code" : "stp.to_scheme_code";
+    const targetScheme = await tx.scheme.findUnique({ where: { schemeCode: target } });
+    if (!targetScheme) add(path, "scheme_not_found", `no scheme ${target} in the scheme master`);
+    else if (!targetScheme.purchaseAllowed) add(path, "purchase_not_allowed", `${target} does not accept purchases`);
+    if (target === schemeCode) add(path, "same_scheme", "must differ from scheme_code");
+  }
+  return { account, schemeCode, violations };
+}
+
+export async function getOrder(services: Services, caller: Caller, id: string): Promise<OrderView> {
+  const row = await services.prisma.order.findFirst({ where: { id, distributorId: caller.distributorId } });
+  if (!row) throw notFound(`Order ${id}`);
+  return toView(row);
+}
+
+/**
+ * Applies the exchange's answer to a dispatched order, once: ACCEPTED or REJECTED with its event, or
+ * (a held order) the exchange's number and remark while it stays PENDING.
+ */
+export async function applyPlacement(db: Db, orderId: string, placement: OrderPlacement): Promise<boolean> {
+  if (placement.status === "PENDING") {
+    await db.order.updateMany({
+      where: { id: orderId, status: "PENDING" },
+      data: { exchangeOrderNumber: placement.exchangeOrderNumber, providerRemark: placement.remark },
+    });
+    return false;
+  }
+  const accepted = placement.status === "ACCEPTED";
+  return moveFromPending(db, orderId, {
+    status: placement.status,
+    exchangeOrderNumber: placement.exchangeOrderNumber,
+    providerRemark: placement.remark,
+    failureCode: accepted ? null : "exchange_rejected",
+  });
+}
+
+/** Transport failures exhausted the dispatch attempts: FAILED, safe to investigate and place again. */
+export function markDispatchFailed(db: Db, orderId: string, remark: string): Promise<boolean> {
+  return moveFromPending(db, orderId, { status: "FAILED", exchangeOrderNumber: null, providerRemark: remark, failureCode: "exchange_unreachable" });
+}
+
+async function moveFromPending(
+  db: Db,
+  orderId: string,
+  to: { status: "ACCEPTED" | "REJECTED" | "FAILED"; exchangeOrderNumber: string | null; providerRemark: string | null; failureCode: string | null },
+): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.order.updateMany({ where: { id: orderId, status: "PENDING" }, data: to });
+    if (count !== 1) return false;
+    const { distributorId } = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { distributorId: true } });
+    const data = { order_id: orderId, provider_remark: to.providerRemark };
+    const event =
+      to.status === "ACCEPTED"
+        ? ({ event: "order.accepted", data: { ...data, status: "ACCEPTED" } } as const)
+        : to.status === "REJECTED"
+          ? ({ event: "order.rejected", data: { ...data, status: "REJECTED" } } as const)
+          : ({ event: "order.failed", data: { ...data, status: "FAILED" } } as const);
+    await recordEvent(tx, { distributorId, resourceType: "order", resourceId: orderId, ...event });
+    return true;
+  });
+}
+
+export type PlacedOrder = ReturnType<typeof placed>;
+export type OrderView = ReturnType<typeof toView>;
+type OrderTypeValue = PlaceOrderInput["order_type"];
+type OrderStatusValue = "PENDING" | "ACCEPTED" | "REJECTED" | "FAILED" | "ALLOTTED" | "CANCELLED";
+
+function placed(row: OrderRow) {
+  return {
+    id: row.id,
+    client_ref: row.clientRef,
+    created_at: row.createdAt.toISOString(),
+    order_type: row.orderType as OrderTypeValue,
+    status: row.status as OrderStatusValue,
+  };
+}
+
+function toView(row: OrderRow) {
+  const number = (value: { toNumber(): number } | null) => (value === null ? null : value.toNumber());
+  return {
+    ...placed(row),
+    payment_status: row.paymentStatus as "NOT_REQUIRED" | "UNPAID" | "PENDING" | "PAID" | "FAILED" | "REFUNDED",
+    investor_id: row.investorId,
+    investment_account_id: row.investmentAccountId,
+    scheme_code: row.schemeCode,
+    purchase_type: row.purchaseType,
+    holding_mode: row.holdingMode,
+    folio_no: row.folioNo,
+    amount: number(row.amount),
+    units: row.status === "ALLOTTED" ? number(row.allottedUnits) : number(row.units),
+    all_units: row.allUnits,
+    mandate_id: row.mandateId,
+    remarks: row.remarks,
+    exchange_order_number: row.exchangeOrderNumber,
+    provider_remark: row.providerRemark,
+    failure_code: row.failureCode,
+    nav: number(row.nav),
+    allotment_date: row.allotmentDate ? row.allotmentDate.toISOString().slice(0, 10) : null,
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,215 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/lib/logger.js";
+import { DISPATCH_ATTEMPTS } from "../../src/orders/orders.service.js";
+import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
+import { startWorker } from "../../src/worker.js";
+import { useTestApp } from "../helpers/app.js";
+import { investorBody } from "../helpers/factories.js";
+
+const app = useTestApp();
+let token = "";
+let otherToken = "";
+let account = "";
+let investorId = "";
+let mandateId = "";
+const today = () => new Date().toISOString().slice(0, 10);
+
+const SCHEMES = [
+  { code: "900001", purchase: true, sip: true, redeem: true, minPurchase: "5000.00", multiple: "1.00", minAdditional: "1000.00", minSip: "500.00", sipMultiple: "100.00", minRedemption: "1000.00" },
+  { code: "900002", purchase: true, sip: true, redeem: true, minPurchase: "500.00", multiple: "500.00", minAdditional: "500.00", minSip: "500.00", sipMultiple: "500.00", minRedemption: null },
+  { code: "900003", purchase: false, sip: false, redeem: true, minPurchase: null, multiple: null, minAdditional: null, minSip: null, sipMultiple: null, minRedemption: null },
+  { code: "900004", purchase: true, sip: false, redeem: false, minPurchase: "100.00", multiple: null, minAdditional: null, minSip: null, sipMultiple: null, minRedemption: null },
+];
+
+beforeAll(async () => {
+  for (const s of SCHEMES) {
+    await app.prisma.scheme.create({
+      data: {
+        schemeCode: s.code, name: `Test Scheme ${s.code}`, amcCode: "TEST_AMC", amcName: "Test Mutual Fund", category: "Equity Scheme",
+        schemeType: "Open Ended Schemes", purchaseAllowed: s.purchase, sipAllowed: s.sip, redemptionAllowed: s.redeem,
+        minPurchaseAmount: s.minPurchase, purchaseMultiple: s.multiple, minAdditionalAmount: s.minAdditional,
+        minSipAmount: s.minSip, sipMultiple: s.sipMultiple, minRedemptionAmount: s.minRedemption, nav: "12.3456", navDate: new Date("2026-11-20"),
+      },
+    });
+  }
+  token = (await app.newDistributor()).token;
+  otherToken = (await app.newDistributor()).token;
+  const investor = (await app.http("POST", "/api/investors/v1", { token, json: investorBody() })).body;
+  await app.http("GET", `/api/simulation/investors/v1/${investor.id}/register`, { token });
+  account = investor.investment_account_id;
+  investorId = investor.id;
+  const mandate = await app.http("POST", "/api/mandates/v1", {
+    token,
+    json: { investor_id: investor.id, bank_account_id: investor.bank_accounts[0].id, mandate_type: "ENACH", amount_limit: 50000, start_date: today() },
+  });
+  await app.http("GET", `/api/simulation/mandates/v1/${mandate.body.id}/register`, { token });
+  mandateId = mandate.body.id;
+});
+
+const place = (json: Record<string, unknown>, options: { token?: string; path?: string } = {}) =>
+  app.http("POST", options.path ?? "/api/orders/v1/", { token: options.token ?? token, json: { investment_account_id: account, ...json } });
+
+const lumpsum = (overrides: Record<string, unknown> = {}) => ({ order_type: "LUMPSUM_PURCHASE", scheme_code: "900001", amount: 5000, purchase_type: "FRESH", ...overrides });
+const sip = { frequency: "MONTHLY", start_date: today(), installments: 12, installment_day: 5 };
+const jobContext = (attempts = 1) => ({ services: app.services, log: createLogger("silent"), job: { attempts, max_attempts: DISPATCH_ATTEMPTS } as never });
+const eventsOf = (id: string) => app.prisma.event.findMany({ where: { resourceId: id }, select: { event: true, data: true } });
+
+describe("POST /api/orders/v1/", () => {
+  it("validates and persists a lump sum synchronously: exactly id, client_ref, created_at, order_type, status", async () => {
+    const res = await place(lumpsum({ client_ref: "ord-1" }));
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body).sort()).toEqual(["client_ref", "created_at", "id", "order_type", "status"]);
+    expect(res.body).toMatchObject({ client_ref: "ord-1", order_type: "LUMPSUM_PURCHASE", status: "PENDING" });
+    const order = await app.http("GET", `/api/orders/v1/${res.body.id}`, { token });
+    expect(order.body).toMatchObject({ status: "PENDING", payment_status: "UNPAID", amount: 5000, investor_id: investorId, scheme_code: "900001", failure_code: null, nav: null });
+    expect((await app.http("GET", `/api/orders/v1/${res.body.id}`, { token: otherToken })).status).toBe(404);
+    const jobs = await app.prisma.$queryRawUnsafe<unknown[]>(
+      `SELECT 1 FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+        WHERE t.identifier = 'orders__dispatch' AND j.payload->>'order_id' = $1`, res.body.id);
+    expect(jobs).toHaveLength(1);
+  });
+
+  it("is also served without the trailing slash", async () => {
+    expect((await place(lumpsum(), { path: "/api/orders/v1" })).status).toBe(201);
+  });
+
+  it("accepts every order type with its own details", async () => {
+    const accepted: Array<Record<string, unknown>> = [
+      { order_type: "REDEMPTION", scheme_code: "900001", folio_no: "12345/67", all_units: true },
+      { order_type: "REDEMPTION", scheme_code: "900001", folio_no: "12345/67", units: 10.125 },
+      { order_type: "SWITCH", scheme_code: "900001", folio_no: "123", amount: 2000, switch: { to_scheme_code: "900002" } },
+      { order_type: "SIP", scheme_code: "900001", amount: 1000, sip },
+      { order_type: "XSIP", scheme_code: "900001", amount: 1000, sip, mandate_id: mandateId },
+      { order_type: "STP", scheme_code: "900001", folio_no: "123", amount: 1000, stp: { to_scheme_code: "900002", frequency: "MONTHLY", start_date: today(), installments: 6 } },
+      { order_type: "SWP", scheme_code: "900001", folio_no: "123", units: 5, swp: { frequency: "QUARTERLY", start_date: today(), installments: 4 } },
+      { order_type: "LUMPSUM_PURCHASE", scheme_code: "900001", amount: 1000, purchase_type: "ADDITIONAL", folio_no: "123", euin: { code: "E123456", declaration: true } },
+    ];
+    for (const order of accepted) {
+      const res = await place(order);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const redemption = (await place(accepted[0]!)).body;
+    expect((await app.http("GET", `/api/orders/v1/${redemption.id}`, { token })).body.payment_status).toBe("NOT_REQUIRED");
+  });
+
+  it("tops up an ACCEPTED SIP of the same account, and not a PENDING one", async () => {
+    const base = (await place({ order_type: "SIP", scheme_code: "900001", amount: 1000, sip })).body;
+    const early = await place({ order_type: "SIP_TOPUP", amount: 500, sip: { sip_order_id: base.id } });
+    expect(early.status).toBe(400);
+    expect(early.body.error.details).toContainEqual(expect.objectContaining({ path: "sip.sip_order_id", reason: "sip_not_active" }));
+    await dispatchOrder({ order_id: base.id }, jobContext());
+    expect((await place({ order_type: "SIP_TOPUP", amount: 500, sip: { sip_order_id: base.id } })).status).toBe(201);
+  });
+
+  it.each([
+    ["lump sum without amount", lumpsum({ amount: undefined }), "amount"],
+    ["lump sum without purchase type", lumpsum({ purchase_type: undefined }), "purchase_type"],
+    ["additional purchase without folio", lumpsum({ purchase_type: "ADDITIONAL", amount: 1000 }), "folio_no"],
+    ["lump sum with units", lumpsum({ units: 5 }), "units"],
+    ["redemption without folio", { order_type: "REDEMPTION", scheme_code: "900001", all_units: true }, "folio_no"],
+    ["redemption with amount and units", { order_type: "REDEMPTION", scheme_code: "900001", folio_no: "1", amount: 1000, units: 3 }, ""],
+    ["redemption with nothing to redeem", { order_type: "REDEMPTION", scheme_code: "900001", folio_no: "1" }, ""],
+    ["switch without a target", { order_type: "SWITCH", scheme_code: "900001", folio_no: "1", all_units: true }, "switch"],
+    ["SIP without schedule", { order_type: "SIP", scheme_code: "900001", amount: 1000 }, "sip"],
+    ["SIP without installment day", { order_type: "SIP", scheme_code: "900001", amount: 1000, sip: { ...sip, installment_day: undefined } }, "sip.installment_day"],
+    ["SIP with a day of 31", { order_type: "SIP", scheme_code: "900001", amount: 1000, sip: { ...sip, installment_day: 31 } }, "sip.installment_day"],
+    ["SIP starting yesterday", { order_type: "SIP", scheme_code: "900001", amount: 1000, sip: { ...sip, start_date: "2020-01-01" } }, "sip.start_date"],
+    ["XSIP without mandate", { order_type: "XSIP", scheme_code: "900001", amount: 1000, sip }, "mandate_id"],
+    ["STP without folio", { order_type: "STP", scheme_code: "900001", amount: 1000, stp: { to_scheme_code: "900002", frequency: "MONTHLY", start_date: today(), installments: 6 } }, "folio_no"],
+    ["SWP with all units", { order_type: "SWP", scheme_code: "900001", folio_no: "1", all_units: true, swp: { frequency: "MONTHLY", start_date: today(), installments: 3 } }, "all_units"],
+    ["SIP top-up without its SIP", { order_type: "SIP_TOPUP", amount: 500 }, "sip.sip_order_id"],
+    ["an stp object on a SIP", { order_type: "SIP", scheme_code: "900001", amount: 1000, sip, stp: { to_scheme_code: "900002", frequency: "MONTHLY", start_date: today(), installments: 1 } }, "stp"],
+    ["an amount with 3 decimals", lumpsum({ amount: 5000.001 }), "amount"],
+    ["an amount as a string", lumpsum({ amount: "5000" }), "amount"],
+    ["a bad EUIN", lumpsum({ euin: { code: "123456", declaration: true } }), "euin.code"],
+    ["an unknown order type", { order_type: "SPOT", scheme_code: "900001" }, "order_type"],
+    ["no investment account", { investment_account_id: undefined, ...lumpsum() }, "investment_account_id"],
+  ])("refuses %s (400, nothing written)", async (_name, body, path) => {
+    const before = await app.prisma.order.count();
+    const res = await place(body as Record<string, unknown>);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("VALIDATION_ERROR");
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+    expect(await app.prisma.order.count()).toBe(before);
+  });
+
+  it.each([
+    ["an unknown scheme", lumpsum({ scheme_code: "999999" }), "scheme_code", "scheme_not_found"],
+    ["a scheme closed to purchases", lumpsum({ scheme_code: "900003" }), "scheme_code", "purchase_not_allowed"],
+    ["a scheme without SIPs", { order_type: "SIP", scheme_code: "900004", amount: 1000, sip }, "scheme_code", "sip_not_allowed"],
+    ["a scheme closed to redemptions", { order_type: "REDEMPTION", scheme_code: "900004", folio_no: "1", all_units: true }, "scheme_code", "redemption_not_allowed"],
+    ["an amount below the minimum", lumpsum({ amount: 4999 }), "amount", "amount_below_minimum"],
+    ["an amount off the multiple", lumpsum({ scheme_code: "900002", amount: 750 }), "amount", "amount_not_multiple"],
+    ["a SIP amount off the SIP multiple", { order_type: "SIP", scheme_code: "900001", amount: 550, sip }, "amount", "amount_not_multiple"],
+    ["a switch into a closed scheme", { order_type: "SWITCH", scheme_code: "900001", folio_no: "1", all_units: true, switch: { to_scheme_code: "900003" } }, "switch.to_scheme_code", "purchase_not_allowed"],
+    ["another investor's id", lumpsum({ investor_id: "inv_someone_else" }), "investor_id", "investor_mismatch"],
+  ])("applies the scheme master and account rules: %s", async (_name, body, path, reason) => {
+    const res = await place(body as Record<string, unknown>);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toContainEqual(expect.objectContaining({ path, reason }));
+  });
+
+  it("needs the caller's own account and a REGISTERED investor", async () => {
+    expect((await place(lumpsum(), { token: otherToken })).status).toBe(404);
+    const pending = (await app.http("POST", "/api/investors/v1", { token, json: investorBody() })).body;
+    const res = await place({ ...lumpsum(), investment_account_id: pending.investment_account_id });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toContainEqual(expect.objectContaining({ path: "investment_account_id", reason: "investor_not_registered" }));
+  });
+
+  it("answers a repeated client_ref with the same order, and another body with 409", async () => {
+    const first = await place(lumpsum({ client_ref: "repeat-1" }));
+    const again = await place(lumpsum({ client_ref: "repeat-1" }));
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    const different = await place(lumpsum({ client_ref: "repeat-1", amount: 6000 }));
+    expect(different.status).toBe(409);
+    expect(different.body.error.code).toBe("CONFLICT");
+  });
+});
+
+describe("dispatch to the exchange", () => {
+  it("accepts with the exchange order number and one order.accepted event, even when the job runs twice", async () => {
+    const { id } = (await place(lumpsum())).body;
+    await dispatchOrder({ order_id: id }, jobContext());
+    await dispatchOrder({ order_id: id }, jobContext());
+    const order = (await app.http("GET", `/api/orders/v1/${id}`, { token })).body;
+    expect(order).toMatchObject({ status: "ACCEPTED", exchange_order_number: expect.stringMatching(/^SBX/), provider_remark: "ORDER CONFIRMED", failure_code: null });
+    expect(await eventsOf(id)).toEqual([{ event: "order.accepted", data: { order_id: id, status: "ACCEPTED", provider_remark: "ORDER CONFIRMED" } }]);
+  });
+
+  it("rejects on SIM:REJECT with a failure code and the exchange's remark", async () => {
+    const { id } = (await place(lumpsum({ remarks: "SIM:REJECT" }))).body;
+    await dispatchOrder({ order_id: id }, jobContext());
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body).toMatchObject({
+      status: "REJECTED", failure_code: "exchange_rejected", provider_remark: "SANDBOX: ORDER REJECTED (SIM:REJECT)",
+    });
+    expect((await eventsOf(id)).map((e) => e.event)).toEqual(["order.rejected"]);
+  });
+
+  it("retries transport failures and ends in FAILED on the last attempt (SIM:FAIL)", async () => {
+    const { id } = (await place(lumpsum({ remarks: "SIM:FAIL" }))).body;
+    await expect(dispatchOrder({ order_id: id }, jobContext(1))).rejects.toThrow(/TRANSPORT FAILURE/);
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body.status).toBe("PENDING");
+    await dispatchOrder({ order_id: id }, jobContext(DISPATCH_ATTEMPTS));
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body).toMatchObject({ status: "FAILED", failure_code: "exchange_unreachable" });
+    expect((await eventsOf(id)).map((e) => e.event)).toEqual(["order.failed"]);
+  });
+
+  it("keeps a SIM:HOLD order PENDING with the exchange's number", async () => {
+    const { id } = (await place(lumpsum({ remarks: "SIM:HOLD" }))).body;
+    await dispatchOrder({ order_id: id }, jobContext());
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body).toMatchObject({ status: "PENDING", exchange_order_number: expect.stringMatching(/^SBX/) });
+    expect(await eventsOf(id)).toEqual([]);
+  });
+
+  it("runs in the worker: placed, then ACCEPTED", async () => {
+    const { id } = (await place(lumpsum())).body;
+    const worker = await startWorker(app.services, app.databaseUrl);
+    try {
+      await expect.poll(async () => (await app.http("GET", `/api/orders/v1/${id}`, { token })).body.status, { timeout: 10_000 }).toBe("ACCEPTED");
+    } finally {
+      await worker.stop();
+    }
+  });
+});
