@@ -12,6 +12,7 @@ export const EVENTS = {
   "order.accepted": z.object({ order_id: z.string(), status: z.literal("ACCEPTED"), provider_remark: remark }),
   "order.rejected": z.object({ order_id: z.string(), status: z.literal("REJECTED"), provider_remark: remark }),
   "order.failed": z.object({ order_id: z.string(), status: z.literal("FAILED"), provider_remark: remark }),
+  "order.allotted": z.object({ order_id: z.string(), status: z.literal("ALLOTTED") }),
 } as const;
 
 export type EventName = keyof typeof EVENTS;

@@ -16,6 +16,7 @@ export const TASKS = {
   mandates__sync_pending: z.strictObject({}),
   mandates__cancel_at_exchange: z.strictObject({ mandate_id: z.string() }),
   orders__dispatch: z.strictObject({ order_id: z.string() }),
+  orders__cancel_at_exchange: z.strictObject({ order_id: z.string() }),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

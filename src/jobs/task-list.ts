@@ -3,7 +3,7 @@ import { purgeExpiredTokens } from "../auth/jobs/purge-expired-tokens.js";
 import { purgeExpiredIdempotencyKeys } from "../idempotency/jobs/purge-expired.js";
 import { checkInvestorStatus, syncPendingInvestors } from "../investors/jobs/check-status.js";
 import { registerInvestor } from "../investors/jobs/register.js";
-import { dispatchOrder } from "../orders/jobs/dispatch.js";
+import { cancelOrderAtExchange, dispatchOrder } from "../orders/jobs/dispatch.js";
 import { cancelMandateAtExchange, checkMandateStatus, registerMandate, syncPendingMandates } from "../mandates/jobs/register.js";
 import type { Services } from "../trpc/context.js";
 import { TASKS, type TaskName } from "./catalog.js";
@@ -20,6 +20,7 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   mandates__sync_pending: syncPendingMandates,
   mandates__cancel_at_exchange: cancelMandateAtExchange,
   orders__dispatch: dispatchOrder,
+  orders__cancel_at_exchange: cancelOrderAtExchange,
 };
 
 /** Recurring jobs (graphile-worker crontab items). */

@@ -1,6 +1,6 @@
 import { authedProcedure, router } from "../trpc/init.js";
-import { OrderIdInput, OrderView, PlacedOrder, PlaceOrderRequest } from "./orders.schemas.js";
-import { getOrder, placeOrder } from "./orders.service.js";
+import { ListOrdersQuery, OrderIdInput, OrderPage, OrderView, PlacedOrder, PlaceOrderRequest } from "./orders.schemas.js";
+import { cancelOrder, getOrder, listOrders, placeOrder } from "./orders.service.js";
 
 export const ordersRouter = router({
   place: authedProcedure
@@ -29,4 +29,16 @@ export const ordersRouter = router({
     .input(OrderIdInput)
     .output(OrderView)
     .query(({ ctx, input }) => getOrder(ctx, ctx.caller, input.id)),
+
+  list: authedProcedure
+    .meta({ openapi: { method: "GET", path: "/api/orders/v1", tags: ["orders"], summary: "Your orders, newest first" } })
+    .input(ListOrdersQuery)
+    .output(OrderPage)
+    .query(({ ctx, input }) => listOrders(ctx, ctx.caller, input)),
+
+  cancel: authedProcedure
+    .meta({ openapi: { method: "POST", path: "/api/orders/v1/{id}/cancel", tags: ["orders"], summary: "Cancel a PENDING or ACCEPTED order" } })
+    .input(OrderIdInput)
+    .output(OrderView)
+    .mutation(({ ctx, input }) => cancelOrder(ctx, ctx.caller, input.id)),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ClientRef, IsoDate, Rupees, todayIso } from "../lib/formats.js";
+import { Cursor, Limit, NextCursor } from "../lib/zod.js";
 
 export const ORDER_TYPES = ["LUMPSUM_PURCHASE", "REDEMPTION", "SWITCH", "SIP", "XSIP", "STP", "SWP", "SIP_TOPUP"] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
@@ -171,3 +172,20 @@ export const OrderView = PlacedOrder.extend({
 });
 
 export const OrderIdInput = z.strictObject({ id: z.string().min(1).max(64) });
+
+export const ListOrdersQuery = z.strictObject({
+  status: OrderStatus.optional(),
+  investor_id: z.string().min(1).max(64).optional(),
+  limit: Limit(100, 20),
+  cursor: Cursor,
+});
+
+export const OrderPage = z.object({ data: z.array(OrderView), next_cursor: NextCursor });
+
+export const AllotQuery = z.strictObject({
+  id: z.string().min(1).max(64),
+  units: z.coerce.number().positive().optional().describe("Allotted units (default amount / NAV, truncated to 3 decimals)."),
+  nav: z.coerce.number().positive().max(1e9).optional().describe("Allotted NAV (default 10.00)."),
+  folio_no: z.string().trim().min(1).max(30).optional().describe("Folio (default a synthesized simulation folio)."),
+  allotment_date: IsoDate.optional().describe("Allotment date YYYY-MM-DD (default today)."),
+});

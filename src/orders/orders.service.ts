@@ -4,7 +4,8 @@ import { recordEvent } from "../events/events.repo.js";
 import type { OrderPlacement } from "../exchange/port.js";
 import { idempotent, type Stored } from "../idempotency/idempotency.js";
 import { enqueue } from "../jobs/enqueue.js";
-import { AppError, notFound } from "../lib/errors.js";
+import { AppError, notFound, validationError } from "../lib/errors.js";
+import { decodeCursor, encodeCursor } from "../lib/zod.js";
 import { rupeesToDecimal } from "../lib/formats.js";
 import { newId } from "../lib/ids.js";
 import type { Caller, Services } from "../trpc/context.js";
@@ -235,4 +236,44 @@ function toView(row: OrderRow) {
     allotment_date: row.allotmentDate ? row.allotmentDate.toISOString().slice(0, 10) : null,
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+/**
+ * Cancels an order that is PENDING or ACCEPTED (before allotment). The order stops at once; when the
+ * exchange already has it, a job cancels it there too.
+ */
+export async function cancelOrder(services: Services, caller: Caller, id: string): Promise<OrderView> {
+  const order = await services.prisma.order.findFirst({ where: { id, distributorId: caller.distributorId } });
+  if (!order) throw notFound(`Order ${id}`);
+  await services.prisma.$transaction(async (tx) => {
+    const { count } = await tx.order.updateMany({ where: { id, status: { in: ["PENDING", "ACCEPTED"] } }, data: { status: "CANCELLED" } });
+    if (count !== 1) throw new AppError("INVALID_STATE", `Order ${id} is ${order.status}; only a PENDING or ACCEPTED order can be cancelled`);
+    if (order.exchangeOrderNumber) await enqueue(tx, "orders__cancel_at_exchange", { order_id: id }, { jobKey: `orders__cancel_at_exchange:${id}` });
+  });
+  return getOrder(services, caller, id);
+}
+
+export async function listOrders(
+  services: Services,
+  caller: Caller,
+  query: { status?: string; investor_id?: string; limit: number; cursor?: string },
+): Promise<{ data: OrderView[]; next_cursor: string | null }> {
+  let afterId: string | undefined;
+  if (query.cursor) {
+    afterId = decodeCursor(query.cursor, 1)?.[0];
+    if (!afterId) throw validationError([{ path: "cursor", message: "Unknown or damaged cursor" }]);
+  }
+  const rows = await services.prisma.order.findMany({
+    where: {
+      distributorId: caller.distributorId,
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.investor_id ? { investorId: query.investor_id } : {}),
+      ...(afterId ? { id: { lt: afterId } } : {}),
+    },
+    orderBy: { id: "desc" },
+    take: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return { data: page.map(toView), next_cursor: rows.length > query.limit && last ? encodeCursor([last.id]) : null };
 }

@@ -2,6 +2,12 @@ import { ExchangeUnavailableError } from "../../exchange/port.js";
 import type { TaskHandler } from "../../jobs/task.js";
 import { applyPlacement, markDispatchFailed } from "../orders.service.js";
 
+/** Cancels at the exchange an order cancelled on our side after it had been placed. */
+export const cancelOrderAtExchange: TaskHandler<"orders__cancel_at_exchange"> = async ({ order_id }, { services, log }) => {
+  const result = await services.exchange.cancelOrder(order_id);
+  if (!result.cancelled) log.warn({ order_id, remark: result.remark }, "the exchange did not cancel the order");
+};
+
 /**
  * Sends a PENDING order to the exchange. Idempotent on the order id: the exchange recognises a
  * retried placement, and the order moves once. A transport failure is retried by graphile-worker

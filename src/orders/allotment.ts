@@ -1,0 +1,16 @@
+import { Decimal } from "@prisma/client/runtime/client";
+
+/**
+ * Allotment arithmetic, in exact decimals. Units are truncated to 3 decimals (never more units than
+ * the money buys: 1000.00 at NAV 12.3456 is 81.000518... units, allotted 81.000); an amount from
+ * units is rounded half-up to the paisa.
+ */
+export function unitsFor(amount: Decimal, nav: Decimal): Decimal {
+  return amount.dividedBy(nav).toDecimalPlaces(3, Decimal.ROUND_DOWN);
+}
+
+export function amountFor(units: Decimal, nav: Decimal): Decimal {
+  return units.times(nav).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+}
+
+export { Decimal };

@@ -1,0 +1,84 @@
+import type { Db } from "../db/client.js";
+import { recordEvent } from "../events/events.repo.js";
+import type { SandboxExchange } from "../exchange/sandbox.js";
+import { invalidState, notFound, validationError } from "../lib/errors.js";
+import { todayIso } from "../lib/formats.js";
+import type { Caller, Services } from "../trpc/context.js";
+import { amountFor, Decimal, unitsFor } from "./allotment.js";
+import { applyPlacement, markDispatchFailed } from "./orders.service.js";
+
+type SandboxServices = Services & { sandboxExchange: SandboxExchange };
+
+async function ownOrder(db: Db, caller: Caller, id: string) {
+  const order = await db.order.findFirst({ where: { id, distributorId: caller.distributorId } });
+  if (!order) throw notFound(`Order ${id}`);
+  return order;
+}
+
+const ok = (message: string, id: string) => ({ success: true as const, message, data: id });
+
+/** Sandbox: the exchange decides on a PENDING (held) order: accept, reject or fail it. */
+export async function simulateOrderDecision(services: SandboxServices, caller: Caller, id: string, decision: "accept" | "reject" | "fail", remark?: string) {
+  const order = await ownOrder(services.prisma, caller, id);
+  if (order.status !== "PENDING") throw invalidState(`Order ${id} is ${order.status}; only a PENDING order can be moved this way`);
+  const number = order.exchangeOrderNumber ?? `SBX${id.slice(-12).toUpperCase()}`;
+  let moved: boolean;
+  if (decision === "fail") {
+    moved = await markDispatchFailed(services.prisma, id, remark ?? "SANDBOX: SIMULATED TRANSPORT FAILURE");
+  } else {
+    const status = decision === "accept" ? "ACCEPTED" : "REJECTED";
+    const providerRemark = remark ?? (decision === "accept" ? "ORDER CONFIRMED" : "SANDBOX: ORDER REJECTED BY SIMULATION");
+    await services.sandboxExchange.set("ORDER", id, status, providerRemark);
+    moved = await applyPlacement(
+      services.prisma,
+      id,
+      status === "ACCEPTED" ? { status, exchangeOrderNumber: number, remark: providerRemark } : { status, exchangeOrderNumber: null, remark: providerRemark },
+    );
+  }
+  if (!moved) throw invalidState(`Order ${id} is no longer PENDING`);
+  return ok(`Order ${decision === "accept" ? "accepted" : decision === "reject" ? "rejected" : "failed"}`, id);
+}
+
+export interface AllotmentInput {
+  units?: number;
+  nav?: number;
+  folio_no?: string;
+  allotment_date?: string;
+}
+
+/**
+ * Sandbox: allots an ACCEPTED order, as the allotment report would: NAV (default 10.00), units
+ * (default amount / NAV, truncated to 3 decimals), folio (default a synthesized simulation folio)
+ * and allotment date (default today). Redemptions and switches allot the redeemed units and amount.
+ */
+export async function simulateAllotment(services: SandboxServices, caller: Caller, id: string, input: AllotmentInput) {
+  const order = await ownOrder(services.prisma, caller, id);
+  if (order.status !== "ACCEPTED") throw invalidState(`Order ${id} is ${order.status}; only an ACCEPTED order can be allotted`);
+  const nav = new Decimal(input.nav ?? 10).toDecimalPlaces(4);
+  let units: Decimal;
+  if (input.units !== undefined) units = new Decimal(input.units).toDecimalPlaces(3, Decimal.ROUND_DOWN);
+  else if (order.amount) units = unitsFor(new Decimal(order.amount.toString()), nav);
+  else if (order.units) units = new Decimal(order.units.toString());
+  else throw validationError([{ path: "units", message: "is needed to allot an all-units order" }]);
+  const amount = order.amount && input.units === undefined ? new Decimal(order.amount.toString()) : amountFor(units, nav);
+  const folioNo = input.folio_no ?? order.folioNo ?? `SIM${id.slice(-8).toUpperCase()}`;
+  const allotmentDate = input.allotment_date ?? todayIso();
+
+  await services.prisma.$transaction(async (tx) => {
+    const { count } = await tx.order.updateMany({
+      where: { id, status: "ACCEPTED" },
+      data: {
+        status: "ALLOTTED",
+        nav: nav.toFixed(4),
+        allottedUnits: units.toFixed(3),
+        allottedAmount: amount.toFixed(2),
+        folioNo,
+        allotmentDate: new Date(`${allotmentDate}T00:00:00Z`),
+      },
+    });
+    if (count !== 1) throw invalidState(`Order ${id} is no longer ACCEPTED`);
+    await recordEvent(tx, { distributorId: order.distributorId, resourceType: "order", resourceId: id, event: "order.allotted", data: { order_id: id, status: "ALLOTTED" } });
+  });
+  await services.sandboxExchange.set("ORDER", id, "ALLOTTED", "ALLOTTED");
+  return ok("Order allotted", id);
+}
