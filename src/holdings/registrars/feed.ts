@@ -1,0 +1,281 @@
+import { createReadStream } from "node:fs";
+import { basename } from "node:path";
+import { PAN_PATTERN } from "../../lib/formats.js";
+import { CsvHeaderError, readCsvBatches } from "./csv.js";
+
+/** What both registrar importers produce: one folio's position in one scheme, as the registrar reported it. */
+
+export type Registrar = "CAMS" | "KFINTECH";
+export type HoldingNature = "SINGLE" | "JOINT" | "ANYONE_OR_SURVIVOR" | "OTHER";
+
+export interface FeedPosition {
+  registrar: Registrar;
+  /** The distributor code the row is reported under, normalised to `ARN-<digits>` when it has that shape. */
+  arn: string;
+  amc_code: string;
+  amc_name: string | null;
+  folio_no: string;
+  scheme_code: string;
+  isin: string | null;
+  scheme_name: string;
+  /** Exact decimal text, 3 decimals. */
+  units: string;
+  /** Exact decimal text, 4 decimals. */
+  nav: string | null;
+  nav_date: string | null;
+  /** Exact decimal text, 2 decimals. */
+  market_value: string | null;
+  balance_date: string;
+  holding_nature: HoldingNature;
+  /** The first holder's PAN, upper case (not checked here: see `servable`). */
+  pan: string | null;
+  investor_name: string | null;
+}
+
+/** A row that was skipped (or a record that could not be used), and why. `line` is the record's first line. */
+export interface FeedProblem {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export type FeedItem = { kind: "position"; position: FeedPosition } | { kind: "problem"; problem: FeedProblem };
+
+export interface FeedParseResult {
+  positions: FeedPosition[];
+  problems: FeedProblem[];
+}
+
+/** The whole file is unusable (no header, missing or duplicate columns): nothing from it may be imported. */
+export class FeedFileError extends Error {
+  override readonly name = "FeedFileError";
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`${file}: ${reason}`);
+  }
+}
+
+/** A feed file: its name (as reported in problems) and a way to open it as a stream. */
+export interface FeedFile {
+  name: string;
+  open(): AsyncIterable<string | Buffer>;
+}
+
+export function feedFile(path: string, name = basename(path)): FeedFile {
+  return { name, open: () => createReadStream(path) };
+}
+
+/** Only single-holder folios under the holder's own PAN are served (design, Holdings). */
+export function servable(position: FeedPosition): boolean {
+  return position.holding_nature === "SINGLE" && position.pan !== null && PAN_PATTERN.test(position.pan);
+}
+
+/** Collects a feed into memory: for tests and small files; the importer streams the items instead. */
+export async function collectFeed(items: AsyncIterable<FeedItem>): Promise<FeedParseResult> {
+  const result: FeedParseResult = { positions: [], problems: [] };
+  for await (const item of items) {
+    if (item.kind === "position") result.positions.push(item.position);
+    else result.problems.push(item.problem);
+  }
+  return result;
+}
+
+// ---- Decimals, kept as text so no binary float ever rounds a unit or a rupee.
+
+// Digits, or digits grouped by thousands (1,234,567) or the Indian way (12,34,567).
+/** The common case, already exact: no sign, no separators, no leading zeros. */
+const PLAIN_DECIMAL = /^(0|[1-9]\d*)(?:\.(\d*))?$/;
+const DECIMAL = /^([+-]?)(\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)?(?:\.(\d*))?$/;
+
+/**
+ * `text` as a fixed decimal with `scale` decimals: thousands separators dropped (`1,23,456.5` too), exact when
+ * the text has at most `scale` decimals, otherwise rounded half-up (away from zero). Undefined when not a plain
+ * decimal (exponents, stray characters, empty).
+ */
+export function toFixedDecimal(text: string, scale: number): string | undefined {
+  const plain = PLAIN_DECIMAL.exec(text);
+  if (plain) {
+    const [, integer = "0", fraction = ""] = plain;
+    if (fraction.length <= scale) return scale > 0 ? `${integer}.${fraction.padEnd(scale, "0")}` : integer;
+  }
+  const match = DECIMAL.exec(text.trim());
+  if (!match) return undefined;
+  const [, sign = "", integerText = "", fractionText = ""] = match;
+  if (integerText === "" && fractionText === "") return undefined;
+
+  const digits = integerText.replaceAll(",", "") || "0";
+  const kept = (digits + fractionText.padEnd(scale, "0").slice(0, scale)).replace(/^0+(?=\d)/, "");
+  const roundUp = (fractionText[scale] ?? "0") >= "5";
+  const scaled = roundUp ? incrementDigits(kept) : kept;
+
+  const padded = scaled.padStart(scale + 1, "0");
+  const integer = padded.slice(0, padded.length - scale);
+  const fraction = padded.slice(padded.length - scale);
+  const body = scale > 0 ? `${integer}.${fraction}` : integer;
+  return sign === "-" && /[1-9]/.test(scaled) ? `-${body}` : body;
+}
+
+function incrementDigits(digits: string): string {
+  const chars = digits.split("");
+  for (let i = chars.length - 1; i >= 0; i--) {
+    if (chars[i] !== "9") {
+      chars[i] = String(Number(chars[i]) + 1);
+      return chars.join("");
+    }
+    chars[i] = "0";
+  }
+  return `1${chars.join("")}`;
+}
+
+// ---- Field normalisers shared by the importers.
+
+const HOLDING_NATURES = new Map<string, HoldingNature>([
+  ["SI", "SINGLE"], ["S", "SINGLE"], ["SINGLE", "SINGLE"],
+  ["JO", "JOINT"], ["J", "JOINT"], ["JOINT", "JOINT"],
+  ["AS", "ANYONE_OR_SURVIVOR"], ["ES", "ANYONE_OR_SURVIVOR"], ["A", "ANYONE_OR_SURVIVOR"], ["E", "ANYONE_OR_SURVIVOR"],
+  ["ANYONE OR SURVIVOR", "ANYONE_OR_SURVIVOR"], ["EITHER OR SURVIVOR", "ANYONE_OR_SURVIVOR"],
+  ["ANYONE SURVIVOR", "ANYONE_OR_SURVIVOR"], ["EITHER SURVIVOR", "ANYONE_OR_SURVIVOR"],
+]);
+
+/**
+ * CAMS `holding_nature` and KFintech `MOH` codes and words (`SI`, `Single`, `JO`, `Anyone or Survivor`, `E`...).
+ * Anything else, blank included, is OTHER, which is never served.
+ */
+export function holdingNature(text: string): HoldingNature {
+  const exact = HOLDING_NATURES.get(text.toUpperCase());
+  if (exact !== undefined) return exact;
+  return HOLDING_NATURES.get(text.toUpperCase().replace(/[^A-Z]+/g, " ").trim()) ?? "OTHER";
+}
+
+/** `ARN-12345`, `arn 12345`, `ARN12345` and `12345` are the same distributor code; anything else is kept as is. */
+export function normaliseArn(text: string): string {
+  const value = text.trim().toUpperCase();
+  const match = /^(?:ARN[\s-]*)?(\d+)$/.exec(value);
+  return match ? `ARN-${match[1]}` : value;
+}
+
+export function optionalText(text: string | undefined): string | null {
+  const value = (text ?? "").trim();
+  return value === "" ? null : value;
+}
+
+export function optionalPan(text: string | undefined): string | null {
+  return optionalText(text)?.toUpperCase() ?? null;
+}
+
+const ISIN = /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/;
+
+/** An ISIN that is not ISIN-shaped is dropped (null) rather than failing the row: the scheme code identifies it. */
+export function optionalIsin(text: string | undefined): string | null {
+  const value = optionalText(text)?.toUpperCase();
+  return value !== undefined && ISIN.test(value) ? value : null;
+}
+
+// ---- Reading a feed file's rows by header name.
+
+/** Thrown by a row reader for a malformed row: becomes a FeedProblem and the row is skipped. */
+export class RowRejected extends Error {
+  override readonly name = "RowRejected";
+}
+
+export interface FeedRow {
+  line: number;
+  /** The value of a lower-case column name; an absent optional column reads as "". */
+  get(column: string): string;
+}
+
+class CsvFeedRow implements FeedRow {
+  constructor(
+    readonly line: number,
+    private readonly record: Record<string, string>,
+  ) {}
+
+  get(column: string): string {
+    return this.record[column] ?? "";
+  }
+}
+
+/**
+ * Reads a CSV feed file by header name, one `read` per row: its position is yielded, a RowRejected it throws
+ * becomes a problem for the row (the file goes on), undefined yields nothing. Rejects the whole file
+ * (FeedFileError) when it has no header, duplicate column names or lacks one of `required` (lower case);
+ * unknown extra columns are ignored.
+ */
+export async function* readFeedFile(
+  file: FeedFile,
+  required: readonly string[],
+  read: (row: FeedRow) => FeedPosition | undefined,
+): AsyncGenerator<FeedItem> {
+  let sawHeader = false;
+  try {
+    for await (const batch of readCsvBatches(file.open())) {
+      for (const item of batch) {
+        if (item.kind === "header") {
+          checkColumns(file.name, item.columns, required);
+          sawHeader = true;
+          continue;
+        }
+        const result = item.kind === "record" ? readRecord(file.name, item.line, item.record, read) : problem(file.name, item);
+        if (result !== undefined) yield result;
+      }
+    }
+  } catch (error) {
+    if (error instanceof CsvHeaderError) throw new FeedFileError(file.name, error.message);
+    throw error;
+  }
+  if (!sawHeader) throw new FeedFileError(file.name, "empty file: no header row");
+}
+
+function checkColumns(file: string, columns: string[], required: readonly string[]): void {
+  const missing = required.filter((column) => !columns.includes(column));
+  if (missing.length > 0) throw new FeedFileError(file, `missing mandatory columns: ${missing.join(", ")}`);
+}
+
+function problem(file: string, { line, reason }: { line: number; reason: string }): FeedItem {
+  return { kind: "problem", problem: { file, line, reason } };
+}
+
+function readRecord(
+  file: string,
+  line: number,
+  record: Record<string, string>,
+  read: (row: FeedRow) => FeedPosition | undefined,
+): FeedItem | undefined {
+  try {
+    const position = read(new CsvFeedRow(line, record));
+    return position === undefined ? undefined : { kind: "position", position };
+  } catch (error) {
+    if (error instanceof RowRejected) return problem(file, { line, reason: error.message });
+    throw error;
+  }
+}
+
+export function requiredText(row: FeedRow, column: string): string {
+  const value = row.get(column).trim();
+  if (value === "") throw new RowRejected(`${column} is empty`);
+  return value;
+}
+
+export function requiredDate(row: FeedRow, column: string, parse: (text: string) => string | undefined): string {
+  const text = row.get(column).trim();
+  const date = parse(text);
+  if (date === undefined) throw new RowRejected(`${column} is not a date: "${text}"`);
+  return date;
+}
+
+/** A non-negative decimal; blank is null unless `required`. */
+export function decimalField(row: FeedRow, column: string, scale: number, required: true): string;
+export function decimalField(row: FeedRow, column: string, scale: number, required?: false): string | null;
+export function decimalField(row: FeedRow, column: string, scale: number, required = false): string | null {
+  const text = row.get(column).trim();
+  if (text === "") {
+    if (required) throw new RowRejected(`${column} is empty`);
+    return null;
+  }
+  const value = toFixedDecimal(text, scale);
+  if (value === undefined) throw new RowRejected(`${column} is not a number: "${text}"`);
+  if (value.startsWith("-")) throw new RowRejected(`${column} is negative: "${text}"`);
+  return value;
+}
