@@ -1,56 +1,41 @@
-import { router, sandboxProcedure } from "../trpc/init.js";
+import type { z } from "zod";
 import { simulateInvestorRegistration } from "../investors/investors.simulation.js";
 import { simulateMandateRegistration } from "../mandates/mandates.simulation.js";
 import { AllotQuery } from "../orders/orders.schemas.js";
 import { simulateAllotment, simulateOrderDecision } from "../orders/orders.simulation.js";
+import { router, sandboxProcedure } from "../trpc/init.js";
 import { SimulationResponse, SimulationTarget } from "./simulation.schemas.js";
+
+type SandboxContext = Parameters<Parameters<typeof sandboxProcedure.query>[0]>[0]["ctx"];
+type Target = z.infer<typeof SimulationTarget>;
 
 const simulate = (path: string, summary: string) => ({
   openapi: { method: "GET" as const, path: `/api/simulation${path}` as `/${string}`, tags: ["simulation (sandbox only)"], summary },
 });
 
+/** A simulation move on one resource: GET, bearer, sandbox only, `{success, message, data}`. */
+const move = (path: string, summary: string, run: (ctx: SandboxContext, target: Target) => Promise<z.infer<typeof SimulationResponse>>) =>
+  sandboxProcedure
+    .meta(simulate(path, summary))
+    .input(SimulationTarget)
+    .output(SimulationResponse)
+    .query(({ ctx, input }) => run(ctx, input));
+
 export const simulationRouter = router({
-  registerInvestor: sandboxProcedure
-    .meta(simulate("/investors/v1/{id}/register", "The exchange registers a PENDING investor's UCC"))
-    .input(SimulationTarget)
-    .output(SimulationResponse)
-    .query(({ ctx, input }) => simulateInvestorRegistration(ctx, ctx.caller, input.id, "REGISTERED", input.remark)),
-
-  rejectInvestor: sandboxProcedure
-    .meta(simulate("/investors/v1/{id}/reject", "The exchange rejects a PENDING investor's UCC"))
-    .input(SimulationTarget)
-    .output(SimulationResponse)
-    .query(({ ctx, input }) => simulateInvestorRegistration(ctx, ctx.caller, input.id, "REJECTED", input.remark)),
-
-  registerMandate: sandboxProcedure
-    .meta(simulate("/mandates/v1/{id}/register", "The bank approves a PENDING mandate"))
-    .input(SimulationTarget)
-    .output(SimulationResponse)
-    .query(({ ctx, input }) => simulateMandateRegistration(ctx, ctx.caller, input.id, "REGISTERED", input.remark)),
-
-  rejectMandate: sandboxProcedure
-    .meta(simulate("/mandates/v1/{id}/reject", "The bank declines a PENDING mandate"))
-    .input(SimulationTarget)
-    .output(SimulationResponse)
-    .query(({ ctx, input }) => simulateMandateRegistration(ctx, ctx.caller, input.id, "REJECTED", input.remark)),
-
-  acceptOrder: sandboxProcedure
-    .meta(simulate("/orders/v1/{id}/accept", "The exchange accepts a PENDING (held) order"))
-    .input(SimulationTarget)
-    .output(SimulationResponse)
-    .query(({ ctx, input }) => simulateOrderDecision(ctx, ctx.caller, input.id, "accept", input.remark)),
-
-  rejectOrder: sandboxProcedure
-    .meta(simulate("/orders/v1/{id}/reject", "The exchange rejects a PENDING (held) order"))
-    .input(SimulationTarget)
-    .output(SimulationResponse)
-    .query(({ ctx, input }) => simulateOrderDecision(ctx, ctx.caller, input.id, "reject", input.remark)),
-
-  failOrder: sandboxProcedure
-    .meta(simulate("/orders/v1/{id}/fail", "Dispatch of a PENDING order fails in transport"))
-    .input(SimulationTarget)
-    .output(SimulationResponse)
-    .query(({ ctx, input }) => simulateOrderDecision(ctx, ctx.caller, input.id, "fail", input.remark)),
+  registerInvestor: move("/investors/v1/{id}/register", "The exchange registers a PENDING investor's UCC", (ctx, t) =>
+    simulateInvestorRegistration(ctx, ctx.caller, t.id, "REGISTERED", t.remark)),
+  rejectInvestor: move("/investors/v1/{id}/reject", "The exchange rejects a PENDING investor's UCC", (ctx, t) =>
+    simulateInvestorRegistration(ctx, ctx.caller, t.id, "REJECTED", t.remark)),
+  registerMandate: move("/mandates/v1/{id}/register", "The bank approves a PENDING mandate", (ctx, t) =>
+    simulateMandateRegistration(ctx, ctx.caller, t.id, "REGISTERED", t.remark)),
+  rejectMandate: move("/mandates/v1/{id}/reject", "The bank declines a PENDING mandate", (ctx, t) =>
+    simulateMandateRegistration(ctx, ctx.caller, t.id, "REJECTED", t.remark)),
+  acceptOrder: move("/orders/v1/{id}/accept", "The exchange accepts a PENDING (held) order", (ctx, t) =>
+    simulateOrderDecision(ctx, ctx.caller, t.id, "accept", t.remark)),
+  rejectOrder: move("/orders/v1/{id}/reject", "The exchange rejects a PENDING (held) order", (ctx, t) =>
+    simulateOrderDecision(ctx, ctx.caller, t.id, "reject", t.remark)),
+  failOrder: move("/orders/v1/{id}/fail", "Dispatch of a PENDING order fails in transport", (ctx, t) =>
+    simulateOrderDecision(ctx, ctx.caller, t.id, "fail", t.remark)),
 
   allotOrder: sandboxProcedure
     .meta(simulate("/orders/v1/{id}/allot", "Allot an ACCEPTED order (units, nav, folio_no, allotment_date optional)"))
