@@ -19,7 +19,7 @@ export interface Stored<T> {
 }
 
 /** Stable hash of a JSON body: key order does not matter. */
-function requestHash(body: unknown): string {
+export function bodyHash(body: unknown): string {
   const canonical = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(canonical);
     if (value && typeof value === "object") {
@@ -44,7 +44,7 @@ export async function idempotent<T>(db: Db, request: IdempotentRequest, run: (tx
     });
   }
   const key = request.key;
-  const hash = requestHash(request.body);
+  const hash = bodyHash(request.body);
   return db.$transaction(async (tx) => {
     await tx.$executeRawUnsafe(
       `DELETE FROM idempotency_keys WHERE distributor_id = $1 AND scope = $2 AND key = $3

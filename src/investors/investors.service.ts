@@ -4,10 +4,10 @@ import type { RegistrationOutcome } from "../exchange/port.js";
 import { idempotent, type Stored } from "../idempotency/idempotency.js";
 import { enqueue } from "../jobs/enqueue.js";
 import type { DataCipher } from "../lib/crypto.js";
-import { AppError, notFound, validationError } from "../lib/errors.js";
+import { AppError, notFound } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import { maskAccountNumber, maskEmail, maskMobile, maskPan } from "../lib/mask.js";
-import { decodeCursor, encodeCursor } from "../lib/zod.js";
+import { readCursor, toPage } from "../lib/zod.js";
 import type { Caller, Services } from "../trpc/context.js";
 import * as repo from "./investors.repo.js";
 import type { CreateInvestorInput } from "./investors.schemas.js";
@@ -96,7 +96,7 @@ function duplicatePan(existingId: string): AppError {
   });
 }
 
-/** The exchange client code: ten characters from the id's random part, unique by constraint. */
+/** The exchange client code: MF and 8 characters of the id's random part (10 in all), unique by constraint. */
 function uccCodeFor(investorId: string): string {
   return `MF${investorId.slice(-8).toUpperCase()}`;
 }
@@ -112,18 +112,9 @@ export async function listInvestors(
   caller: Caller,
   query: { status?: string; limit: number; cursor?: string },
 ): Promise<{ data: InvestorSummary[]; next_cursor: string | null }> {
-  let afterId: string | undefined;
-  if (query.cursor) {
-    afterId = decodeCursor(query.cursor, 1)?.[0];
-    if (!afterId) throw validationError([{ path: "cursor", message: "Unknown or damaged cursor" }]);
-  }
+  const afterId = readCursor(query.cursor, 1)?.[0];
   const rows = await repo.listInvestors(services.prisma, { distributorId: caller.distributorId, status: query.status, afterId, limit: query.limit });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    data: page.map((row) => toSummary(services.cipher, row)),
-    next_cursor: rows.length > query.limit && last ? encodeCursor([last.id]) : null,
-  };
+  return toPage(rows, query.limit, (row) => [row.id], (row) => toSummary(services.cipher, row));
 }
 
 /**

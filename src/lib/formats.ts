@@ -63,3 +63,8 @@ export const Rupees = (max: number) =>
 export function rupeesToDecimal(value: number): string {
   return (Math.round(value * 100) / 100).toFixed(2);
 }
+
+/** A Decimal column as a JSON number (money 2, NAV 4, units 3 decimals are exact in a double's shortest form). */
+export function decimalOrNull(value: { toNumber(): number } | null): number | null {
+  return value === null ? null : value.toNumber();
+}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { validationError } from "./errors.js";
 
 /** Shared request and response pieces. */
 
@@ -14,11 +15,11 @@ export const Cursor = z
 export const NextCursor = z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page.");
 
 /** Cursors are opaque base64url JSON; a tampered one is a 400 on `cursor`. */
-export function encodeCursor(values: unknown[]): string {
+function encodeCursor(values: unknown[]): string {
   return Buffer.from(JSON.stringify(values)).toString("base64url");
 }
 
-export function decodeCursor(cursor: string, arity: number): string[] | undefined {
+function decodeCursor(cursor: string, arity: number): string[] | undefined {
   try {
     const values: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
     if (Array.isArray(values) && values.length === arity && values.every((v) => typeof v === "string")) {
@@ -28,6 +29,24 @@ export function decodeCursor(cursor: string, arity: number): string[] | undefine
     // fall through
   }
   return undefined;
+}
+
+/** The keys a page continues after, or undefined for the first page; a damaged cursor is a 400. */
+export function readCursor(cursor: string | undefined, arity: number): string[] | undefined {
+  if (cursor === undefined) return undefined;
+  const values = decodeCursor(cursor, arity);
+  if (!values) throw validationError([{ path: "cursor", message: "Unknown or damaged cursor" }]);
+  return values;
+}
+
+/**
+ * One page of a keyset query that fetched `limit + 1` rows: the extra row only says that a next
+ * page exists, whose cursor holds the keys of the page's last row.
+ */
+export function toPage<R, V>(rows: R[], limit: number, keysOf: (row: R) => string[], view: (row: R) => V) {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { data: page.map(view), next_cursor: rows.length > limit && last ? encodeCursor(keysOf(last)) : null };
 }
 
 export const ErrorEnvelope = z

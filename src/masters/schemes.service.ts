@@ -1,11 +1,10 @@
 import type { DbOrTx } from "../db/client.js";
-import { validationError } from "../lib/errors.js";
-import { decodeCursor, encodeCursor } from "../lib/zod.js";
+import { decimalOrNull } from "../lib/formats.js";
+import { readCursor, toPage } from "../lib/zod.js";
 import { parseNavAllFile, type AmfiOption, type SkippedLine } from "./amfi/navall.js";
 import { upsertAmfiRecords, type ImportStats } from "./schemes.import.js";
 import * as repo from "./schemes.repo.js";
 
-const decimal = (value: { toNumber(): number } | null) => (value === null ? null : value.toNumber());
 
 function toApi(row: repo.SchemeRow) {
   return {
@@ -22,13 +21,13 @@ function toApi(row: repo.SchemeRow) {
     purchase_allowed: row.purchaseAllowed,
     redemption_allowed: row.redemptionAllowed,
     sip_allowed: row.sipAllowed,
-    min_purchase_amount: decimal(row.minPurchaseAmount),
-    purchase_multiple: decimal(row.purchaseMultiple),
-    min_additional_amount: decimal(row.minAdditionalAmount),
-    min_redemption_amount: decimal(row.minRedemptionAmount),
-    min_sip_amount: decimal(row.minSipAmount),
-    sip_multiple: decimal(row.sipMultiple),
-    nav: decimal(row.nav),
+    min_purchase_amount: decimalOrNull(row.minPurchaseAmount),
+    purchase_multiple: decimalOrNull(row.purchaseMultiple),
+    min_additional_amount: decimalOrNull(row.minAdditionalAmount),
+    min_redemption_amount: decimalOrNull(row.minRedemptionAmount),
+    min_sip_amount: decimalOrNull(row.minSipAmount),
+    sip_multiple: decimalOrNull(row.sipMultiple),
+    nav: decimalOrNull(row.nav),
     nav_date: row.navDate ? row.navDate.toISOString().slice(0, 10) : null,
   };
 }
@@ -39,17 +38,10 @@ export async function listSchemes(
   db: DbOrTx,
   query: { q?: string; amc_code?: string; limit: number; cursor?: string },
 ): Promise<{ data: SchemeView[]; next_cursor: string | null }> {
-  let after: { name: string; schemeCode: string } | undefined;
-  if (query.cursor) {
-    const values = decodeCursor(query.cursor, 2);
-    if (!values) throw validationError([{ path: "cursor", message: "Unknown or damaged cursor" }]);
-    after = { name: values[0]!, schemeCode: values[1]! };
-  }
+  const keys = readCursor(query.cursor, 2);
+  const after = keys ? { name: keys[0]!, schemeCode: keys[1]! } : undefined;
   const rows = await repo.listSchemes(db, { q: query.q, amcCode: query.amc_code, after, limit: query.limit });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  const next_cursor = rows.length > query.limit && last ? encodeCursor([last.name, last.schemeCode]) : null;
-  return { data: page.map(toApi), next_cursor };
+  return toPage(rows, query.limit, (row) => [row.name, row.schemeCode], toApi);
 }
 
 export async function getScheme(db: DbOrTx, schemeCode: string): Promise<SchemeView | null> {

@@ -1,12 +1,11 @@
-import { createHash } from "node:crypto";
 import type { Db, DbOrTx, Prisma } from "../db/client.js";
 import { recordEvent } from "../events/events.repo.js";
 import type { OrderPlacement } from "../exchange/port.js";
-import { idempotent, type Stored } from "../idempotency/idempotency.js";
+import { bodyHash, idempotent, type Stored } from "../idempotency/idempotency.js";
 import { enqueue } from "../jobs/enqueue.js";
-import { AppError, notFound, validationError } from "../lib/errors.js";
-import { decodeCursor, encodeCursor } from "../lib/zod.js";
-import { rupeesToDecimal } from "../lib/formats.js";
+import { AppError, notFound } from "../lib/errors.js";
+import { readCursor, toPage } from "../lib/zod.js";
+import { decimalOrNull, rupeesToDecimal } from "../lib/formats.js";
 import { newId } from "../lib/ids.js";
 import type { Caller, Services } from "../trpc/context.js";
 import { schemeViolations, type RuleViolation } from "./order-rules.js";
@@ -19,10 +18,6 @@ export const DISPATCH_ATTEMPTS = 5;
 
 type OrderRow = Prisma.OrderGetPayload<object>;
 
-function hashOf(input: PlaceOrderInput): string {
-  return createHash("sha256").update(JSON.stringify(input)).digest("hex");
-}
-
 /**
  * Validates an order against the caller's account, the investor's state, the scheme master and the
  * per-type rules, then persists it (PENDING) with its dispatch job in one transaction. A repeated
@@ -34,7 +29,7 @@ export async function placeOrder(
   input: PlaceOrderInput,
   idempotencyKey: string | undefined,
 ): Promise<Stored<PlacedOrder>> {
-  const requestHash = hashOf(input);
+  const requestHash = bodyHash(input);
   const repeat = input.client_ref ? await findByClientRef(services.prisma, caller.distributorId, input.client_ref) : null;
   if (repeat) return repeatOf(repeat, requestHash);
 
@@ -214,7 +209,6 @@ function placed(row: OrderRow) {
 }
 
 function toView(row: OrderRow) {
-  const number = (value: { toNumber(): number } | null) => (value === null ? null : value.toNumber());
   return {
     ...placed(row),
     payment_status: row.paymentStatus as "NOT_REQUIRED" | "UNPAID" | "PENDING" | "PAID" | "FAILED" | "REFUNDED",
@@ -224,15 +218,15 @@ function toView(row: OrderRow) {
     purchase_type: row.purchaseType,
     holding_mode: row.holdingMode,
     folio_no: row.folioNo,
-    amount: number(row.amount),
-    units: row.status === "ALLOTTED" ? number(row.allottedUnits) : number(row.units),
+    amount: decimalOrNull(row.amount),
+    units: row.status === "ALLOTTED" ? decimalOrNull(row.allottedUnits) : decimalOrNull(row.units),
     all_units: row.allUnits,
     mandate_id: row.mandateId,
     remarks: row.remarks,
     exchange_order_number: row.exchangeOrderNumber,
     provider_remark: row.providerRemark,
     failure_code: row.failureCode,
-    nav: number(row.nav),
+    nav: decimalOrNull(row.nav),
     allotment_date: row.allotmentDate ? row.allotmentDate.toISOString().slice(0, 10) : null,
     updated_at: row.updatedAt.toISOString(),
   };
@@ -258,11 +252,7 @@ export async function listOrders(
   caller: Caller,
   query: { status?: string; investor_id?: string; limit: number; cursor?: string },
 ): Promise<{ data: OrderView[]; next_cursor: string | null }> {
-  let afterId: string | undefined;
-  if (query.cursor) {
-    afterId = decodeCursor(query.cursor, 1)?.[0];
-    if (!afterId) throw validationError([{ path: "cursor", message: "Unknown or damaged cursor" }]);
-  }
+  const afterId = readCursor(query.cursor, 1)?.[0];
   const rows = await services.prisma.order.findMany({
     where: {
       distributorId: caller.distributorId,
@@ -273,7 +263,5 @@ export async function listOrders(
     orderBy: { id: "desc" },
     take: query.limit + 1,
   });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return { data: page.map(toView), next_cursor: rows.length > query.limit && last ? encodeCursor([last.id]) : null };
+  return toPage(rows, query.limit, (row) => [row.id], toView);
 }

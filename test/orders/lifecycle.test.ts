@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { Decimal } from "../../src/orders/allotment.js";
-import { amountFor, unitsFor } from "../../src/orders/allotment.js";
+import { amountFor, Decimal, unitsFor } from "../../src/orders/allotment.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { useTestApp } from "../helpers/app.js";
