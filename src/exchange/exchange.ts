@@ -22,6 +22,7 @@ class UnconnectedExchange implements ExchangePort {
   orderStatus = async () => this.fail();
   allotments = async () => this.fail();
   createPayment = async () => this.fail();
+  paymentStatus = async () => this.fail();
 }
 
 export function createExchange(config: Config, db: Db): { exchange: ExchangePort; sandboxExchange: SandboxExchange | undefined } {

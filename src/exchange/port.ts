@@ -109,6 +109,12 @@ export interface PaymentRequest {
   mandateId: string | null;
 }
 
+export interface PaymentStatusReport {
+  paymentId: string;
+  status: "PENDING" | "CAPTURED" | "FAILED" | "REFUNDED";
+  remark: string | null;
+}
+
 export interface ExchangePort {
   registerInvestor(ucc: UccRegistration): Promise<RegistrationOutcome>;
   investorStatus(clientCode: string): Promise<RegistrationOutcome>;
@@ -120,4 +126,5 @@ export interface ExchangePort {
   orderStatus(orderIds: string[]): Promise<OrderStatusReport[]>;
   allotments(orderIds: string[]): Promise<AllotmentReport[]>;
   createPayment(payment: PaymentRequest): Promise<{ status: "PENDING"; paymentReference: string }>;
+  paymentStatus(paymentIds: string[]): Promise<PaymentStatusReport[]>;
 }

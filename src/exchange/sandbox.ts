@@ -9,12 +9,14 @@ import {
   type OrderPlacement,
   type OrderStatusReport,
   type PaymentRequest,
+  type PaymentStatusReport,
   type RegistrationOutcome,
   type UccRegistration,
 } from "./port.js";
 
 type Kind = "UCC" | "MANDATE" | "ORDER" | "PAYMENT";
-type Status = RegistrationOutcome["status"] | "CANCELLED" | "ACCEPTED" | "ALLOTTED";
+type Status = RegistrationOutcome["status"] | "CANCELLED" | "ACCEPTED" | "ALLOTTED" | "CAPTURED" | "FAILED" | "REFUNDED";
+type AllotmentRow = Omit<AllotmentReport, "orderId" | "exchangeOrderNumber">;
 
 /**
  * The sandbox exchange. It keeps its own books in `sandbox_exchange_records` and is deterministic:
@@ -97,7 +99,7 @@ export class SandboxExchange implements ExchangePort {
   async allotments(orderIds: string[]): Promise<AllotmentReport[]> {
     const records = await this.db.sandboxExchangeRecord.findMany({ where: { kind: "ORDER", reference: { in: orderIds }, status: "ALLOTTED" } });
     return records.flatMap((r) => {
-      const allotment = (r.payload as { allotment?: Omit<AllotmentReport, "orderId" | "exchangeOrderNumber"> }).allotment;
+      const allotment = (r.payload as { allotment?: AllotmentRow }).allotment;
       return allotment ? [{ ...allotment, orderId: r.reference, exchangeOrderNumber: sandboxOrderNumber(r.reference) }] : [];
     });
   }
@@ -107,6 +109,30 @@ export class SandboxExchange implements ExchangePort {
       await this.db.sandboxExchangeRecord.create({ data: { kind: "PAYMENT", reference: payment.paymentId, status: "PENDING", remark: null, payload: { ...payment } } });
     }
     return { status: "PENDING", paymentReference: `SBXPAY${payment.paymentId.slice(-10).toUpperCase()}` };
+  }
+
+  async paymentStatus(paymentIds: string[]): Promise<PaymentStatusReport[]> {
+    const records = await this.db.sandboxExchangeRecord.findMany({ where: { kind: "PAYMENT", reference: { in: paymentIds } } });
+    return records.map((r) => ({
+      paymentId: r.reference,
+      status: r.status === "CAPTURED" || r.status === "FAILED" || r.status === "REFUNDED" ? r.status : "PENDING",
+      remark: r.remark,
+    }));
+  }
+
+  /**
+   * Simulation: the exchange's allotment statement reports an order (valid or not). The service
+   * learns of it through `allotments`, as it would from the real statement.
+   */
+  async reportAllotment(orderId: string, allotment: AllotmentRow): Promise<void> {
+    const remark = allotment.remark ?? (allotment.valid ? "ALLOTTED" : "ALLOTMENT REJECTED");
+    const record = await this.record("ORDER", orderId);
+    const payload = { ...((record?.payload as object | undefined) ?? {}), allotment };
+    await this.db.sandboxExchangeRecord.upsert({
+      where: { kind_reference: { kind: "ORDER", reference: orderId } },
+      create: { kind: "ORDER", reference: orderId, status: "ALLOTTED", remark, payload },
+      update: { status: "ALLOTTED", remark, payload },
+    });
   }
 
   private record(kind: Kind, reference: string) {

@@ -4,6 +4,8 @@ import { purgeExpiredIdempotencyKeys } from "../idempotency/jobs/purge-expired.j
 import { checkInvestorStatus, syncPendingInvestors } from "../investors/jobs/check-status.js";
 import { registerInvestor } from "../investors/jobs/register.js";
 import { cancelOrderAtExchange, dispatchOrder } from "../orders/jobs/dispatch.js";
+import { createInstallments, syncOrdersWithExchange } from "../orders/jobs/sync-exchange.js";
+import { initiatePayment, syncPendingPayments } from "../payments/jobs/gateway.js";
 import { cancelMandateAtExchange, checkMandateStatus, registerMandate, syncPendingMandates } from "../mandates/jobs/register.js";
 import type { Services } from "../trpc/context.js";
 import { TASKS, type TaskName } from "./catalog.js";
@@ -21,6 +23,10 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   mandates__cancel_at_exchange: cancelMandateAtExchange,
   orders__dispatch: dispatchOrder,
   orders__cancel_at_exchange: cancelOrderAtExchange,
+  orders__sync_exchange: syncOrdersWithExchange,
+  orders__create_installments: createInstallments,
+  payments__initiate: initiatePayment,
+  payments__sync_pending: syncPendingPayments,
 };
 
 /** Recurring jobs (graphile-worker crontab items). */
@@ -29,6 +35,10 @@ export const CRON_ITEMS: CronItem[] = [
   { task: "idempotency__purge_expired", match: "27 3 * * *", identifier: "idempotency__purge_expired" },
   { task: "investors__sync_pending", match: "*/10 * * * *", identifier: "investors__sync_pending" },
   { task: "mandates__sync_pending", match: "*/10 * * * *", identifier: "mandates__sync_pending" },
+  { task: "orders__sync_exchange", match: "*/5 * * * *", identifier: "orders__sync_exchange" },
+  { task: "payments__sync_pending", match: "*/5 * * * *", identifier: "payments__sync_pending" },
+  // Hourly, so an installment due today in India is created early in its day and a missed pass is caught up.
+  { task: "orders__create_installments", match: "35 * * * *", identifier: "orders__create_installments" },
 ];
 
 /** The worker's task list: each handler gets its payload parsed by the task's schema first. */

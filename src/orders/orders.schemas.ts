@@ -152,6 +152,7 @@ export const PlacedOrder = z.object({
 
 export const OrderView = PlacedOrder.extend({
   payment_status: PaymentStatus,
+  payment_id: z.string().nullable().describe("The order's latest payment (GET /api/payments/v1/{id})."),
   investor_id: z.string(),
   investment_account_id: z.string(),
   scheme_code: z.string(),
@@ -167,7 +168,10 @@ export const OrderView = PlacedOrder.extend({
   provider_remark: z.string().nullable().describe("The exchange's own remark, verbatim."),
   failure_code: z.string().nullable().describe("Closed reason code when REJECTED or FAILED."),
   nav: z.number().nullable(),
+  allotted_amount: z.number().nullable().describe("After allotment: the amount invested or paid out."),
   allotment_date: z.string().nullable(),
+  parent_order_id: z.string().nullable().describe("An installment: the SIP, XSIP, STP or SWP registration it belongs to."),
+  installment_no: z.number().int().nullable(),
   updated_at: z.string(),
 });
 

@@ -1,6 +1,4 @@
 import type { Db, DbOrTx, Prisma } from "../db/client.js";
-import { recordEvent } from "../events/events.repo.js";
-import type { OrderPlacement } from "../exchange/port.js";
 import { bodyHash, idempotent, type Stored } from "../idempotency/idempotency.js";
 import { enqueue } from "../jobs/enqueue.js";
 import { AppError, notFound } from "../lib/errors.js";
@@ -8,11 +6,16 @@ import { readCursor, toPage } from "../lib/zod.js";
 import { decimalOrNull, rupeesToDecimal } from "../lib/formats.js";
 import { newId } from "../lib/ids.js";
 import type { Caller, Services } from "../trpc/context.js";
+import { endWithoutUnits } from "./order-moves.js";
 import { schemeViolations, type RuleViolation } from "./order-rules.js";
 import type { PlaceOrderInput } from "./orders.schemas.js";
 
 const SCOPE_PLACE = "POST /api/orders/v1/";
-const NO_PAYMENT = new Set(["REDEMPTION", "SWITCH", "STP", "SWP"]);
+/**
+ * Orders that bring no money themselves: redemptions, switches and transfers move units, and a SIP or
+ * XSIP registration collects money through its installments (each a child order with its own payment).
+ */
+const NO_PAYMENT = new Set(["REDEMPTION", "SWITCH", "STP", "SWP", "SIP", "XSIP"]);
 /** Dispatch attempts before a transport failure ends the order in FAILED. */
 export const DISPATCH_ATTEMPTS = 5;
 
@@ -34,7 +37,7 @@ export async function placeOrder(
   if (repeat) return repeatOf(repeat, requestHash);
 
   return idempotent(services.prisma, { distributorId: caller.distributorId, scope: SCOPE_PLACE, key: idempotencyKey, body: input }, async (tx) => {
-    const { account, schemeCode, violations } = await checkOrder(tx, caller, input);
+    const { account, schemeCode, mandateId, violations } = await checkOrder(tx, caller, input);
     if (violations.length > 0) {
       throw new AppError("VALIDATION_ERROR", "The order breaks the rules for its type, scheme or account", { details: violations });
     }
@@ -57,7 +60,7 @@ export async function placeOrder(
           units: input.units === undefined ? null : input.units.toFixed(3),
           allUnits: input.all_units === true,
           bankAccountId: input.bank_account_id ?? null,
-          mandateId: input.mandate_id ?? null,
+          mandateId,
           clientRef: input.client_ref ?? null,
           remarks: input.remarks ?? null,
           subBrokerArn: input.sub_broker_arn ?? null,
@@ -111,8 +114,11 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
     const mandate = await tx.mandate.findFirst({ where: { id: input.mandate_id, distributorId: caller.distributorId, investorId: account.investorId } });
     if (!mandate || mandate.status !== "REGISTERED") {
       add("mandate_id", "mandate_not_registered", mandate ? `the mandate is ${mandate.status}` : "is not a mandate of the investor");
+    } else if (input.amount !== undefined && mandate.amountLimit.lessThan(rupeesToDecimal(input.amount))) {
+      add("amount", "amount_exceeds_mandate_limit", `exceeds the mandate's limit of ${mandate.amountLimit.toFixed(2)}`);
     }
   }
+  let mandateId = input.mandate_id ?? null;
 
   let schemeCode = input.scheme_code ?? "";
   if (input.order_type === "SIP_TOPUP" && input.sip?.sip_order_id) {
@@ -123,6 +129,8 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
       add("sip.sip_order_id", "sip_not_active", sip ? `the SIP is ${sip.status}` : "is not a SIP or XSIP of this investment account");
     } else {
       schemeCode = sip.schemeCode;
+      // A top-up of an XSIP is debited from the XSIP's mandate unless another is named.
+      mandateId ??= sip.mandateId;
     }
   }
   if (schemeCode) {
@@ -137,60 +145,21 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
     else if (!targetScheme.purchaseAllowed) add(path, "purchase_not_allowed", `${target} does not accept purchases`);
     if (target === schemeCode) add(path, "same_scheme", "must differ from scheme_code");
   }
-  return { account, schemeCode, violations };
+  return { account, schemeCode, mandateId, violations };
 }
 
 export async function getOrder(services: Services, caller: Caller, id: string): Promise<OrderView> {
   const row = await services.prisma.order.findFirst({ where: { id, distributorId: caller.distributorId } });
   if (!row) throw notFound(`Order ${id}`);
-  return toView(row);
+  const payments = await latestPayments(services.prisma, [id]);
+  return toView(row, payments.get(id) ?? null);
 }
 
-/**
- * Applies the exchange's answer to a dispatched order, once: ACCEPTED or REJECTED with its event, or
- * (a held order) the exchange's number and remark while it stays PENDING.
- */
-export async function applyPlacement(db: Db, orderId: string, placement: OrderPlacement): Promise<boolean> {
-  if (placement.status === "PENDING") {
-    await db.order.updateMany({
-      where: { id: orderId, status: "PENDING" },
-      data: { exchangeOrderNumber: placement.exchangeOrderNumber, providerRemark: placement.remark },
-    });
-    return false;
-  }
-  const accepted = placement.status === "ACCEPTED";
-  return moveFromPending(db, orderId, {
-    status: placement.status,
-    exchangeOrderNumber: placement.exchangeOrderNumber,
-    providerRemark: placement.remark,
-    failureCode: accepted ? null : "exchange_rejected",
-  });
-}
-
-/** Transport failures exhausted the dispatch attempts: FAILED, safe to investigate and place again. */
-export function markDispatchFailed(db: Db, orderId: string, remark: string): Promise<boolean> {
-  return moveFromPending(db, orderId, { status: "FAILED", exchangeOrderNumber: null, providerRemark: remark, failureCode: "exchange_unreachable" });
-}
-
-async function moveFromPending(
-  db: Db,
-  orderId: string,
-  to: { status: "ACCEPTED" | "REJECTED" | "FAILED"; exchangeOrderNumber: string | null; providerRemark: string | null; failureCode: string | null },
-): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const { count } = await tx.order.updateMany({ where: { id: orderId, status: "PENDING" }, data: to });
-    if (count !== 1) return false;
-    const { distributorId } = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { distributorId: true } });
-    const data = { order_id: orderId, provider_remark: to.providerRemark };
-    const event =
-      to.status === "ACCEPTED"
-        ? ({ event: "order.accepted", data: { ...data, status: "ACCEPTED" } } as const)
-        : to.status === "REJECTED"
-          ? ({ event: "order.rejected", data: { ...data, status: "REJECTED" } } as const)
-          : ({ event: "order.failed", data: { ...data, status: "FAILED" } } as const);
-    await recordEvent(tx, { distributorId, resourceType: "order", resourceId: orderId, ...event });
-    return true;
-  });
+/** The latest payment of each order (an order may have a failed payment and a newer one). */
+async function latestPayments(db: DbOrTx, orderIds: string[]): Promise<Map<string, string>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await db.payment.findMany({ where: { orderId: { in: orderIds } }, select: { id: true, orderId: true }, orderBy: { id: "asc" } });
+  return new Map(rows.map((r) => [r.orderId, r.id]));
 }
 
 export type PlacedOrder = ReturnType<typeof placed>;
@@ -208,10 +177,11 @@ function placed(row: OrderRow) {
   };
 }
 
-function toView(row: OrderRow) {
+function toView(row: OrderRow, paymentId: string | null) {
   return {
     ...placed(row),
     payment_status: row.paymentStatus as "NOT_REQUIRED" | "UNPAID" | "PENDING" | "PAID" | "FAILED" | "REFUNDED",
+    payment_id: paymentId,
     investor_id: row.investorId,
     investment_account_id: row.investmentAccountId,
     scheme_code: row.schemeCode,
@@ -227,7 +197,10 @@ function toView(row: OrderRow) {
     provider_remark: row.providerRemark,
     failure_code: row.failureCode,
     nav: decimalOrNull(row.nav),
+    allotted_amount: decimalOrNull(row.allottedAmount),
     allotment_date: row.allotmentDate ? row.allotmentDate.toISOString().slice(0, 10) : null,
+    parent_order_id: row.parentOrderId,
+    installment_no: row.installmentNo,
     updated_at: row.updatedAt.toISOString(),
   };
 }
@@ -242,6 +215,7 @@ export async function cancelOrder(services: Services, caller: Caller, id: string
   await services.prisma.$transaction(async (tx) => {
     const { count } = await tx.order.updateMany({ where: { id, status: { in: ["PENDING", "ACCEPTED"] } }, data: { status: "CANCELLED" } });
     if (count !== 1) throw new AppError("INVALID_STATE", `Order ${id} is ${order.status}; only a PENDING or ACCEPTED order can be cancelled`);
+    await endWithoutUnits(tx, id, "REFUNDED: ORDER CANCELLED");
     if (order.exchangeOrderNumber) await enqueue(tx, "orders__cancel_at_exchange", { order_id: id }, { jobKey: `orders__cancel_at_exchange:${id}` });
   });
   return getOrder(services, caller, id);
@@ -263,5 +237,6 @@ export async function listOrders(
     orderBy: { id: "desc" },
     take: query.limit + 1,
   });
-  return toPage(rows, query.limit, (row) => [row.id], toView);
+  const payments = await latestPayments(services.prisma, rows.map((r) => r.id));
+  return toPage(rows, query.limit, (row) => [row.id], (row) => toView(row, payments.get(row.id) ?? null));
 }

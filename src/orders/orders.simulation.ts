@@ -1,11 +1,10 @@
 import type { Db } from "../db/client.js";
-import { recordEvent } from "../events/events.repo.js";
 import type { SandboxExchange } from "../exchange/sandbox.js";
 import { invalidState, notFound, validationError } from "../lib/errors.js";
 import { todayIso } from "../lib/formats.js";
 import type { Caller, Services } from "../trpc/context.js";
 import { amountFor, Decimal, unitsFor } from "./allotment.js";
-import { applyPlacement, markDispatchFailed } from "./orders.service.js";
+import { allotOrder, applyPlacement, markDispatchFailed } from "./order-moves.js";
 
 type SandboxServices = Services & { sandboxExchange: SandboxExchange };
 
@@ -64,21 +63,17 @@ export async function simulateAllotment(services: SandboxServices, caller: Calle
   const folioNo = input.folio_no ?? order.folioNo ?? `SIM${id.slice(-8).toUpperCase()}`;
   const allotmentDate = input.allotment_date ?? todayIso();
 
-  await services.prisma.$transaction(async (tx) => {
-    const { count } = await tx.order.updateMany({
-      where: { id, status: "ACCEPTED" },
-      data: {
-        status: "ALLOTTED",
-        nav: nav.toFixed(4),
-        allottedUnits: units.toFixed(3),
-        allottedAmount: amount.toFixed(2),
-        folioNo,
-        allotmentDate: new Date(`${allotmentDate}T00:00:00Z`),
-      },
-    });
-    if (count !== 1) throw invalidState(`Order ${id} is no longer ACCEPTED`);
-    await recordEvent(tx, { distributorId: order.distributorId, resourceType: "order", resourceId: id, event: "order.allotted", data: { order_id: id, status: "ALLOTTED" } });
+  const allotted = await allotOrder(services.prisma, id, { nav, units, amount, folioNo, allotmentDate });
+  if (!allotted) throw invalidState(`Order ${id} is no longer ACCEPTED`);
+  await services.sandboxExchange.reportAllotment(id, {
+    folioNo,
+    schemeCode: order.schemeCode,
+    nav: nav.toFixed(4),
+    units: units.toFixed(3),
+    amount: amount.toFixed(2),
+    allotmentDate,
+    valid: true,
+    remark: "ALLOTTED",
   });
-  await services.sandboxExchange.set("ORDER", id, "ALLOTTED", "ALLOTTED");
   return ok("Order allotted", id);
 }

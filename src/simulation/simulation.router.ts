@@ -3,6 +3,7 @@ import { simulateInvestorRegistration } from "../investors/investors.simulation.
 import { simulateMandateRegistration } from "../mandates/mandates.simulation.js";
 import { AllotQuery } from "../orders/orders.schemas.js";
 import { simulateAllotment, simulateOrderDecision } from "../orders/orders.simulation.js";
+import { simulatePayment } from "../payments/payments.simulation.js";
 import { router, sandboxProcedure } from "../trpc/init.js";
 import { SimulationResponse, SimulationTarget } from "./simulation.schemas.js";
 
@@ -36,6 +37,12 @@ export const simulationRouter = router({
     simulateOrderDecision(ctx, ctx.caller, t.id, "reject", t.remark)),
   failOrder: move("/orders/v1/{id}/fail", "Dispatch of a PENDING order fails in transport", (ctx, t) =>
     simulateOrderDecision(ctx, ctx.caller, t.id, "fail", t.remark)),
+  capturePayment: move("/payments/v1/{id}/capture", "The gateway captures (settles) a PENDING payment", (ctx, t) =>
+    simulatePayment(ctx, ctx.caller, t.id, "CAPTURED", t.remark)),
+  failPayment: move("/payments/v1/{id}/fail", "A PENDING payment fails", (ctx, t) =>
+    simulatePayment(ctx, ctx.caller, t.id, "FAILED", t.remark)),
+  refundPayment: move("/payments/v1/{id}/refund", "A CAPTURED payment is refunded", (ctx, t) =>
+    simulatePayment(ctx, ctx.caller, t.id, "REFUNDED", t.remark)),
 
   allotOrder: sandboxProcedure
     .meta(simulate("/orders/v1/{id}/allot", "Allot an ACCEPTED order (units, nav, folio_no, allotment_date optional)"))

@@ -3,6 +3,7 @@ import { investorsRouter } from "../investors/investors.router.js";
 import { mandatesRouter } from "../mandates/mandates.router.js";
 import { mastersRouter } from "../masters/masters.router.js";
 import { ordersRouter } from "../orders/orders.router.js";
+import { paymentsRouter } from "../payments/payments.router.js";
 import { simulationRouter } from "../simulation/simulation.router.js";
 import { router } from "./init.js";
 
@@ -12,6 +13,7 @@ export const appRouter = router({
   investors: investorsRouter,
   mandates: mandatesRouter,
   orders: ordersRouter,
+  payments: paymentsRouter,
   simulation: simulationRouter,
 });
 

@@ -1,6 +1,6 @@
 import { ExchangeUnavailableError } from "../../exchange/port.js";
 import type { TaskHandler } from "../../jobs/task.js";
-import { applyPlacement, markDispatchFailed } from "../orders.service.js";
+import { applyPlacement, markDispatchFailed } from "../order-moves.js";
 
 /** Cancels at the exchange an order cancelled on our side after it had been placed. */
 export const cancelOrderAtExchange: TaskHandler<"orders__cancel_at_exchange"> = async ({ order_id }, { services, log }) => {

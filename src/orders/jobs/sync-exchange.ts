@@ -1,0 +1,73 @@
+import type { AllotmentReport } from "../../exchange/port.js";
+import type { TaskHandler } from "../../jobs/task.js";
+import { todayIso } from "../../lib/formats.js";
+import { Decimal } from "../allotment.js";
+import { allotOrder, applyPlacement, rejectAccepted } from "../order-moves.js";
+import { createDueInstallments } from "../schedule.js";
+
+/** How many orders one pass asks the exchange about at a time. */
+const SYNC_BATCH = 500;
+
+/**
+ * Periodic status sync and allotment statement: for every order the exchange has (held PENDING, or
+ * ACCEPTED), applies what the exchange now reports: a decision on a held order, a later rejection,
+ * or its allotment row (valid: ALLOTTED; invalid: REJECTED). Every move is conditional, so the pass
+ * is safe to repeat and to race a simulation.
+ */
+export const syncOrdersWithExchange: TaskHandler<"orders__sync_exchange"> = async (_payload, { services, log }) => {
+  let afterId = "";
+  let moved = 0;
+  for (;;) {
+    const orders = await services.prisma.order.findMany({
+      where: { status: { in: ["PENDING", "ACCEPTED"] }, exchangeOrderNumber: { not: null }, id: { gt: afterId } },
+      select: { id: true, status: true, exchangeOrderNumber: true },
+      orderBy: { id: "asc" },
+      take: SYNC_BATCH,
+    });
+    if (orders.length === 0) break;
+    afterId = orders[orders.length - 1]!.id;
+    const byId = new Map(orders.map((o) => [o.id, o]));
+    const ids = [...byId.keys()];
+
+    for (const report of await services.exchange.orderStatus(ids)) {
+      const order = byId.get(report.orderId);
+      if (!order || report.status === "PENDING") continue;
+      if (order.status === "PENDING") {
+        const placement =
+          report.status === "ACCEPTED"
+            ? ({ status: "ACCEPTED", exchangeOrderNumber: order.exchangeOrderNumber!, remark: report.remark } as const)
+            : ({ status: "REJECTED", exchangeOrderNumber: null, remark: report.remark ?? "REJECTED" } as const);
+        if (await applyPlacement(services.prisma, order.id, placement)) moved++;
+      } else if (report.status === "REJECTED") {
+        if (await rejectAccepted(services.prisma, order.id, report.remark ?? "REJECTED", "exchange_rejected")) moved++;
+      }
+    }
+    for (const row of await services.exchange.allotments(ids)) {
+      if (byId.has(row.orderId) && (await applyAllotmentRow(services.prisma, row))) moved++;
+    }
+  }
+  if (moved > 0) log.info({ moved }, "orders moved by the exchange's status and allotment reports");
+};
+
+/** One row of the allotment statement: NAV 4 dp, units 3 dp, amount 2 dp, as the exchange reports them. */
+export function applyAllotmentRow(db: Parameters<typeof allotOrder>[0], row: AllotmentReport): Promise<boolean> {
+  if (!row.valid) return rejectAccepted(db, row.orderId, row.remark ?? "ALLOTMENT REJECTED", "allotment_rejected");
+  return allotOrder(db, row.orderId, {
+    nav: new Decimal(row.nav).toDecimalPlaces(4),
+    units: new Decimal(row.units).toDecimalPlaces(3, Decimal.ROUND_DOWN),
+    amount: new Decimal(row.amount).toDecimalPlaces(2, Decimal.ROUND_HALF_UP),
+    folioNo: row.folioNo,
+    allotmentDate: row.allotmentDate,
+  });
+}
+
+/** Daily: installments due today (India) become child orders. */
+export const createInstallments: TaskHandler<"orders__create_installments"> = async (_payload, { services, log }) => {
+  const created = await createDueInstallments(services.prisma, indiaToday());
+  if (created > 0) log.info({ created }, "installment orders created");
+};
+
+/** Today's date in India (UTC+05:30, no daylight saving), where the exchange's business day runs. */
+export function indiaToday(now = new Date()): string {
+  return todayIso(new Date(now.getTime() + 330 * 60_000));
+}

@@ -1,0 +1,154 @@
+import type { Db, Prisma, Tx } from "../db/client.js";
+import { recordEvent } from "../events/events.repo.js";
+import { newId } from "../lib/ids.js";
+import { createPayment } from "../payments/payments.service.js";
+
+type OrderRow = Prisma.OrderGetPayload<object>;
+type Frequency = "MONTHLY" | "QUARTERLY" | "WEEKLY";
+
+export interface Plan {
+  frequency: Frequency;
+  startDate: string;
+  installments: number;
+  /** Day of the month for monthly and quarterly plans (SIP, XSIP); STP and SWP use the start date's day. */
+  installmentDay?: number;
+}
+
+/**
+ * The due dates of a plan's installments (YYYY-MM-DD). Monthly and quarterly plans fall on the
+ * installment day (the first such day on or after the start date), clamped to the month's last day;
+ * weekly plans every seven days from the start date.
+ */
+export function installmentDates(plan: Plan): string[] {
+  const [y, m, d] = plan.startDate.split("-").map(Number) as [number, number, number];
+  if (plan.frequency === "WEEKLY") {
+    return Array.from({ length: plan.installments }, (_, i) => iso(new Date(Date.UTC(y, m - 1, d + 7 * i))));
+  }
+  const step = plan.frequency === "MONTHLY" ? 1 : 3;
+  const day = plan.installmentDay ?? d;
+  const firstMonth = clampedDay(y, m - 1, day) >= d ? m - 1 : m;
+  return Array.from({ length: plan.installments }, (_, i) => {
+    const month = firstMonth + step * i;
+    return iso(new Date(Date.UTC(y, month, clampedDay(y, month, day))));
+  });
+}
+
+function clampedDay(year: number, month: number, day: number): number {
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return Math.min(day, lastDay);
+}
+
+const iso = (date: Date) => date.toISOString().slice(0, 10);
+
+interface Details {
+  sip?: { frequency: Frequency; start_date: string; installments: number; installment_day: number };
+  stp?: { frequency: Frequency; start_date: string; installments: number };
+  swp?: { frequency: Frequency; start_date: string; installments: number };
+}
+
+function planOf(order: OrderRow): Plan | null {
+  const details = order.details as Details;
+  if (details.sip) {
+    const { frequency, start_date, installments, installment_day } = details.sip;
+    return { frequency, startDate: start_date, installments, installmentDay: installment_day };
+  }
+  const plan = details.stp ?? details.swp;
+  return plan ? { frequency: plan.frequency, startDate: plan.start_date, installments: plan.installments } : null;
+}
+
+/** Writes a registration's schedule when the exchange accepts it (SCHEDULED rows, one per installment). */
+export async function scheduleInstallments(tx: Tx, order: OrderRow): Promise<void> {
+  const plan = planOf(order);
+  if (!plan) return;
+  await tx.orderInstallment.createMany({
+    data: installmentDates(plan).map((dueDate, i) => ({
+      orderId: order.id,
+      installmentNo: i + 1,
+      dueDate: new Date(`${dueDate}T00:00:00Z`),
+      amount: order.amount,
+      units: order.units,
+      status: "SCHEDULED",
+    })),
+    skipDuplicates: true,
+  });
+}
+
+/** A registration that ends (cancelled, rejected) stops: its future installments are cancelled. */
+export async function cancelSchedule(tx: Tx, orderId: string): Promise<void> {
+  await tx.orderInstallment.updateMany({ where: { orderId, status: "SCHEDULED" }, data: { status: "CANCELLED" } });
+}
+
+const INSTALLMENT_BATCH = 200;
+/** Registrations whose installments keep coming: registered, or registered and (first) allotted. */
+const LIVE_REGISTRATION = new Set(["ACCEPTED", "ALLOTTED"]);
+
+/**
+ * Turns every installment due on or before `today` into its child order, as the exchange does on the
+ * due date: ACCEPTED, numbered after the registration, with `order.accepted`. XSIP installments are
+ * debited by the registration's mandate; SIP installments await payment (UNPAID); STP and SWP move
+ * units and need none. Each installment becomes a child once (its row moves SCHEDULED -> CREATED in
+ * the child's transaction). Returns the number of child orders created.
+ */
+export async function createDueInstallments(db: Db, today: string): Promise<number> {
+  let created = 0;
+  for (;;) {
+    const due = await db.orderInstallment.findMany({
+      where: { status: "SCHEDULED", dueDate: { lte: new Date(`${today}T00:00:00Z`) } },
+      orderBy: [{ dueDate: "asc" }, { orderId: "asc" }, { installmentNo: "asc" }],
+      take: INSTALLMENT_BATCH,
+    });
+    if (due.length === 0) return created;
+    for (const row of due) if (await createChild(db, row)) created++;
+  }
+}
+
+async function createChild(db: Db, row: Prisma.OrderInstallmentGetPayload<object>): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const parent = await tx.order.findUniqueOrThrow({ where: { id: row.orderId } });
+    const key = { orderId_installmentNo: { orderId: row.orderId, installmentNo: row.installmentNo } };
+    if (!LIVE_REGISTRATION.has(parent.status)) {
+      await tx.orderInstallment.updateMany({ where: { ...key.orderId_installmentNo, status: "SCHEDULED" }, data: { status: "CANCELLED" } });
+      return false;
+    }
+    const childId = newId("ord");
+    const { count } = await tx.orderInstallment.updateMany({
+      where: { ...key.orderId_installmentNo, status: "SCHEDULED" },
+      data: { status: "CREATED", childOrderId: childId },
+    });
+    if (count !== 1) return false;
+    const total = await tx.orderInstallment.count({ where: { orderId: row.orderId } });
+    const child = await tx.order.create({
+      data: {
+        id: childId,
+        distributorId: parent.distributorId,
+        investorId: parent.investorId,
+        investmentAccountId: parent.investmentAccountId,
+        orderType: parent.orderType,
+        status: "ACCEPTED",
+        paymentStatus: parent.orderType === "SIP" || parent.orderType === "XSIP" ? "UNPAID" : "NOT_REQUIRED",
+        purchaseType: parent.purchaseType,
+        holdingMode: parent.holdingMode,
+        schemeCode: parent.schemeCode,
+        folioNo: parent.folioNo,
+        amount: row.amount,
+        units: row.units,
+        mandateId: parent.mandateId,
+        details: parent.details ?? {},
+        exchangeOrderNumber: parent.exchangeOrderNumber ? `${parent.exchangeOrderNumber}-${row.installmentNo}` : null,
+        providerRemark: `INSTALLMENT ${row.installmentNo} OF ${total}`,
+        parentOrderId: parent.id,
+        installmentNo: row.installmentNo,
+        requestHash: parent.requestHash,
+      },
+    });
+    await recordEvent(tx, {
+      distributorId: child.distributorId,
+      resourceType: "order",
+      resourceId: child.id,
+      event: "order.accepted",
+      data: { order_id: child.id, status: "ACCEPTED", provider_remark: child.providerRemark },
+    });
+    if (child.orderType === "XSIP" && child.mandateId) await createPayment(tx, { order: child, mode: "MANDATE", mandateId: child.mandateId });
+    return true;
+  });
+}

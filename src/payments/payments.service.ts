@@ -1,0 +1,146 @@
+import type { Db, Prisma, Tx } from "../db/client.js";
+import { recordEvent } from "../events/events.repo.js";
+import { enqueue } from "../jobs/enqueue.js";
+import { invalidState, notFound } from "../lib/errors.js";
+import { decimalOrNull } from "../lib/formats.js";
+import { newId } from "../lib/ids.js";
+import type { Caller, Services } from "../trpc/context.js";
+
+export type PaymentMode = "UPI" | "NETBANKING" | "MANDATE" | "CHEQUE";
+export type PaymentState = "PENDING" | "CAPTURED" | "FAILED" | "REFUNDED";
+type PaymentRow = Prisma.PaymentGetPayload<object>;
+type OrderRow = Prisma.OrderGetPayload<object>;
+
+/** The payment state table: which state each move starts from, and what it makes of the order. */
+const MOVES = {
+  CAPTURED: { from: "PENDING", orderPaymentStatus: "PAID", event: "payment.captured" },
+  FAILED: { from: "PENDING", orderPaymentStatus: "FAILED", event: "payment.failed" },
+  REFUNDED: { from: "CAPTURED", orderPaymentStatus: "REFUNDED", event: "payment.refunded" },
+} as const;
+export type PaymentMove = keyof typeof MOVES;
+
+/** Orders that are over without an allotment: money captured for them goes back. */
+const ORDER_ENDED_WITHOUT_UNITS = new Set(["REJECTED", "CANCELLED", "FAILED"]);
+
+export interface NewPayment {
+  order: OrderRow;
+  mode: PaymentMode;
+  mandateId?: string | null;
+  bankAccountId?: string | null;
+  basketId?: string | null;
+  /** Mode-specific details, already masked where personal (VPA, cheque). */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Starts a payment for an ACCEPTED order whose payment is due (UNPAID, or FAILED before), inside the
+ * caller's transaction: the PENDING payment, the order's payment_status PENDING and the job that
+ * presents it to the exchange's payment gateway commit together. The public-link pay flow and the
+ * mandate debits of lump sums and XSIP installments both come through here.
+ */
+export async function createPayment(tx: Tx, input: NewPayment): Promise<PaymentRow> {
+  const { order } = input;
+  if (order.status !== "ACCEPTED") throw invalidState(`Order ${order.id} is ${order.status}; a payment needs an ACCEPTED order`);
+  if (!order.amount) throw invalidState(`Order ${order.id} has no amount to pay`);
+  const { count } = await tx.order.updateMany({
+    where: { id: order.id, status: "ACCEPTED", paymentStatus: { in: ["UNPAID", "FAILED"] } },
+    data: { paymentStatus: "PENDING" },
+  });
+  if (count !== 1) throw invalidState(`Order ${order.id} is not awaiting a payment (payment_status ${order.paymentStatus})`);
+  const payment = await tx.payment.create({
+    data: {
+      id: newId("pay"),
+      distributorId: order.distributorId,
+      investorId: order.investorId,
+      orderId: order.id,
+      basketId: input.basketId ?? null,
+      mode: input.mode,
+      amount: order.amount,
+      status: "PENDING",
+      mandateId: input.mandateId ?? null,
+      bankAccountId: input.bankAccountId ?? null,
+      details: JSON.parse(JSON.stringify(input.details ?? {})),
+    },
+  });
+  await enqueue(tx, "payments__initiate", { payment_id: payment.id }, { jobKey: `payments__initiate:${payment.id}` });
+  return payment;
+}
+
+/**
+ * Moves a payment along its state table with its event, keeping the order's payment_status in step,
+ * in one transaction. Money captured for an order that has meanwhile ended without units (rejected,
+ * cancelled, failed) is refunded at once. Returns false when the payment was not in the move's
+ * starting state (nothing changes).
+ */
+export async function movePayment(db: Db, paymentId: string, to: PaymentMove, remark: string | null): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const moved = await applyMove(tx, paymentId, to, remark);
+    if (!moved) return false;
+    if (to === "CAPTURED") {
+      const order = await tx.order.findUniqueOrThrow({ where: { id: moved.orderId }, select: { status: true } });
+      if (ORDER_ENDED_WITHOUT_UNITS.has(order.status)) await applyMove(tx, paymentId, "REFUNDED", `REFUNDED: ORDER ${order.status}`);
+    }
+    return true;
+  });
+}
+
+/** Refunds every captured payment of an order that ended without units; in the caller's transaction. */
+export async function refundCapturedPayments(tx: Tx, orderId: string, remark: string): Promise<number> {
+  const captured = await tx.payment.findMany({ where: { orderId, status: "CAPTURED" }, select: { id: true } });
+  for (const { id } of captured) await applyMove(tx, id, "REFUNDED", remark);
+  return captured.length;
+}
+
+async function applyMove(tx: Tx, paymentId: string, to: PaymentMove, remark: string | null): Promise<PaymentRow | null> {
+  const move = MOVES[to];
+  const now = new Date();
+  const { count } = await tx.payment.updateMany({
+    where: { id: paymentId, status: move.from },
+    data: {
+      status: to,
+      providerRemark: remark,
+      ...(to === "CAPTURED" ? { capturedAt: now } : {}),
+      ...(to === "REFUNDED" ? { refundedAt: now } : {}),
+    },
+  });
+  if (count !== 1) return null;
+  const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
+  await tx.order.update({ where: { id: payment.orderId }, data: { paymentStatus: move.orderPaymentStatus } });
+  await recordEvent(tx, {
+    distributorId: payment.distributorId,
+    resourceType: "payment",
+    resourceId: paymentId,
+    event: move.event,
+    data: { payment_id: paymentId, status: to },
+  });
+  return payment;
+}
+
+export async function getPayment(services: Services, caller: Caller, id: string): Promise<PaymentView> {
+  const row = await services.prisma.payment.findFirst({ where: { id, distributorId: caller.distributorId } });
+  if (!row) throw notFound(`Payment ${id}`);
+  return toPaymentView(row);
+}
+
+export type PaymentView = ReturnType<typeof toPaymentView>;
+
+export function toPaymentView(row: PaymentRow) {
+  const details = row.details as { vpa?: string; cheque?: { number?: string; date?: string; bank_name?: string } };
+  return {
+    id: row.id,
+    order_id: row.orderId,
+    basket_id: row.basketId,
+    mode: row.mode as PaymentMode,
+    amount: decimalOrNull(row.amount) as number,
+    status: row.status as PaymentState,
+    mandate_id: row.mandateId,
+    bank_account_id: row.bankAccountId,
+    vpa: details.vpa ?? null,
+    gateway_reference: row.gatewayReference,
+    provider_remark: row.providerRemark,
+    captured_at: row.capturedAt?.toISOString() ?? null,
+    refunded_at: row.refundedAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,43 @@
+import { createLogger } from "../../src/lib/logger.js";
+import type { TaskName, TaskPayload } from "../../src/jobs/catalog.js";
+import type { TaskHandler } from "../../src/jobs/task.js";
+import type { TestApp } from "./app.js";
+import { investorBody } from "./factories.js";
+
+export const today = () => new Date().toISOString().slice(0, 10);
+
+/** A scheme open for purchases, SIPs and redemptions, without minimums. */
+export async function createOpenScheme(app: TestApp, schemeCode: string, name = `Test Scheme ${schemeCode}`) {
+  await app.prisma.scheme.create({
+    data: { schemeCode, name, amcCode: "TEST_AMC", amcName: "Test Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes" },
+  });
+}
+
+/**
+ * A distributor with a REGISTERED investor (and, with `mandate`, a REGISTERED mandate of limit
+ * 50,000), plus a second distributor for tenancy checks.
+ */
+export async function orderingInvestor(app: TestApp, options: { mandate?: boolean } = {}) {
+  const { token } = await app.newDistributor();
+  const { token: otherToken } = await app.newDistributor();
+  const investor = (await app.http("POST", "/api/investors/v1", { token, json: investorBody() })).body;
+  await app.http("GET", `/api/simulation/investors/v1/${investor.id}/register`, { token });
+  let mandateId = "";
+  if (options.mandate) {
+    const mandate = await app.http("POST", "/api/mandates/v1", {
+      token,
+      json: { investor_id: investor.id, bank_account_id: investor.bank_accounts[0].id, mandate_type: "ENACH", amount_limit: 50000, start_date: today() },
+    });
+    await app.http("GET", `/api/simulation/mandates/v1/${mandate.body.id}/register`, { token });
+    mandateId = mandate.body.id;
+  }
+  return { token, otherToken, investorId: investor.id as string, account: investor.investment_account_id as string, mandateId };
+}
+
+/** Runs a task handler directly, as the worker would (attempt 1 of 5). */
+export function runTask<N extends TaskName>(app: TestApp, handler: TaskHandler<N>, payload: TaskPayload<N>, attempts = 1) {
+  return handler(payload, { services: app.services, log: createLogger("silent"), job: { attempts, max_attempts: 5 } as never });
+}
+
+export const eventNames = async (app: TestApp, resourceId: string) =>
+  (await app.prisma.event.findMany({ where: { resourceId }, orderBy: { id: "asc" }, select: { event: true } })).map((e) => e.event);
