@@ -47,7 +47,9 @@ export function buildTaskList(services: Services): TaskList {
   for (const name of Object.keys(HANDLERS) as TaskName[]) {
     const handler = HANDLERS[name] as TaskHandler<TaskName>;
     list[name] = async (payload, helpers) => {
-      const parsed = TASKS[name].safeParse(payload ?? {});
+      // graphile-worker's crontab adds `_cron: {ts, backfilled}` to the payloads it schedules.
+      const { _cron, ...own } = (payload ?? {}) as Record<string, unknown>;
+      const parsed = TASKS[name].safeParse(own);
       const log = services.logger.child({ task: name, job_id: helpers.job.id });
       if (!parsed.success) {
         // A payload that can never parse must not be retried 25 times.

@@ -58,6 +58,22 @@ describe("the worker", () => {
     }
   });
 
+  it("runs the jobs its crontab schedules (their payload carries graphile-worker's _cron)", async () => {
+    await app.prisma.$executeRawUnsafe("DELETE FROM graphile_worker._private_jobs");
+    const d = await app.newDistributor();
+    await app.prisma.accessToken.update({ where: { tokenHash: sha256Hex(d.token) }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    await app.prisma.$executeRawUnsafe(
+      `SELECT graphile_worker.add_job('auth__purge_expired_tokens', '{"_cron": {"ts": "2026-11-22T03:17:00Z", "backfilled": false}}'::json)`,
+    );
+    const worker = await startWorker(app.services, app.databaseUrl);
+    try {
+      await expect.poll(() => app.prisma.accessToken.count({ where: { tokenHash: sha256Hex(d.token) } }), { timeout: 10_000 }).toBe(0);
+      expect(app.logs.some((l) => l.includes("job payload rejected by its schema"))).toBe(false);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it("drops a job whose payload does not parse instead of retrying it", async () => {
     await app.prisma.$executeRawUnsafe("DELETE FROM graphile_worker._private_jobs");
     await app.prisma.$executeRawUnsafe(`SELECT graphile_worker.add_job('auth__purge_expired_tokens', '{"bogus": true}'::json)`);
