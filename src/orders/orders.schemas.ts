@@ -193,3 +193,16 @@ export const AllotQuery = z.strictObject({
   folio_no: z.string().trim().min(1).max(30).optional().describe("Folio (default a synthesized simulation folio)."),
   allotment_date: IsoDate.optional().describe("Allotment date YYYY-MM-DD (default today)."),
 });
+
+export const InstallmentList = z.object({
+  data: z.array(
+    z.object({
+      installment_no: z.number().int(),
+      due_date: z.string(),
+      amount: z.number().nullable(),
+      units: z.number().nullable(),
+      status: z.enum(["SCHEDULED", "CREATED", "CANCELLED"]),
+      order_id: z.string().nullable().describe("The installment's own order, once created on its due date."),
+    }),
+  ),
+});

@@ -240,3 +240,19 @@ export async function listOrders(
   const payments = await latestPayments(services.prisma, rows.map((r) => r.id));
   return toPage(rows, query.limit, (row) => [row.id], (row) => toView(row, payments.get(row.id) ?? null));
 }
+
+export async function listInstallments(services: Services, caller: Caller, id: string) {
+  const order = await services.prisma.order.findFirst({ where: { id, distributorId: caller.distributorId }, select: { id: true } });
+  if (!order) throw notFound(`Order ${id}`);
+  const rows = await services.prisma.orderInstallment.findMany({ where: { orderId: id }, orderBy: { installmentNo: "asc" } });
+  return {
+    data: rows.map((r) => ({
+      installment_no: r.installmentNo,
+      due_date: r.dueDate.toISOString().slice(0, 10),
+      amount: decimalOrNull(r.amount),
+      units: decimalOrNull(r.units),
+      status: r.status as "SCHEDULED" | "CREATED" | "CANCELLED",
+      order_id: r.childOrderId,
+    })),
+  };
+}

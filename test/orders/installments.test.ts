@@ -47,6 +47,10 @@ describe("SIP-type registrations", () => {
     });
     const order = (await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token })).body;
     expect(order).toMatchObject({ status: "ACCEPTED", payment_status: "NOT_REQUIRED", payment_id: null });
+    const listed = await app.http("GET", `/api/orders/v1/${id}/installments`, { token: ctx.token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data[1]).toEqual({ installment_no: 2, due_date: dayPlus(7), amount: 1500, units: null, status: "SCHEDULED", order_id: null });
+    expect((await app.http("GET", `/api/orders/v1/${id}/installments`, { token: ctx.otherToken })).status).toBe(404);
     const rows = await installments(id);
     expect(rows.map((r) => [r.installmentNo, r.dueDate.toISOString().slice(0, 10), r.amount?.toFixed(2), r.status])).toEqual([
       [1, today(), "1500.00", "SCHEDULED"], [2, dayPlus(7), "1500.00", "SCHEDULED"], [3, dayPlus(14), "1500.00", "SCHEDULED"], [4, dayPlus(21), "1500.00", "SCHEDULED"],

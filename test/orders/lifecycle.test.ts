@@ -97,6 +97,35 @@ describe("simulated exchange decisions on held orders", () => {
   });
 });
 
+describe("the order state table", () => {
+  it("refuses every move out of an ended order (REJECTED, FAILED, CANCELLED, ALLOTTED) with 409 and changes nothing", async () => {
+    const rejected = await accepted({ remarks: "SIM:REJECT" });
+    const failed = await accepted({ remarks: "SIM:HOLD" });
+    await sim(`${failed}/fail`);
+    const cancelled = (await place()).id;
+    await app.http("POST", `/api/orders/v1/${cancelled}/cancel`, { token });
+    const allotted = await accepted();
+    await sim(`${allotted}/allot`);
+    for (const [id, status] of [[rejected, "REJECTED"], [failed, "FAILED"], [cancelled, "CANCELLED"], [allotted, "ALLOTTED"]] as const) {
+      const events = await app.prisma.event.count({ where: { resourceId: id } });
+      for (const move of ["accept", "reject", "fail", "allot"]) {
+        const res = await sim(`${id}/${move}`);
+        expect([move, res.status, res.body.error?.code]).toEqual([move, 409, "INVALID_STATE"]);
+      }
+      const cancel = await app.http("POST", `/api/orders/v1/${id}/cancel`, { token });
+      expect([cancel.status, cancel.body.error.code]).toEqual([409, "INVALID_STATE"]);
+      expect((await get(id)).status).toBe(status);
+      expect(await app.prisma.event.count({ where: { resourceId: id } })).toBe(events);
+    }
+  });
+
+  it("refuses accept, reject and fail on an ACCEPTED order (the exchange already decided)", async () => {
+    const id = await accepted();
+    for (const move of ["accept", "reject", "fail"]) expect((await sim(`${id}/${move}`)).status).toBe(409);
+    expect((await get(id)).status).toBe("ACCEPTED");
+  });
+});
+
 describe("cancel and list", () => {
   it("cancels PENDING and ACCEPTED orders, not allotted ones", async () => {
     const pending = (await place()).id;
