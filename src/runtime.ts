@@ -8,6 +8,7 @@ import { DataCipher } from "./lib/crypto.js";
 import { loadDataKey } from "./lib/data-key.js";
 import { createLogger, type Logger } from "./lib/logger.js";
 import type { Services } from "./trpc/context.js";
+import { systemResolver } from "./webhooks/public-address.js";
 import { migrateWorkerSchema } from "./worker.js";
 
 export interface Runtime {
@@ -34,7 +35,7 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
   }
   const prisma = createPrisma(database.url, config.dbPoolSize);
   const cipher = new DataCipher(await loadDataKey(config));
-  const services: Services = { config, prisma, logger, auth: new AuthService(prisma), cipher, ...createExchange(config, prisma) };
+  const services: Services = { config, prisma, logger, auth: new AuthService(prisma), cipher, ...createExchange(config, prisma), resolveHost: systemResolver };
   return {
     services,
     database,

@@ -1,25 +1,21 @@
-import type { DbOrTx } from "../db/client.js";
+import type { Tx } from "../db/client.js";
 import { newId } from "../lib/ids.js";
+import { fanOut } from "../webhooks/fan-out.js";
 import { EVENTS, type EventData, type EventName } from "./catalog.js";
 
 /**
  * Records an event. Call it inside the transaction of the state change it describes, so the event
- * exists exactly when the change does.
+ * exists exactly when the change does; its webhook deliveries are created in the same transaction.
  */
 export async function recordEvent<N extends EventName>(
-  tx: DbOrTx,
+  tx: Tx,
   input: { distributorId: string; resourceType: string; resourceId: string; event: N; data: EventData<N> },
 ): Promise<string> {
   const id = newId("evt");
+  const data = EVENTS[input.event].parse(input.data);
   await tx.event.create({
-    data: {
-      id,
-      distributorId: input.distributorId,
-      resourceType: input.resourceType,
-      resourceId: input.resourceId,
-      event: input.event,
-      data: EVENTS[input.event].parse(input.data),
-    },
+    data: { id, distributorId: input.distributorId, resourceType: input.resourceType, resourceId: input.resourceId, event: input.event, data },
   });
+  await fanOut(tx, { id, distributorId: input.distributorId, event: input.event, data });
   return id;
 }

@@ -21,6 +21,9 @@ export const TASKS = {
   orders__create_installments: z.strictObject({}),
   payments__initiate: z.strictObject({ payment_id: z.string() }),
   payments__sync_pending: z.strictObject({}),
+  /** A batch job: deliveries merge into one pending job of their shard (see webhooks/fan-out.ts). */
+  webhooks__deliver: z.array(z.strictObject({ delivery_id: z.string() })).min(1),
+  webhooks__sweep: z.strictObject({}),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

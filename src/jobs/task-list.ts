@@ -6,6 +6,7 @@ import { registerInvestor } from "../investors/jobs/register.js";
 import { cancelOrderAtExchange, dispatchOrder } from "../orders/jobs/dispatch.js";
 import { createInstallments, syncOrdersWithExchange } from "../orders/jobs/sync-exchange.js";
 import { initiatePayment, syncPendingPayments } from "../payments/jobs/gateway.js";
+import { deliverWebhooks, sweepWebhookDeliveries } from "../webhooks/jobs/deliver.js";
 import { cancelMandateAtExchange, checkMandateStatus, registerMandate, syncPendingMandates } from "../mandates/jobs/register.js";
 import type { Services } from "../trpc/context.js";
 import { TASKS, type TaskName } from "./catalog.js";
@@ -27,6 +28,8 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   orders__create_installments: createInstallments,
   payments__initiate: initiatePayment,
   payments__sync_pending: syncPendingPayments,
+  webhooks__deliver: deliverWebhooks,
+  webhooks__sweep: sweepWebhookDeliveries,
 };
 
 /** Recurring jobs (graphile-worker crontab items). */
@@ -37,9 +40,16 @@ export const CRON_ITEMS: CronItem[] = [
   { task: "mandates__sync_pending", match: "*/10 * * * *", identifier: "mandates__sync_pending" },
   { task: "orders__sync_exchange", match: "*/5 * * * *", identifier: "orders__sync_exchange" },
   { task: "payments__sync_pending", match: "*/5 * * * *", identifier: "payments__sync_pending" },
+  { task: "webhooks__sweep", match: "* * * * *", identifier: "webhooks__sweep" },
   // Hourly, so an installment due today in India is created early in its day and a missed pass is caught up.
   { task: "orders__create_installments", match: "35 * * * *", identifier: "orders__create_installments" },
 ];
+
+function withoutCronMarker(payload: unknown): unknown {
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return payload;
+  const { _cron, ...own } = payload as Record<string, unknown>;
+  return own;
+}
 
 /** The worker's task list: each handler gets its payload parsed by the task's schema first. */
 export function buildTaskList(services: Services): TaskList {
@@ -48,8 +58,7 @@ export function buildTaskList(services: Services): TaskList {
     const handler = HANDLERS[name] as TaskHandler<TaskName>;
     list[name] = async (payload, helpers) => {
       // graphile-worker's crontab adds `_cron: {ts, backfilled}` to the payloads it schedules.
-      const { _cron, ...own } = (payload ?? {}) as Record<string, unknown>;
-      const parsed = TASKS[name].safeParse(own);
+      const parsed = TASKS[name].safeParse(withoutCronMarker(payload ?? {}));
       const log = services.logger.child({ task: name, job_id: helpers.job.id });
       if (!parsed.success) {
         // A payload that can never parse must not be retried 25 times.

@@ -63,3 +63,6 @@ export const ErrorEnvelope = z
     request_id: z.string(),
   })
   .describe("The error envelope of every error response.");
+
+/** The input of a procedure that takes no parameters (unknown query parameters are refused). */
+export const NoInput = z.strictObject({});

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { notFound } from "../lib/errors.js";
+import { NoInput } from "../lib/zod.js";
 import { authedProcedure, router } from "../trpc/init.js";
 import { findCountry, listCountries, listStates } from "./geography.js";
 import { publicCatalog } from "./investor-options.js";
 import { Countries, CountryCode, InvestorOptions, SchemePage, SchemeQuery, States } from "./masters.schemas.js";
 import { listSchemes } from "./schemes.service.js";
 
-const NoInput = z.strictObject({});
 const CATALOG = publicCatalog();
 
 export const mastersRouter = router({

@@ -5,6 +5,7 @@ import type { AuthService } from "../auth/auth.service.js";
 import type { DataCipher } from "../lib/crypto.js";
 import type { ExchangePort } from "../exchange/port.js";
 import type { SandboxExchange } from "../exchange/sandbox.js";
+import type { Resolver } from "../webhooks/public-address.js";
 
 /** Long-lived services every request can use; built once at start-up. */
 export interface Services {
@@ -17,6 +18,8 @@ export interface Services {
   exchange: ExchangePort;
   /** The sandbox exchange, for simulation calls; absent in production. */
   sandboxExchange: SandboxExchange | undefined;
+  /** DNS for webhook targets (the system resolver; tests stand in for the outside world). */
+  resolveHost: Resolver;
 }
 
 /** What a procedure sees: the services, this request, and (after the auth middleware) the caller. */

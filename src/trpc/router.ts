@@ -5,6 +5,7 @@ import { mastersRouter } from "../masters/masters.router.js";
 import { ordersRouter } from "../orders/orders.router.js";
 import { paymentsRouter } from "../payments/payments.router.js";
 import { simulationRouter } from "../simulation/simulation.router.js";
+import { webhooksRouter } from "../webhooks/webhooks.router.js";
 import { router } from "./init.js";
 
 export const appRouter = router({
@@ -15,6 +16,7 @@ export const appRouter = router({
   orders: ordersRouter,
   payments: paymentsRouter,
   simulation: simulationRouter,
+  webhooks: webhooksRouter,
 });
 
 /** The typed router for first-party clients (`@trpc/client`). */

@@ -11,6 +11,7 @@ import { pendingMigrations } from "../../src/db/migrate.js";
 import { loadConfig, type Config } from "../../src/env.js";
 import { DataCipher } from "../../src/lib/crypto.js";
 import { createExchange } from "../../src/exchange/exchange.js";
+import { systemResolver } from "../../src/webhooks/public-address.js";
 import { createLogger } from "../../src/lib/logger.js";
 import type { Services } from "../../src/trpc/context.js";
 import { createTestDatabase } from "./db.js";
@@ -72,6 +73,7 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
       auth: new AuthService(state.prisma),
       cipher: new DataCipher(randomBytes(32).toString("hex")),
       ...createExchange(state.config, state.prisma),
+      resolveHost: systemResolver,
     };
     const app = createApp(state.services, {
       readiness: async () => {

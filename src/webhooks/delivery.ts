@@ -1,0 +1,148 @@
+import type { Db } from "../db/client.js";
+import { enqueue } from "../jobs/enqueue.js";
+import type { Services } from "../trpc/context.js";
+import { postWebhook } from "./outbound.js";
+import { checkTarget } from "./public-address.js";
+import { signPayload } from "./signature.js";
+
+/** After this many failed attempts a delivery is PARKED until someone retries it. */
+export const MAX_ATTEMPTS = 5;
+/** How long a claimed delivery is reserved for the job that claimed it (then a sweep may retry it). */
+const LEASE_SECONDS = 60;
+/** Requests in flight at once per job, so one burst does not open hundreds of connections to a receiver. */
+const PARALLEL_SENDS = 32;
+
+interface Claimed {
+  id: string;
+  subscription_id: string;
+  event: string;
+  payload: string;
+  attempts: number;
+}
+
+interface Outcome {
+  id: string;
+  status: "DELIVERED" | "PENDING" | "PARKED" | "FAILED";
+  /** Whether an attempt was made (and recorded). */
+  attempt: { at: Date; statusCode: number | null; error: string | null; latencyMs: number; responseBody: string } | null;
+  lastError: string | null;
+  nextAttemptAt: Date | null;
+  attemptNo: number;
+}
+
+/**
+ * Attempts the given deliveries (those still PENDING, due and not held by another job): each is signed
+ * and POSTed to its subscription's URL after the URL passes the public-address check again; then every
+ * outcome is recorded in one transaction (the attempt, the delivery's new state, `attempts` + 1, and a
+ * job for the next attempt where one is due).
+ */
+export async function attemptDeliveries(services: Services, deliveryIds: string[]): Promise<void> {
+  const claimed = await claim(services.prisma, deliveryIds);
+  if (claimed.length === 0) return;
+  const subscriptions = new Map(
+    (
+      await services.prisma.webhookSubscription.findMany({
+        where: { id: { in: [...new Set(claimed.map((d) => d.subscription_id))] } },
+        select: { id: true, url: true, status: true, secretEncrypted: true },
+      })
+    ).map((s) => [s.id, s]),
+  );
+  const outcomes: Outcome[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(PARALLEL_SENDS, claimed.length) }, async () => {
+      while (next < claimed.length) {
+        const delivery = claimed[next++]!;
+        outcomes.push(await attempt(services, delivery, subscriptions.get(delivery.subscription_id)));
+      }
+    }),
+  );
+  await record(services.prisma, outcomes);
+}
+
+async function claim(db: Db, ids: string[]): Promise<Claimed[]> {
+  return db.$queryRawUnsafe<Claimed[]>(
+    `UPDATE webhook_deliveries SET lease_until = now() + make_interval(secs => $2)
+      WHERE id = ANY($1::text[]) AND status = 'PENDING'
+        AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second')
+        AND (lease_until IS NULL OR lease_until < now())
+      RETURNING id, subscription_id, event, payload, attempts`,
+    ids,
+    LEASE_SECONDS,
+  );
+}
+
+async function attempt(
+  services: Services,
+  delivery: Claimed,
+  subscription: { url: string; status: string; secretEncrypted: string } | undefined,
+): Promise<Outcome> {
+  const attemptNo = delivery.attempts + 1;
+  if (!subscription || subscription.status !== "ACTIVE") {
+    return { id: delivery.id, status: "FAILED", attempt: null, lastError: "the subscription was deleted", nextAttemptAt: null, attemptNo: delivery.attempts };
+  }
+  const at = new Date();
+  const target = await checkTarget(subscription.url, { allowPrivate: services.config.webhooks.allowPrivateTargets, resolve: services.resolveHost });
+  if (!target.ok) {
+    const error = `refused: ${target.reason}`;
+    return { id: delivery.id, status: "FAILED", attempt: { at, statusCode: null, error, latencyMs: 0, responseBody: "" }, lastError: error, nextAttemptAt: null, attemptNo };
+  }
+  const body = Buffer.from(delivery.payload);
+  const result = await postWebhook({
+    url: target.url,
+    addresses: target.addresses,
+    body,
+    headers: {
+      "X-MF-Event": delivery.event,
+      "X-MF-Delivery": delivery.id,
+      "X-MF-Signature": signPayload(body, services.cipher.decrypt(subscription.secretEncrypted), Math.floor(at.getTime() / 1000)),
+    },
+  });
+  const recorded = { at, statusCode: result.statusCode, error: result.error, latencyMs: result.latencyMs, responseBody: result.responseBody };
+  if (result.ok) return { id: delivery.id, status: "DELIVERED", attempt: recorded, lastError: null, nextAttemptAt: null, attemptNo };
+  const lastError = result.error ?? `HTTP ${result.statusCode}`;
+  if (attemptNo >= MAX_ATTEMPTS) return { id: delivery.id, status: "PARKED", attempt: recorded, lastError, nextAttemptAt: null, attemptNo };
+  const delays = services.config.webhooks.retryDelaysMs;
+  const delay = delays[Math.min(attemptNo, delays.length) - 1]!;
+  return { id: delivery.id, status: "PENDING", attempt: recorded, lastError, nextAttemptAt: new Date(Date.now() + delay), attemptNo };
+}
+
+async function record(db: Db, outcomes: Outcome[]): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const attempts = outcomes.filter((o) => o.attempt);
+    if (attempts.length > 0) {
+      await tx.webhookAttempt.createMany({
+        data: attempts.map((o) => ({
+          deliveryId: o.id,
+          attemptNo: o.attemptNo,
+          attemptedAt: o.attempt!.at,
+          statusCode: o.attempt!.statusCode,
+          error: o.attempt!.error,
+          latencyMs: o.attempt!.latencyMs,
+          responseBody: o.attempt!.responseBody,
+        })),
+        skipDuplicates: true,
+      });
+    }
+    await tx.$executeRawUnsafe(
+      `UPDATE webhook_deliveries d
+          SET status = u.status, attempts = u.attempts,
+              last_status_code = CASE WHEN u.attempted THEN u.status_code ELSE d.last_status_code END,
+              last_error = u.last_error, next_attempt_at = u.next_attempt_at, lease_until = NULL,
+              delivered_at = CASE WHEN u.status = 'DELIVERED' THEN now() ELSE d.delivered_at END, updated_at = now()
+         FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::timestamptz[], $7::boolean[])
+              AS u(id, status, attempts, status_code, last_error, next_attempt_at, attempted)
+        WHERE d.id = u.id AND d.status = 'PENDING'`,
+      outcomes.map((o) => o.id),
+      outcomes.map((o) => o.status),
+      outcomes.map((o) => o.attemptNo),
+      outcomes.map((o) => o.attempt?.statusCode ?? null),
+      outcomes.map((o) => o.lastError),
+      outcomes.map((o) => o.nextAttemptAt),
+      outcomes.map((o) => o.attempt !== null),
+    );
+    for (const retry of outcomes.filter((o) => o.status === "PENDING")) {
+      await enqueue(tx, "webhooks__deliver", [{ delivery_id: retry.id }], { jobKey: `webhooks__deliver:retry:${retry.id}`, runAt: retry.nextAttemptAt! });
+    }
+  });
+}
