@@ -240,6 +240,8 @@ describe("postWebhook", () => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(settled).toBe(false);
       vi.advanceTimersByTime(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toBe(true);
       expect(await pending).toMatchObject({ ok: false, statusCode: null, error: "timeout after 10000 ms" });
     } finally {
       vi.useRealTimers();
