@@ -56,6 +56,8 @@ function utf8Prefix(bytes: Buffer, limit: number): string {
 
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
+  // Several addresses tried in turn fail together, with an empty message of their own.
+  if (error instanceof AggregateError && error.errors.length > 0) return error.errors.map(describeError).join("; ");
   const code = (error as NodeJS.ErrnoException).code;
   const message = code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
   return message.length > 300 ? `${message.slice(0, 297)}...` : message;

@@ -162,6 +162,29 @@ describe("postWebhook", () => {
     expect(receiver.seen).toEqual([]);
   });
 
+  it("reaches an IPv6 literal URL, and falls back to the next vetted address when one refuses", async () => {
+    const v6 = new Receiver();
+    const v6Port = await v6.listen("::1");
+    try {
+      const literal = await postWebhook({ url: new URL(`https://[::1]:${v6Port}/six`), addresses: ["::1"], body: payload, headers: {} });
+      expect(literal).toMatchObject({ ok: true, statusCode: 204 });
+      const fallback = await postWebhook({ url: new URL(`https://localhost:${v6Port}/both`), addresses: ["127.0.0.1", "::1"], body: payload, headers: {} });
+      expect(fallback).toMatchObject({ ok: true, statusCode: 204 });
+      expect(v6.seen.map((seen) => [seen.url, seen.headers.host, seen.localAddress])).toEqual([
+        ["/six", `[::1]:${v6Port}`, "::1"],
+        ["/both", `localhost:${v6Port}`, "::1"],
+      ]);
+    } finally {
+      await v6.close();
+    }
+  });
+
+  it("names every refusal when all vetted addresses refuse", async () => {
+    const refused = await closedPort();
+    const result = await postWebhook({ url: new URL(`https://localhost:${refused}/`), addresses: ["127.0.0.1", "127.0.0.2"], body: payload, headers: {} });
+    expect(result).toMatchObject({ ok: false, statusCode: null, error: `connect ECONNREFUSED 127.0.0.1:${refused}; connect ECONNREFUSED 127.0.0.2:${refused}` });
+  });
+
   it("does not follow a redirect", async () => {
     receiver.handlers.set("/moved", (_req, res) => res.writeHead(302, { Location: `https://localhost:${port}/target` }).end("see /target"));
     const result = await postWebhook({ url: new URL(`https://localhost:${port}/moved`), addresses: ["127.0.0.1"], body: payload, headers: {} });
