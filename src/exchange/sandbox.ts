@@ -63,18 +63,13 @@ export class SandboxExchange implements ExchangePort {
   async placeOrder(order: OrderEntry): Promise<OrderPlacement> {
     const remarks = order.remarks ?? "";
     if (remarks.includes("SIM:FAIL")) throw new ExchangeUnavailableError("SANDBOX: SIMULATED TRANSPORT FAILURE");
-    const existing = await this.record("ORDER", order.orderId);
-    const exchangeOrderNumber = sandboxOrderNumber(order.orderId);
-    if (!existing) {
-      const [status, remark] = remarks.includes("SIM:REJECT")
-        ? (["REJECTED", "SANDBOX: ORDER REJECTED (SIM:REJECT)"] as const)
-        : remarks.includes("SIM:HOLD")
-          ? (["PENDING", "SANDBOX: ORDER HELD (SIM:HOLD)"] as const)
-          : (["ACCEPTED", "ORDER CONFIRMED"] as const);
-      await this.db.sandboxExchangeRecord.create({ data: { kind: "ORDER", reference: order.orderId, status, remark, payload: { ...order } } });
-      return placement(status, exchangeOrderNumber, remark);
-    }
-    return placement(existing.status, exchangeOrderNumber, existing.remark);
+    const [status, remark] = remarks.includes("SIM:REJECT")
+      ? (["REJECTED", "SANDBOX: ORDER REJECTED (SIM:REJECT)"] as const)
+      : remarks.includes("SIM:HOLD")
+        ? (["PENDING", "SANDBOX: ORDER HELD (SIM:HOLD)"] as const)
+        : (["ACCEPTED", "ORDER CONFIRMED"] as const);
+    const booked = await this.book("ORDER", order.orderId, status, remark, { ...order });
+    return placement(booked.status, sandboxOrderNumber(order.orderId), booked.remark);
   }
 
   async cancelOrder(orderId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
@@ -105,9 +100,7 @@ export class SandboxExchange implements ExchangePort {
   }
 
   async createPayment(payment: PaymentRequest): Promise<{ status: "PENDING"; paymentReference: string }> {
-    if (!(await this.record("PAYMENT", payment.paymentId))) {
-      await this.db.sandboxExchangeRecord.create({ data: { kind: "PAYMENT", reference: payment.paymentId, status: "PENDING", remark: null, payload: { ...payment } } });
-    }
+    await this.book("PAYMENT", payment.paymentId, "PENDING", null, { ...payment });
     return { status: "PENDING", paymentReference: `SBXPAY${payment.paymentId.slice(-10).toUpperCase()}` };
   }
 
@@ -149,13 +142,24 @@ export class SandboxExchange implements ExchangePort {
   }
 
   private async receive(kind: Kind, reference: string, payload: object): Promise<RegistrationOutcome> {
-    const existing = await this.db.sandboxExchangeRecord.findUnique({ where: { kind_reference: { kind, reference } } });
-    if (existing) return toOutcome(existing.status, existing.remark);
     const [status, remark] = this.options.autoRegister
       ? (["REGISTERED", "SANDBOX: REGISTERED ON RECEIPT"] as const)
       : (["PENDING", "SANDBOX: AWAITING SIMULATION"] as const);
-    await this.db.sandboxExchangeRecord.create({ data: { kind, reference, status, remark, payload: JSON.parse(JSON.stringify(payload)) } });
-    return toOutcome(status, remark);
+    const booked = await this.book(kind, reference, status, remark, payload);
+    return toOutcome(booked.status, booked.remark);
+  }
+
+  /**
+   * Books what the exchange received, once: the first booking of a reference wins, and a repeat (a
+   * retried or concurrent dispatch) gets that first booking back, as the real exchange answers a
+   * duplicate with the original.
+   */
+  private async book(kind: Kind, reference: string, status: Status, remark: string | null, payload: object) {
+    await this.db.sandboxExchangeRecord.createMany({
+      data: [{ kind, reference, status, remark, payload: JSON.parse(JSON.stringify(payload)) }],
+      skipDuplicates: true,
+    });
+    return this.db.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind, reference } } });
   }
 
   private async status(kind: Kind, reference: string): Promise<RegistrationOutcome> {

@@ -64,7 +64,7 @@ async function claim(db: Db, ids: string[]): Promise<Claimed[]> {
   return db.$queryRawUnsafe<Claimed[]>(
     `UPDATE webhook_deliveries SET lease_until = now() + make_interval(secs => $2)
       WHERE id = ANY($1::text[]) AND status = 'PENDING'
-        AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second')
+        AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '250 milliseconds')
         AND (lease_until IS NULL OR lease_until < now())
       RETURNING id, subscription_id, event, payload, attempts`,
     ids,
@@ -119,7 +119,8 @@ async function record(db: Db, outcomes: Outcome[]): Promise<void> {
           statusCode: o.attempt!.statusCode,
           error: o.attempt!.error,
           latencyMs: o.attempt!.latencyMs,
-          responseBody: o.attempt!.responseBody,
+          // PostgreSQL text cannot hold NUL; a receiver may send any bytes.
+          responseBody: o.attempt!.responseBody.replaceAll("\u0000", ""),
         })),
         skipDuplicates: true,
       });

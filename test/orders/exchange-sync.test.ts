@@ -48,6 +48,14 @@ describe("dispatch never places an order twice", () => {
     expect(await row(id)).toMatchObject({ status: "ACCEPTED", exchangeOrderNumber: `SBX${id.slice(-12).toUpperCase()}` });
     expect(await eventNames(app, id)).toEqual(["order.accepted"]);
   });
+
+  it("two dispatches of one order at the same moment book it once and move it once", async () => {
+    const id = await place();
+    await Promise.all([runTask(app, dispatchOrder, { order_id: id }), runTask(app, dispatchOrder, { order_id: id }), runTask(app, dispatchOrder, { order_id: id })]);
+    expect(await app.prisma.sandboxExchangeRecord.count({ where: { kind: "ORDER", reference: id } })).toBe(1);
+    expect((await row(id)).status).toBe("ACCEPTED");
+    expect(await eventNames(app, id)).toEqual(["order.accepted"]);
+  });
 });
 
 describe("allotment statement (the path a real exchange uses)", () => {

@@ -63,7 +63,7 @@ describe("POST /api/webhooks/v1/subscriptions", () => {
       "investor.*", "mandate.*", "order.*", "payment.*",
     ];
     expect((await subscribe({ url: "https://all.example.com/", events: names })).status).toBe(201);
-    for (const [events, path] of [[["order.created"], "events.0"], [["*"], "events.0"], [["order.accepted", "orders.*"], "events.1"], [[], "events"], [["order.*", "order.*"], "events"]] as const) {
+    for (const [events, path] of [[["order.created"], "events[0]"], [["*"], "events[0]"], [["order.accepted", "orders.*"], "events[1]"], [[], "events"], [["order.*", "order.*"], "events"]] as const) {
       const res = await subscribe({ url: "https://all.example.com/", events });
       expect(res.status).toBe(400);
       expect(res.body.error.details.map((d: { path: string }) => d.path)).toEqual([path]);
