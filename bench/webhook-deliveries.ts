@@ -1,7 +1,7 @@
 /**
  * Webhook delivery benchmark: BENCH_EVENTS events (default 20,000) over 4 subscriptions, written by
- * state-change-sized transactions while the worker runs, delivered to a local HTTPS receiver (a child
- * process that verifies every signature). Prints deliveries/s from the first event written to the last
+ * state-change-sized transactions in their own process (as the API role would) while the worker runs
+ * in this one, delivered to a local HTTPS receiver (a child process that verifies every signature). Prints deliveries/s from the first event written to the last
  * valid POST received, p50/p99 from an event's commit to its receipt, and, measured in the same run,
  * graphile-worker's own throughput for the same number of no-op jobs (ratio target >= 0.3; absolute
  * target >= 1,000 deliveries/s).   npm run bench:webhooks
@@ -23,7 +23,35 @@ const WRITERS = 4;
 const TLS_DIR = path.resolve(import.meta.dirname, "../test/fixtures/tls");
 
 if (process.argv[2] === "receiver") await receive();
+else if (process.argv[2] === "writer") await write();
 else await measure();
+
+/** The writer process: records the events, EVENTS_PER_TRANSACTION at a time, from WRITERS connections. */
+async function write(): Promise<void> {
+  const { createPrisma } = await import("../src/db/client.js");
+  const { recordEvent } = await import("../src/events/events.repo.js");
+  const [databaseUrl, distributorId] = process.argv.slice(3) as [string, string];
+  const prisma = createPrisma(databaseUrl, WRITERS);
+  let written = 0;
+  await Promise.all(
+    Array.from({ length: WRITERS }, async () => {
+      while (written < EVENTS) {
+        const first = written;
+        const count = Math.min(EVENTS_PER_TRANSACTION, EVENTS - first);
+        written += count;
+        await prisma.$transaction(async (tx) => {
+          for (let i = first; i < first + count; i++) {
+            await recordEvent(tx, {
+              distributorId, resourceType: "order", resourceId: `ord_bench_${i}`, event: "order.accepted",
+              data: { order_id: `ord_bench_${i}`, status: "ACCEPTED", provider_remark: "ORDER CONFIRMED" },
+            });
+          }
+        });
+      }
+    }),
+  );
+  await prisma.$disconnect();
+}
 
 /** The receiver process: verifies each POST's signature, answers 200, reports receipts in batches. */
 async function receive(): Promise<void> {
@@ -56,7 +84,6 @@ async function measure(): Promise<void> {
   const { startWorker } = await import("../src/worker.js");
   const { createDistributor } = await import("../src/auth/distributors.service.js");
   const { createSubscription } = await import("../src/webhooks/subscriptions.service.js");
-  const { recordEvent } = await import("../src/events/events.repo.js");
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "mf-bench-webhooks-"));
   await chmod(dataDir, 0o755);
@@ -94,45 +121,43 @@ async function measure(): Promise<void> {
       secrets[pathname] = created.body.data.secret;
     }
     receiver.send({ secrets });
-    const worker = await startWorker(services, runtime.database.url);
-    const started = Date.now();
-    let written = 0;
-    await Promise.all(
-      Array.from({ length: WRITERS }, async () => {
-        while (written < EVENTS) {
-          const count = Math.min(EVENTS_PER_TRANSACTION, EVENTS - written);
-          written += count;
-          await services.prisma.$transaction(async (tx) => {
-            for (let i = 0; i < count; i++) {
-              const orderId = `ord_bench_${written - count + i}`;
-              await recordEvent(tx, {
-                distributorId: caller.distributorId, resourceType: "order", resourceId: orderId, event: "order.accepted",
-                data: { order_id: orderId, status: "ACCEPTED", provider_remark: "ORDER CONFIRMED" },
-              });
-            }
-          });
-        }
-      }),
-    );
-    const writeSeconds = (Date.now() - started) / 1000;
-    const expected = EVENTS * SUBSCRIPTIONS;
+    const writeEvents = async () => {
+      const writer = fork(new URL(import.meta.url).pathname, ["writer", runtime.database.url, caller.distributorId], { execArgv: ["--import", "tsx"], stdio: "inherit" });
+      await new Promise((resolve) => writer.once("exit", resolve));
+    };
     const receipts = new Map<string, number>();
     let invalid = 0;
-    for (;;) {
-      receiver.send({ flush: true });
-      const batch = await new Promise<{ receipts: Array<[string, number]>; invalid: number }>((resolve) => receiver.once("message", (m) => resolve(m as never)));
-      for (const [id, at] of batch.receipts) if (!receipts.has(id)) receipts.set(id, at);
-      invalid = batch.invalid;
-      if (receipts.size >= expected) break;
-      if (Date.now() - started > 600_000) throw new Error(`only ${receipts.size} of ${expected} deliveries arrived`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const lastReceipt = Math.max(...receipts.values());
-    const seconds = (lastReceipt - started) / 1000;
+    const awaitReceipts = async (expected: number, since: number) => {
+      for (;;) {
+        receiver.send({ flush: true });
+        const batch = await new Promise<{ receipts: Array<[string, number]>; invalid: number }>((resolve) => receiver.once("message", (m) => resolve(m as never)));
+        for (const [id, at] of batch.receipts) if (!receipts.has(id)) receipts.set(id, at);
+        invalid = batch.invalid;
+        if (receipts.size >= expected) return (Math.max(...receipts.values()) - since) / 1000;
+        if (Date.now() - since > 900_000) throw new Error(`only ${receipts.size} of ${expected} deliveries arrived`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    const expected = EVENTS * SUBSCRIPTIONS;
+
+    // Sustained: events written while the worker delivers.
+    let worker = await startWorker(services, runtime.database.url);
+    const started = Date.now();
+    await writeEvents();
+    const writeSeconds = (Date.now() - started) / 1000;
+    const seconds = await awaitReceipts(expected, started);
+    await worker.stop();
+
+    // Backlog: the same number of events written with the worker stopped, then drained.
+    await writeEvents();
+    const drainStarted = Date.now();
+    worker = await startWorker(services, runtime.database.url);
+    const drainSeconds = await awaitReceipts(2 * expected, drainStarted);
     await worker.stop();
 
     const created = await services.prisma.$queryRawUnsafe<Array<{ id: string; at: Date }>>(
-      `SELECT d.id, e.created_at AS at FROM webhook_deliveries d JOIN events e ON e.id = d.event_id`,
+      `SELECT d.id, e.created_at AS at FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.created_at < $1`,
+      new Date(started + writeSeconds * 1000 + 1),
     );
     const latencies = created.map((row) => receipts.get(row.id)! - row.at.getTime()).sort((a, b) => a - b);
     const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
@@ -145,6 +170,7 @@ async function measure(): Promise<void> {
       `webhooks: ${expected} valid signed deliveries (${invalid} invalid) in ${seconds.toFixed(2)} s = ${deliveriesPerSecond.toFixed(0)} deliveries/s ` +
         `(target 1,000); event -> receipt p50 ${p(0.5)} ms, p99 ${p(0.99)} ms; ratio to no-op jobs ${(deliveriesPerSecond / noopPerSecond).toFixed(2)} (target 0.3)`,
     );
+    console.log(`backlog: ${expected} deliveries drained in ${drainSeconds.toFixed(2)} s = ${(expected / drainSeconds).toFixed(0)} deliveries/s (ratio ${(expected / drainSeconds / noopPerSecond).toFixed(2)})`);
   } finally {
     receiver.kill();
     await runtime.close();

@@ -21,8 +21,8 @@ export const TASKS = {
   orders__create_installments: z.strictObject({}),
   payments__initiate: z.strictObject({ payment_id: z.string() }),
   payments__sync_pending: z.strictObject({}),
-  /** A batch job: deliveries merge into one pending job of their shard (see webhooks/fan-out.ts). */
-  webhooks__deliver: z.array(z.strictObject({ delivery_id: z.string() })).min(1),
+  /** Drains every due webhook delivery (see webhooks/fan-out.ts for when one is queued). */
+  webhooks__deliver: z.strictObject({}),
   webhooks__sweep: z.strictObject({}),
 } as const;
 

@@ -5,11 +5,6 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** A job with the same key replaces the pending one instead of adding another. */
   jobKey?: string;
-  /**
-   * With a jobKey: `replace` (default) overwrites a pending job; batch jobs (array payloads) are merged
-   * into one larger batch instead. `preserve_run_at` does the same but keeps the pending job's run_at.
-   */
-  jobKeyMode?: "replace" | "preserve_run_at";
   /** Jobs in one queue run one at a time, in order. */
   queueName?: string;
   maxAttempts?: number;
@@ -30,7 +25,7 @@ export async function enqueue<N extends TaskName>(
   await tx.$executeRawUnsafe(
     `SELECT graphile_worker.add_job(
        identifier => $1::text, payload => $2::json, queue_name => $3::text, run_at => $4::timestamptz,
-       max_attempts => $5::int, job_key => $6::text, priority => $7::int, job_key_mode => $8::text)`,
+       max_attempts => $5::int, job_key => $6::text, priority => $7::int)`,
     task,
     JSON.stringify(parsed),
     options.queueName ?? null,
@@ -38,6 +33,5 @@ export async function enqueue<N extends TaskName>(
     options.maxAttempts ?? null,
     options.jobKey ?? null,
     options.priority ?? null,
-    options.jobKeyMode ?? null,
   );
 }

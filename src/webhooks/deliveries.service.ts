@@ -72,7 +72,7 @@ export async function retryDelivery(services: Services, caller: Caller, id: stri
       data: { status: "PENDING", nextAttemptAt: new Date(), leaseUntil: null },
     });
     if (count !== 1) throw invalidState(`Delivery ${id} is ${row.status}; only a PARKED or FAILED delivery can be retried`);
-    await enqueue(tx, "webhooks__deliver", [{ delivery_id: id }], { jobKey: `webhooks__deliver:retry:${id}` });
+    await enqueue(tx, "webhooks__deliver", {}, { jobKey: `webhooks__deliver:retry:${id}` });
     return tx.webhookDelivery.findUniqueOrThrow({ where: { id } });
   });
   return { success: true as const, data: toRecord(updated) };

@@ -30,22 +30,33 @@ interface Outcome {
   attemptNo: number;
 }
 
+/** Deliveries one claim takes; a job claims again until nothing is due. */
+const CLAIM_BATCH = 200;
+
 /**
- * Attempts the given deliveries (those still PENDING, due and not held by another job): each is signed
- * and POSTed to its subscription's URL after the URL passes the public-address check again; then every
- * outcome is recorded in one transaction (the attempt, the delivery's new state, `attempts` + 1, and a
- * job for the next attempt where one is due).
+ * Attempts every due delivery, a claimed batch at a time: each is signed and POSTed to its
+ * subscription's URL after the URL passes the public-address check again; then every outcome of the
+ * batch is recorded in one transaction (the attempt, the delivery's new state, `attempts` + 1, and a
+ * job for the next attempt where one is due). Returns the number of deliveries attempted.
  */
-export async function attemptDeliveries(services: Services, deliveryIds: string[]): Promise<void> {
-  const claimed = await claim(services.prisma, deliveryIds);
-  if (claimed.length === 0) return;
+export async function deliverDue(services: Services): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const claimed = await claim(services.prisma);
+    if (claimed.length === 0) return total;
+    total += claimed.length;
+    await attemptBatch(services, claimed);
+  }
+}
+
+async function attemptBatch(services: Services, claimed: Claimed[]): Promise<void> {
   const subscriptions = new Map(
     (
       await services.prisma.webhookSubscription.findMany({
         where: { id: { in: [...new Set(claimed.map((d) => d.subscription_id))] } },
         select: { id: true, url: true, status: true, secretEncrypted: true },
       })
-    ).map((s) => [s.id, s]),
+    ).map((s) => [s.id, { ...s, secret: services.cipher.decrypt(s.secretEncrypted) }]),
   );
   const outcomes: Outcome[] = [];
   let next = 0;
@@ -60,14 +71,19 @@ export async function attemptDeliveries(services: Services, deliveryIds: string[
   await record(services.prisma, outcomes);
 }
 
-async function claim(db: Db, ids: string[]): Promise<Claimed[]> {
+/** Takes due deliveries no other job holds, leasing them (a lease that runs out frees them again). */
+async function claim(db: Db): Promise<Claimed[]> {
   return db.$queryRawUnsafe<Claimed[]>(
     `UPDATE webhook_deliveries SET lease_until = now() + make_interval(secs => $2)
-      WHERE id = ANY($1::text[]) AND status = 'PENDING'
-        AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '250 milliseconds')
-        AND (lease_until IS NULL OR lease_until < now())
+      WHERE id IN (
+        SELECT id FROM webhook_deliveries
+         WHERE status = 'PENDING' AND next_attempt_at <= now() + interval '250 milliseconds'
+           AND (lease_until IS NULL OR lease_until < now())
+         ORDER BY next_attempt_at
+         LIMIT $1
+         FOR UPDATE SKIP LOCKED)
       RETURNING id, subscription_id, event, payload, attempts`,
-    ids,
+    CLAIM_BATCH,
     LEASE_SECONDS,
   );
 }
@@ -75,7 +91,7 @@ async function claim(db: Db, ids: string[]): Promise<Claimed[]> {
 async function attempt(
   services: Services,
   delivery: Claimed,
-  subscription: { url: string; status: string; secretEncrypted: string } | undefined,
+  subscription: { url: string; status: string; secret: string } | undefined,
 ): Promise<Outcome> {
   const attemptNo = delivery.attempts + 1;
   if (!subscription || subscription.status !== "ACTIVE") {
@@ -95,7 +111,7 @@ async function attempt(
     headers: {
       "X-MF-Event": delivery.event,
       "X-MF-Delivery": delivery.id,
-      "X-MF-Signature": signPayload(body, services.cipher.decrypt(subscription.secretEncrypted), Math.floor(at.getTime() / 1000)),
+      "X-MF-Signature": signPayload(body, subscription.secret, Math.floor(at.getTime() / 1000)),
     },
   });
   const recorded = { at, statusCode: result.statusCode, error: result.error, latencyMs: result.latencyMs, responseBody: result.responseBody };
@@ -143,7 +159,7 @@ async function record(db: Db, outcomes: Outcome[]): Promise<void> {
       outcomes.map((o) => o.attempt !== null),
     );
     for (const retry of outcomes.filter((o) => o.status === "PENDING")) {
-      await enqueue(tx, "webhooks__deliver", [{ delivery_id: retry.id }], { jobKey: `webhooks__deliver:retry:${retry.id}`, runAt: retry.nextAttemptAt! });
+      await enqueue(tx, "webhooks__deliver", {}, { jobKey: `webhooks__deliver:retry:${retry.id}`, runAt: retry.nextAttemptAt! });
     }
   });
 }

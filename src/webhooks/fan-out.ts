@@ -5,11 +5,33 @@ import { maskPansInText } from "../lib/mask.js";
 import { matchesEvent } from "./event-filter.js";
 
 /**
- * Delivery jobs are batch jobs merged per shard: a pending job of a shard collects the deliveries of
- * every transaction that commits before a worker takes it, so a burst of events costs a few jobs, not
- * one each. Several shards keep concurrent transactions from queuing on one job row.
+ * A delivery job drains every due delivery, so a transaction needs one job however many events it
+ * records: its first fan-out adds a job under a shard key (the transaction id picks the shard), later
+ * ones in the same transaction add nothing. A pending job of a shard stands for every transaction that
+ * commits before a worker takes it, so a burst of events costs a few jobs, not one each.
  */
 export const DELIVERY_SHARDS = 8;
+const queuedIn = new WeakSet<Tx>();
+type Subscriptions = Array<{ id: string; events: string[]; shard: number }>;
+/** A transaction's view of each distributor's subscriptions, read once (its later events reuse it). */
+const seenIn = new WeakMap<Tx, Map<string, Subscriptions>>();
+
+async function subscriptionsOf(tx: Tx, distributorId: string): Promise<Subscriptions> {
+  let byDistributor = seenIn.get(tx);
+  if (!byDistributor) seenIn.set(tx, (byDistributor = new Map()));
+  let subscriptions = byDistributor.get(distributorId);
+  if (!subscriptions) {
+    // The shard comes from the transaction id, so a transaction touches one job row and two
+    // transactions never wait on each other's.
+    subscriptions = await tx.$queryRawUnsafe<Subscriptions>(
+      `SELECT id, events, (txid_current() % $2)::int AS shard FROM webhook_subscriptions WHERE distributor_id = $1 AND status = 'ACTIVE'`,
+      distributorId,
+      DELIVERY_SHARDS,
+    );
+    byDistributor.set(distributorId, subscriptions);
+  }
+  return subscriptions;
+}
 
 export interface RecordedEvent {
   id: string;
@@ -24,10 +46,7 @@ export interface RecordedEvent {
  * The payload's exact bytes are fixed here and signed on every attempt.
  */
 export async function fanOut(tx: Tx, event: RecordedEvent): Promise<void> {
-  const subscriptions = await tx.webhookSubscription.findMany({
-    where: { distributorId: event.distributorId, status: "ACTIVE" },
-    select: { id: true, events: true },
-  });
+  const subscriptions = await subscriptionsOf(tx, event.distributorId);
   const matching = subscriptions.filter((s) => matchesEvent(s.events, event.event));
   if (matching.length === 0) return;
   const payload = maskPansInText(JSON.stringify({ success: true, data: event.data }));
@@ -43,6 +62,8 @@ export async function fanOut(tx: Tx, event: RecordedEvent): Promise<void> {
     nextAttemptAt: now,
   }));
   await tx.webhookDelivery.createMany({ data: deliveries });
-  const shard = Math.floor(Math.random() * DELIVERY_SHARDS);
-  await enqueue(tx, "webhooks__deliver", deliveries.map((d) => ({ delivery_id: d.id })), { jobKey: `webhooks__deliver:${shard}` });
+  if (!queuedIn.has(tx)) {
+    await enqueue(tx, "webhooks__deliver", {}, { jobKey: `webhooks__deliver:${matching[0]!.shard}` });
+    queuedIn.add(tx);
+  }
 }

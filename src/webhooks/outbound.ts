@@ -1,4 +1,4 @@
-import { request as httpsRequest } from "node:https";
+import { Agent, request as httpsRequest } from "node:https";
 import type { IncomingMessage } from "node:http";
 import { isIP, type LookupFunction } from "node:net";
 import { performance } from "node:perf_hooks";
@@ -6,8 +6,10 @@ import { performance } from "node:perf_hooks";
 /**
  * One webhook POST over node:https, connected to addresses that passed the public-address check.
  * DNS is never asked again: the socket's lookup answers with those addresses, while SNI, the
- * certificate's hostname check and the Host header all use the URL's hostname. No connection pooling,
- * no proxy from the environment, no redirects, one deadline for the whole exchange, a bounded read.
+ * certificate's hostname check and the Host header all use the URL's hostname. Connections are kept
+ * alive only within one pool per (host, vetted addresses): a pooled connection always leads to an
+ * address that passed the check for that very set. No proxy from the environment, no redirects, one
+ * deadline for the whole exchange, a bounded read.
  */
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -35,6 +37,28 @@ export type WebhookResult = {
 
 /** Headers the transport owns; a caller's value for them is ignored. */
 const TRANSPORT_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection"]);
+
+/** Keep-alive pools, one per host and vetted address set; the least recently used is closed first. */
+const POOLS = new Map<string, Agent>();
+const MAX_POOLS = 256;
+const IDLE_SOCKET_MS = 30_000;
+
+function poolFor(host: string, addresses: string[]): Agent {
+  const key = `${host}|${addresses.join(",")}`;
+  let agent = POOLS.get(key);
+  if (agent) {
+    POOLS.delete(key);
+  } else {
+    agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_SOCKET_MS, scheduling: "lifo" });
+    if (POOLS.size >= MAX_POOLS) {
+      const [oldestKey, oldest] = POOLS.entries().next().value!;
+      POOLS.delete(oldestKey);
+      oldest.destroy();
+    }
+  }
+  POOLS.set(key, agent);
+  return agent;
+}
 
 /** Answers the socket's address lookup with the vetted addresses only. */
 function pinnedLookup(addresses: string[]): LookupFunction {
@@ -115,7 +139,7 @@ export async function postWebhook(request: WebhookRequest): Promise<WebhookResul
         // IP literals carry no SNI (RFC 6066); names send their own.
         servername: isIP(hostname) ? "" : hostname,
         lookup: pinnedLookup(addresses),
-        agent: false,
+        agent: poolFor(url.host, addresses),
       });
 
       timer = setTimeout(() => {

@@ -117,7 +117,7 @@ describe("postWebhook", () => {
       "x-mf-event": "order.accepted",
       "x-mf-delivery": "dlv_01k0test",
       "x-mf-signature": signatureHeaders["X-MF-Signature"],
-      connection: "close",
+      connection: "keep-alive",
     });
   });
 

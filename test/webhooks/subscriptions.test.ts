@@ -106,7 +106,7 @@ describe("the public-address check at delivery time", () => {
     dns.set("rebind.example.com", ["127.0.0.1"]);
     await app.http("GET", `/api/simulation/investors/v1/${investor.id}/register`, { token });
     const [delivery] = await app.prisma.webhookDelivery.findMany({ where: { subscriptionId: sub.id } });
-    await runTask(app, deliverWebhooks, [{ delivery_id: delivery!.id }]);
+    await runTask(app, deliverWebhooks, {});
     const row = await app.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery!.id } });
     expect(row).toMatchObject({ status: "FAILED", attempts: 1, lastStatusCode: null });
     expect(row.lastError).toMatch(/^refused: .*127\.0\.0\.1/);
