@@ -17,6 +17,8 @@ export const TASKS = {
   mandates__cancel_at_exchange: z.strictObject({ mandate_id: z.string() }),
   orders__dispatch: z.strictObject({ order_id: z.string() }),
   orders__cancel_at_exchange: z.strictObject({ order_id: z.string() }),
+  // Holdings (issue 6). Crontab jobs carry graphile-worker's `_cron` key.
+  holdings__refresh: z.strictObject({ _cron: z.object({ ts: z.unknown(), backfilled: z.boolean() }).partial().optional() }),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -6,6 +6,9 @@ import { registerInvestor } from "../investors/jobs/register.js";
 import { cancelOrderAtExchange, dispatchOrder } from "../orders/jobs/dispatch.js";
 import { cancelMandateAtExchange, checkMandateStatus, registerMandate, syncPendingMandates } from "../mandates/jobs/register.js";
 import type { Services } from "../trpc/context.js";
+import type { Config } from "../env.js";
+import { holdingsRefreshCronItem } from "../holdings/cron.js";
+import { refreshHoldingsJob } from "../holdings/jobs/refresh.js";
 import { TASKS, type TaskName } from "./catalog.js";
 import type { TaskHandler } from "./task.js";
 
@@ -21,6 +24,7 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   mandates__cancel_at_exchange: cancelMandateAtExchange,
   orders__dispatch: dispatchOrder,
   orders__cancel_at_exchange: cancelOrderAtExchange,
+  holdings__refresh: refreshHoldingsJob,
 };
 
 /** Recurring jobs (graphile-worker crontab items). */
@@ -30,6 +34,11 @@ export const CRON_ITEMS: CronItem[] = [
   { task: "investors__sync_pending", match: "*/10 * * * *", identifier: "investors__sync_pending" },
   { task: "mandates__sync_pending", match: "*/10 * * * *", identifier: "mandates__sync_pending" },
 ];
+
+/** The crontab with the configured items (holdings: `HOLDINGS_REFRESH_CRON`, in Asia/Kolkata time). */
+export function cronItems(config: Config): CronItem[] {
+  return [...CRON_ITEMS, holdingsRefreshCronItem(config.holdings.refreshCron)];
+}
 
 /** The worker's task list: each handler gets its payload parsed by the task's schema first. */
 export function buildTaskList(services: Services): TaskList {

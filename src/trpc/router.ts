@@ -1,4 +1,5 @@
 import { authRouter } from "../auth/auth.router.js";
+import { holdingsRouter } from "../holdings/holdings.router.js";
 import { investorsRouter } from "../investors/investors.router.js";
 import { mandatesRouter } from "../mandates/mandates.router.js";
 import { mastersRouter } from "../masters/masters.router.js";
@@ -13,6 +14,7 @@ export const appRouter = router({
   mandates: mandatesRouter,
   orders: ordersRouter,
   simulation: simulationRouter,
+  holdings: holdingsRouter,
 });
 
 /** The typed router for first-party clients (`@trpc/client`). */
