@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import { Decimal } from "@prisma/client/runtime/client";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { DataCipher } from "../lib/crypto.js";
@@ -57,61 +58,57 @@ export interface ImportReport {
   problems: FeedProblem[];
   /** Why a REJECTED batch was rejected. */
   reason: string | null;
+  /** Milliseconds spent reading and staging the rows, and replacing the positions. */
+  timing_ms: { stage: number; replace: number };
 }
 
 const MAX_PROBLEMS_KEPT = 100;
 const PAN_CACHE_LIMIT = 50_000;
 const IMPORT_LOCK = 7206006;
 
-const STAGE_COLUMNS = [
-  "seq", "distributor_id", "amc_code", "amc_name", "folio_no", "registrar_scheme_code", "isin", "scheme_name", "units", "nav",
-  "nav_date", "market_value", "balance_date", "holding_nature", "pan_hash", "pan_encrypted",
+const POSITION_COLUMNS = [
+  "distributor_id", "registrar", "amc_code", "folio_no", "registrar_scheme_code", "scheme_code", "amc_name", "isin",
+  "scheme_name", "units", "nav", "nav_date", "market_value", "balance_date", "holding_nature", "pan_hash",
+  "pan_encrypted", "feed_file_id",
 ] as const;
+const KEY = "distributor_id, amc_code, folio_no, registrar_scheme_code";
 
-const CREATE_STAGE = `CREATE TEMP TABLE holdings_stage (
-  seq bigint NOT NULL, distributor_id text NOT NULL, amc_code text NOT NULL, amc_name text, folio_no text NOT NULL,
-  registrar_scheme_code text NOT NULL, isin text, scheme_name text NOT NULL, units numeric NOT NULL, nav numeric,
-  nav_date date, market_value numeric, balance_date date NOT NULL, holding_nature text NOT NULL, pan_hash text,
-  pan_encrypted text) ON COMMIT DROP`;
-
-/** Staged rows into positions, our scheme code found through the ISIN (growth or reinvestment) in the scheme master. */
-const INSERT_FROM_STAGE = `WITH isin_map AS (
-    SELECT isin, min(scheme_code) AS scheme_code FROM (
-      SELECT isin_growth AS isin, scheme_code FROM schemes WHERE isin_growth IS NOT NULL
-      UNION ALL SELECT isin_reinvestment, scheme_code FROM schemes WHERE isin_reinvestment IS NOT NULL) i
-    GROUP BY isin)
-  INSERT INTO holding_positions (distributor_id, registrar, amc_code, folio_no, registrar_scheme_code, scheme_code,
-    amc_name, isin, scheme_name, units, nav, nav_date, market_value, balance_date, holding_nature, pan_hash,
-    pan_encrypted, feed_file_id)
-  SELECT s.distributor_id, $1, s.amc_code, s.folio_no, s.registrar_scheme_code, m.scheme_code,
-    coalesce(s.amc_name, sc.amc_name), s.isin, s.scheme_name, s.units, s.nav, s.nav_date,
-    coalesce(s.market_value, round(s.units * s.nav, 2)), s.balance_date, s.holding_nature, s.pan_hash,
-    s.pan_encrypted, $2
-  FROM holdings_stage s
-  LEFT JOIN isin_map m ON m.isin = s.isin
-  LEFT JOIN schemes sc ON sc.scheme_code = m.scheme_code
-  WHERE s.distributor_id = ANY($3::text[])
-  ORDER BY s.seq
-  ON CONFLICT DO NOTHING`;
+interface Context {
+  batch: FeedBatch;
+  cipher: DataCipher;
+  feedFileId: string;
+  distributors: Map<string, string>;
+  schemes: Map<string, { schemeCode: string; amcName: string }>;
+  /** Per distributor in the batch: its newest balance date and row count. */
+  seen: Map<string, { newest: string; rows: number }>;
+}
 
 /** Imports one batch on `client` (a dedicated connection, not in a transaction). */
 export async function importBatch(client: pg.ClientBase, cipher: DataCipher, batch: FeedBatch): Promise<ImportReport> {
-  const report: ImportReport = {
-    registrar: batch.registrar,
-    file: batch.file.name,
-    companion: batch.companion?.name ?? null,
-    outcome: "IMPORTED",
-    feed_file_id: null,
-    balance_date: null,
-    rows: 0,
-    imported: 0,
-    skipped_unknown_arn: 0,
-    skipped_stale: 0,
-    skipped_duplicate: 0,
-    problem_count: 0,
-    problems: [],
-    reason: null,
+  try {
+    return await importOnce(client, cipher, batch, "direct");
+  } catch (error) {
+    // Rows repeating a key within the batch: read it again through a staging table that keeps the first of each.
+    if ((error as { code?: string }).code !== "23505") throw error;
+    return await importOnce(client, cipher, batch, "staged");
+  }
+}
+
+function emptyReport(batch: FeedBatch): ImportReport {
+  return {
+    registrar: batch.registrar, file: batch.file.name, companion: batch.companion?.name ?? null, outcome: "IMPORTED",
+    feed_file_id: null, balance_date: null, rows: 0, imported: 0, skipped_unknown_arn: 0, skipped_stale: 0,
+    skipped_duplicate: 0, problem_count: 0, problems: [], reason: null, timing_ms: { stage: 0, replace: 0 },
   };
+}
+
+/**
+ * `direct`: rows are COPied straight into holding_positions under a deferred key, the distributors' previous rows
+ * deleted afterwards, the key checked before COMMIT (a repeated key fails with 23505). `staged`: COPY into a
+ * temporary table, then insert the first row of each key.
+ */
+async function importOnce(client: pg.ClientBase, cipher: DataCipher, batch: FeedBatch, mode: "direct" | "staged"): Promise<ImportReport> {
+  const report = emptyReport(batch);
   await client.query("BEGIN");
   try {
     await client.query("SELECT pg_advisory_xact_lock($1)", [IMPORT_LOCK]);
@@ -123,17 +120,29 @@ export async function importBatch(client: pg.ClientBase, cipher: DataCipher, bat
       await client.query("ROLLBACK");
       return { ...report, outcome: "DUPLICATE", feed_file_id: seen.rows[0].id as string };
     }
-    const distributors = await distributorsByArn(client);
-    await client.query(CREATE_STAGE);
+    const ctx: Context = {
+      batch, cipher, feedFileId: newId("hff"), distributors: await distributorsByArn(client), schemes: await schemesByIsin(client), seen: new Map(),
+    };
+    report.feed_file_id = ctx.feedFileId;
+    const started = performance.now();
+    if (mode === "direct") {
+      await client.query("SET CONSTRAINTS holding_positions_pkey DEFERRED");
+    } else {
+      await client.query("CREATE TEMP TABLE holdings_stage (LIKE holding_positions, seq bigint NOT NULL) ON COMMIT DROP");
+    }
     try {
-      await stage(client, cipher, batch, distributors, report);
+      await stream(client, ctx, report, mode === "direct" ? "holding_positions" : "holdings_stage", mode === "staged");
     } catch (error) {
       if (!(error instanceof FeedFileError)) throw error;
       await client.query("ROLLBACK");
       return await recordRejected(client, batch, report, error);
     }
-    await replacePositions(client, batch, report);
+    report.timing_ms.stage = Math.round(performance.now() - started);
+    const replacing = performance.now();
+    await replacePositions(client, ctx, report, mode);
+    await insertFeedFile(client, ctx.feedFileId, batch, report);
     await client.query("COMMIT");
+    report.timing_ms.replace = Math.round(performance.now() - replacing);
     return report;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
@@ -152,45 +161,55 @@ function arnKey(arn: string): string {
   return match ? `ARN-${match[1]}` : arn.trim().toUpperCase();
 }
 
+/** Our scheme code (and AMC name) for each ISIN of the scheme master, growth or reinvestment; the lowest code wins. */
+async function schemesByIsin(client: pg.ClientBase): Promise<Map<string, { schemeCode: string; amcName: string }>> {
+  const { rows } = await client.query<{ isin: string; scheme_code: string; amc_name: string }>(
+    `SELECT DISTINCT ON (isin) isin, scheme_code, amc_name FROM (
+       SELECT isin_growth AS isin, scheme_code, amc_name FROM schemes WHERE isin_growth IS NOT NULL
+       UNION ALL SELECT isin_reinvestment, scheme_code, amc_name FROM schemes WHERE isin_reinvestment IS NOT NULL) i
+     ORDER BY isin, scheme_code`,
+  );
+  return new Map(rows.map((r) => [r.isin, { schemeCode: r.scheme_code, amcName: r.amc_name }]));
+}
+
 function readBatch(batch: FeedBatch): AsyncGenerator<FeedItem> {
   if (batch.registrar === "KFINTECH") return readKfintechFeed(batch.file);
   if (!batch.companion) throw new FeedFileError(batch.file.name, "a CAMS WBR22 file needs its WBR9 file");
   return readCamsFeed({ positions: batch.file, investors: batch.companion });
 }
 
-async function stage(
-  client: pg.ClientBase,
-  cipher: DataCipher,
-  batch: FeedBatch,
-  distributors: Map<string, string>,
-  report: ImportReport,
-): Promise<void> {
-  const copy = client.query(copyFrom(`COPY holdings_stage (${STAGE_COLUMNS.join(", ")}) FROM STDIN`));
+/** Streams the batch's positions with COPY into `table`; counts, problems and per-distributor dates into the report. */
+async function stream(client: pg.ClientBase, ctx: Context, report: ImportReport, table: string, withSeq: boolean): Promise<void> {
+  const columns = withSeq ? [...POSITION_COLUMNS, "seq"] : POSITION_COLUMNS;
+  const copy = client.query(copyFrom(`COPY ${table} (${columns.join(", ")}) FROM STDIN`));
   let copyError: Error | undefined;
   copy.on("error", (error: Error) => {
     copyError = error;
   });
-  const pans = new Map<string, [string, string]>();
-  const panFields = (pan: string | null): [string, string] | undefined => {
-    if (pan === null || !PAN_PATTERN.test(pan)) return undefined;
+  const pans = new Map<string, string>();
+  const panFields = (pan: string | null): string => {
+    if (pan === null || !PAN_PATTERN.test(pan)) return "\\N\t\\N";
     let fields = pans.get(pan);
-    if (!fields) {
+    if (fields === undefined) {
       if (pans.size >= PAN_CACHE_LIMIT) pans.clear();
-      fields = [cipher.lookupHash(pan), cipher.encrypt(pan)];
+      fields = `${ctx.cipher.lookupHash(pan)}\t${ctx.cipher.encrypt(pan)}`;
       pans.set(pan, fields);
     }
     return fields;
   };
+  const tail = `\t${ctx.feedFileId}${withSeq ? "\t" : "\n"}`;
+  const registrar = `\t${ctx.batch.registrar}\t`;
 
   let buffer = "";
   const flush = async () => {
     if (buffer === "") return;
     const ok = copy.write(buffer);
     buffer = "";
-    if (!ok && !copyError) await Promise.race([once(copy, "drain"), once(copy, "error")]);
+    // events.once also settles (rejects) on "error", which is kept in copyError.
+    if (!ok && !copyError) await once(copy, "drain").catch(() => {});
   };
   try {
-    for await (const item of readBatch(batch)) {
+    for await (const item of readBatch(ctx.batch)) {
       if (copyError) break;
       if (item.kind === "problem") {
         report.problem_count++;
@@ -199,15 +218,28 @@ async function stage(
         }
         continue;
       }
-      const position = item.position;
+      const p = item.position;
       report.rows++;
-      const distributorId = distributors.get(arnKey(position.arn));
+      const distributorId = ctx.distributors.get(arnKey(p.arn));
       if (distributorId === undefined) {
         report.skipped_unknown_arn++;
         continue;
       }
-      if (report.balance_date === null || position.balance_date > report.balance_date) report.balance_date = position.balance_date;
-      buffer += `${report.rows}\t${copyLine(distributorId, position, panFields(position.pan))}`;
+      const mine = ctx.seen.get(distributorId);
+      if (mine === undefined) ctx.seen.set(distributorId, { newest: p.balance_date, rows: 1 });
+      else {
+        mine.rows++;
+        if (p.balance_date > mine.newest) mine.newest = p.balance_date;
+      }
+      if (report.balance_date === null || p.balance_date > report.balance_date) report.balance_date = p.balance_date;
+      const scheme = p.isin === null ? undefined : ctx.schemes.get(p.isin);
+      const marketValue = p.market_value ?? (p.nav === null ? null : new Decimal(p.units).times(p.nav).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2));
+      buffer +=
+        distributorId + registrar +
+        [p.amc_code, p.folio_no, p.scheme_code, scheme?.schemeCode ?? null, p.amc_name ?? scheme?.amcName ?? null, p.isin, p.scheme_name, p.units, p.nav, p.nav_date, marketValue, p.balance_date, p.holding_nature]
+          .map(copyText)
+          .join("\t") +
+        `\t${panFields(p.pan)}${tail}${withSeq ? `${report.rows}\n` : ""}`;
       if (buffer.length >= 256 * 1024) await flush();
     }
     await flush();
@@ -217,16 +249,9 @@ async function stage(
   }
   if (!copyError) {
     copy.end();
-    await Promise.race([once(copy, "finish"), once(copy, "error")]).catch(() => {});
+    await once(copy, "finish").catch(() => {});
   }
   if (copyError) throw copyError;
-}
-
-function copyLine(distributorId: string, p: FeedPosition, pan: [string, string] | undefined): string {
-  return [
-    distributorId, p.amc_code, p.amc_name, p.folio_no, p.scheme_code, p.isin, p.scheme_name, p.units, p.nav, p.nav_date,
-    p.market_value, p.balance_date, p.holding_nature, pan?.[0] ?? null, pan?.[1] ?? null,
-  ].map(copyText).join("\t") + "\n";
 }
 
 const COPY_SPECIAL = /[\\\t\n\r]/;
@@ -238,40 +263,69 @@ export function copyText(value: string | null): string {
   return value.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
 }
 
-async function replacePositions(client: pg.ClientBase, batch: FeedBatch, report: ImportReport): Promise<void> {
-  const { rows: staged } = await client.query<{ distributor_id: string; newest: string; n: string; stored: string | null }>(
-    `SELECT s.distributor_id, s.newest::text, s.n::text,
-            (SELECT max(p.balance_date)::text FROM holding_positions p
-              WHERE p.distributor_id = s.distributor_id AND p.registrar = $1) AS stored
-       FROM (SELECT distributor_id, max(balance_date) AS newest, count(*) AS n FROM holdings_stage GROUP BY 1) s`,
-    [batch.registrar],
+/**
+ * Per distributor of the batch: when its newest balance date is not older than the stored set's, its previous
+ * positions of this registrar are deleted and the new ones kept; otherwise the new ones are dropped (stale).
+ */
+async function replacePositions(client: pg.ClientBase, ctx: Context, report: ImportReport, mode: "direct" | "staged"): Promise<void> {
+  const registrar = ctx.batch.registrar;
+  const ids = [...ctx.seen.keys()];
+  const { rows: stored } = await client.query<{ distributor_id: string; balance_date: string }>(
+    "SELECT distributor_id, balance_date::text FROM holding_snapshots WHERE registrar = $1 AND distributor_id = ANY($2::text[])",
+    [registrar, ids],
   );
-  const fresh = staged.filter((s) => s.stored === null || s.newest >= s.stored);
-  report.skipped_stale = staged.filter((s) => !fresh.includes(s)).reduce((n, s) => n + Number(s.n), 0);
-  const freshIds = fresh.map((s) => s.distributor_id);
-  const feedFileId = newId("hff");
-  if (freshIds.length > 0) {
-    await client.query("DELETE FROM holding_positions WHERE registrar = $1 AND distributor_id = ANY($2::text[])", [batch.registrar, freshIds]);
-    const inserted = await client.query(INSERT_FROM_STAGE, [batch.registrar, feedFileId, freshIds]);
+  const storedDate = new Map(stored.map((s) => [s.distributor_id, s.balance_date]));
+  const fresh = ids.filter((id) => !(storedDate.get(id)! > ctx.seen.get(id)!.newest));
+  const stale = ids.filter((id) => !fresh.includes(id));
+  const freshRows = fresh.reduce((n, id) => n + ctx.seen.get(id)!.rows, 0);
+  report.skipped_stale = stale.reduce((n, id) => n + ctx.seen.get(id)!.rows, 0);
+  const replaced = fresh.filter((id) => storedDate.has(id));
+
+  if (mode === "direct") {
+    if (replaced.length > 0) {
+      await client.query("DELETE FROM holding_positions WHERE registrar = $1 AND distributor_id = ANY($2::text[]) AND feed_file_id <> $3", [registrar, replaced, ctx.feedFileId]);
+    }
+    if (stale.length > 0) {
+      await client.query("DELETE FROM holding_positions WHERE registrar = $1 AND distributor_id = ANY($2::text[]) AND feed_file_id = $3", [registrar, stale, ctx.feedFileId]);
+    }
+    // Raises 23505 here when two rows of the batch share a key (importBatch then takes the staged way).
+    await client.query("SET CONSTRAINTS holding_positions_pkey IMMEDIATE");
+    report.imported = freshRows;
+  } else {
+    if (replaced.length > 0) {
+      await client.query("DELETE FROM holding_positions WHERE registrar = $1 AND distributor_id = ANY($2::text[])", [registrar, replaced]);
+    }
+    const inserted = await client.query(
+      `INSERT INTO holding_positions (${POSITION_COLUMNS.join(", ")})
+       SELECT DISTINCT ON (${KEY}) ${POSITION_COLUMNS.join(", ")} FROM holdings_stage
+        WHERE distributor_id = ANY($1::text[]) ORDER BY ${KEY}, seq`,
+      [fresh],
+    );
     report.imported = inserted.rowCount ?? 0;
-    report.skipped_duplicate = fresh.reduce((n, s) => n + Number(s.n), 0) - report.imported;
+    report.skipped_duplicate = freshRows - report.imported;
     if (report.skipped_duplicate > 0 && report.problems.length < MAX_PROBLEMS_KEPT) {
       report.problems.push({
-        file: batch.file.name,
+        file: ctx.batch.file.name,
         line: 0,
         reason: `${report.skipped_duplicate} row(s) repeat an earlier row's distributor, AMC, folio and scheme; the first was kept`,
       });
     }
   }
-  report.feed_file_id = feedFileId;
-  await insertFeedFile(client, feedFileId, batch, report);
+  if (fresh.length > 0) {
+    await client.query(
+      `INSERT INTO holding_snapshots (distributor_id, registrar, balance_date, feed_file_id, positions)
+       SELECT id, $1, newest::date, $2, n FROM unnest($3::text[], $4::text[], $5::int[]) AS s(id, newest, n)
+       ON CONFLICT (distributor_id, registrar) DO UPDATE
+         SET balance_date = excluded.balance_date, feed_file_id = excluded.feed_file_id, positions = excluded.positions`,
+      [registrar, ctx.feedFileId, fresh, fresh.map((id) => ctx.seen.get(id)!.newest), fresh.map((id) => ctx.seen.get(id)!.rows)],
+    );
+  }
 }
 
 async function recordRejected(client: pg.ClientBase, batch: FeedBatch, report: ImportReport, error: FeedFileError): Promise<ImportReport> {
   const rejected: ImportReport = {
     ...report,
     outcome: "REJECTED",
-    feed_file_id: newId("hff"),
     imported: 0,
     reason: maskPansInText(error.message),
     problems: [...report.problems, { file: error.file, line: 0, reason: maskPansInText(error.reason) }].slice(0, MAX_PROBLEMS_KEPT),

@@ -19,7 +19,21 @@ CREATE TABLE "holding_positions" (
     "pan_encrypted" TEXT,
     "feed_file_id" TEXT NOT NULL,
 
-    CONSTRAINT "holding_positions_pkey" PRIMARY KEY ("distributor_id","registrar","amc_code","folio_no","registrar_scheme_code")
+    -- Edited by hand (Prisma does not model deferrability): DEFERRABLE, so that a refresh can COPY a registrar's new
+    -- positions straight into this table and delete the distributor's previous ones afterwards in the same
+    -- transaction, the key being checked before COMMIT. INITIALLY IMMEDIATE for every other writer.
+    CONSTRAINT "holding_positions_pkey" PRIMARY KEY ("distributor_id","registrar","amc_code","folio_no","registrar_scheme_code") DEFERRABLE INITIALLY IMMEDIATE
+);
+
+-- CreateTable
+CREATE TABLE "holding_snapshots" (
+    "distributor_id" TEXT NOT NULL,
+    "registrar" TEXT NOT NULL,
+    "balance_date" DATE NOT NULL,
+    "feed_file_id" TEXT NOT NULL,
+    "positions" INTEGER NOT NULL,
+
+    CONSTRAINT "holding_snapshots_pkey" PRIMARY KEY ("distributor_id","registrar")
 );
 
 -- CreateTable
@@ -44,10 +58,7 @@ CREATE TABLE "holding_feed_files" (
 );
 
 -- CreateIndex
-CREATE INDEX "holding_positions_pan_hash_distributor_id_idx" ON "holding_positions"("pan_hash", "distributor_id");
-
--- CreateIndex
-CREATE INDEX "holding_positions_distributor_id_folio_no_idx" ON "holding_positions"("distributor_id", "folio_no");
+CREATE INDEX "holding_positions_pan_hash_idx" ON "holding_positions" USING HASH ("pan_hash");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "holding_feed_files_registrar_content_sha256_key" ON "holding_feed_files"("registrar", "content_sha256");
