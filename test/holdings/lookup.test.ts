@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/env.js";
 import { holdingsRefreshCronItem } from "../../src/holdings/cron.js";
 import { refreshHoldings } from "../../src/holdings/refresh.js";
 import { useTestApp } from "../helpers/app.js";
@@ -133,5 +134,7 @@ describe("the daily refresh crontab (Asia/Kolkata)", () => {
     expect(monday(at(`${iso}T20:30:00Z`))).toBe(true);
     expect(monday(at(`${iso}T02:00:00Z`))).toBe(false);
     expect(() => holdingsRefreshCronItem("61 6 * * *")).toThrow();
+    expect(() => loadConfig({ HOLDINGS_REFRESH_CRON: "61 6 * * *" })).toThrow(ConfigError);
+    expect(loadConfig({}).holdings.refreshCron).toBe("0 6 * * *");
   });
 });
