@@ -12,16 +12,18 @@ import { readKfintechFeed } from "./registrars/kfintech.js";
 
 /**
  * The registrar import: one feed batch (a KFintech MFSD203 file, or a CAMS WBR22 file with its WBR9) into the
- * positions table.
+ * positions table, in one transaction on a dedicated connection (COPY needs the pg protocol directly).
  *
- * 1. In one transaction on a dedicated connection, under an advisory lock (one import at a time across processes):
- *    a batch whose content hash is already recorded is a DUPLICATE and changes nothing.
- * 2. The parsed rows are streamed with COPY into a temporary staging table (no per-row INSERT, memory flat):
- *    a row whose ARN is no distributor's is counted and skipped; a malformed row is a problem (file, line,
- *    reason) and skipped; a malformed file (FeedFileError) rolls everything back and is recorded REJECTED.
- * 3. For each distributor in the batch whose newest balance date is not older than what is stored for that
- *    registrar, the registrar's positions of the distributor are deleted and the staged ones inserted; older
- *    batches are counted as stale. Rows repeating an earlier row's key are counted; the first one is kept.
+ * 1. Under an advisory lock (one import per registrar at a time, across processes), a batch whose content hash is
+ *    already recorded is a DUPLICATE and changes nothing.
+ * 2. The parsed rows are streamed with COPY straight into holding_positions, its key deferred to the end of the
+ *    transaction (no per-row INSERT, no second copy of the rows; memory flat). A row whose ARN is no distributor's
+ *    is counted and skipped; a malformed row is a problem (file, line, reason) and skipped; a malformed file
+ *    (FeedFileError) rolls everything back and is recorded REJECTED. Our scheme code is found through the ISIN.
+ * 3. Per distributor of the batch: when its newest balance date is not older than the set stored for the
+ *    registrar (holding_snapshots), its previous positions of the registrar are deleted; otherwise the new rows are
+ *    (stale). The key is then checked: rows repeating a key within the batch make the batch go again through a
+ *    temporary staging table that keeps the first row of each key and counts the others.
  * 4. The batch is recorded (registrar, names, SHA-256, counts, first problems, outcome), then COMMIT: a lookup
  *    sees either the whole previous set or the whole new one.
  */
@@ -111,7 +113,8 @@ async function importOnce(client: pg.ClientBase, cipher: DataCipher, batch: Feed
   const report = emptyReport(batch);
   await client.query("BEGIN");
   try {
-    await client.query("SELECT pg_advisory_xact_lock($1)", [IMPORT_LOCK]);
+    // One import per registrar at a time, across processes; the two registrars import side by side.
+    await client.query("SELECT pg_advisory_xact_lock($1, $2)", [IMPORT_LOCK, batch.registrar === "CAMS" ? 1 : 2]);
     const seen = await client.query("SELECT id FROM holding_feed_files WHERE registrar = $1 AND content_sha256 = $2", [
       batch.registrar,
       batch.sha256,

@@ -20,8 +20,8 @@ export interface RefreshOptions {
 
 /**
  * The holdings refresh (daily job, `holdings:refresh`, sandbox simulation): in the sandbox the sandbox registrar
- * writes its feed files first; then every batch of the feed directory not imported before is imported, in name
- * order, each in its own transaction. Problems are logged with file and line, never with a PAN.
+ * writes its feed files first; then every batch of the feed directory not imported before is imported, each in its
+ * own transaction: a registrar's batches in name order, the two registrars concurrently. Problems are logged with file and line, never with a PAN.
  */
 export async function refreshHoldings(services: Services, options: RefreshOptions = {}): Promise<RefreshReport> {
   const feedDir = options.feedDir ?? holdingsFeedDir(services.config);
@@ -31,18 +31,26 @@ export async function refreshHoldings(services: Services, options: RefreshOption
   const { batches, waiting } = await listFeedBatches(feedDir);
   const databaseUrl = services.config.databaseUrl;
   if (!databaseUrl) throw new Error("holdings refresh: no database URL in the configuration");
-  const files = batches.length === 0 ? [] : await withImportClient(databaseUrl, async (client) => {
-    const reports: ImportReport[] = [];
-    for (const batch of batches) {
-      const report = await importBatch(client, services.cipher, batch);
-      if (report.outcome !== "DUPLICATE") {
-        const { problems, ...counts } = report;
-        log.info({ ...counts, first_problems: problems.slice(0, 5) }, `holdings feed ${report.outcome.toLowerCase()}`);
-      }
-      reports.push(report);
-    }
-    return reports;
-  });
+  // Each registrar's batches in name order on a connection of its own; the two registrars side by side (parsing
+  // one while PostgreSQL ingests the other).
+  const byRegistrar = (["CAMS", "KFINTECH"] as const).map((r) => batches.filter((b) => b.registrar === r)).filter((list) => list.length > 0);
+  const perRegistrar = await Promise.all(
+    byRegistrar.map((list) =>
+      withImportClient(databaseUrl, async (client) => {
+        const reports: ImportReport[] = [];
+        for (const batch of list) {
+          const report = await importBatch(client, services.cipher, batch);
+          if (report.outcome !== "DUPLICATE") {
+            const { problems, ...counts } = report;
+            log.info({ ...counts, first_problems: problems.slice(0, 5) }, `holdings feed ${report.outcome.toLowerCase()}`);
+          }
+          reports.push(report);
+        }
+        return reports;
+      }),
+    ),
+  );
+  const files = perRegistrar.flat();
   for (const w of waiting) log.warn({ registrar: w.registrar, file: w.file }, w.reason);
   return { feed_dir: feedDir, sandbox_files: sandboxFiles, files, waiting };
 }
