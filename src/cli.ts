@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from "./env.js";
 import { AppError } from "./lib/errors.js";
 import { createLogger } from "./lib/logger.js";
 import { importNavAllFile } from "./masters/schemes.service.js";
+import { describeRefresh, refreshHoldings } from "./holdings/refresh.js";
 import { openRuntime, type Runtime } from "./runtime.js";
 import { OPENAPI_FILE, openApiText } from "./trpc/openapi-file.js";
 
@@ -17,6 +18,7 @@ Commands:
   distributors:create --name N --arn ARN-123 [--json]
                                             Create a distributor and its API client (secret shown once)
   schemes:import <NAVAll.txt>               Import AMFI's NAV file (either format) into the scheme master
+  holdings:refresh [--json]                 Import the registrar feeds of HOLDINGS_FEED_DIR (sandbox: its registrar's feed first)
 
 Uses DATABASE_URL when set, otherwise the embedded PostgreSQL under .data/.`;
 
@@ -72,6 +74,28 @@ async function run(argv: string[]): Promise<void> {
           `${stats.unchanged} older than the master (kept), ${stats.skipped.length} malformed lines skipped`,
       );
       for (const skip of stats.skipped.slice(0, 20)) console.log(`  line ${skip.line}: ${skip.reason}`);
+      return;
+    }
+    case "holdings:refresh": {
+      const { values } = parseArgs({ args: rest, options: { json: { type: "boolean", default: false } } });
+      const report = await withRuntime((rt) => refreshHoldings(rt.services));
+      if (values.json) {
+        console.log(JSON.stringify(report));
+        return;
+      }
+      console.log(`Feed directory ${report.feed_dir}`);
+      for (const name of report.sandbox_files) console.log(`  sandbox registrar wrote ${name}`);
+      for (const f of report.files) {
+        console.log(
+          `  ${f.registrar} ${f.file}${f.companion ? ` + ${f.companion}` : ""}: ${f.outcome}` +
+            (f.outcome === "DUPLICATE" ? "" : `, ${f.rows} rows, ${f.imported} imported, ${f.skipped_unknown_arn} unknown ARN, ` +
+              `${f.skipped_stale} stale, ${f.skipped_duplicate} repeated, ${f.problem_count} malformed`) +
+            (f.reason ? ` (${f.reason})` : ""),
+        );
+        for (const p of f.problems.slice(0, 20)) console.log(`    ${p.file} line ${p.line}: ${p.reason}`);
+      }
+      for (const w of report.waiting) console.log(`  ${w.registrar} ${w.file}: ${w.reason}`);
+      console.log(describeRefresh(report));
       return;
     }
     default:

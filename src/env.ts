@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { holdingsRefreshCronItem } from "./holdings/cron.js";
 
 const flag = z.enum(["0", "1", "true", "false"]).optional().transform((v) => v === "1" || v === "true");
 
@@ -78,6 +79,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     retryDelaysMs = parseDurations(env.WEBHOOK_RETRY_DELAYS ?? DEFAULT_RETRY_DELAYS);
   } catch (error) {
     problems.push(`WEBHOOK_RETRY_DELAYS: ${(error as Error).message}`);
+  }
+  try {
+    holdingsRefreshCronItem(env.HOLDINGS_REFRESH_CRON);
+  } catch (error) {
+    problems.push(`HOLDINGS_REFRESH_CRON: ${(error as Error).message} (a 5-field cron expression in Asia/Kolkata time)`);
   }
   if (env.MF_ENV === "production") problems.push(...productionRefusals(env));
   if (problems.length > 0) throw new ConfigError(problems);

@@ -35,7 +35,8 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
   }
   const prisma = createPrisma(database.url, config.dbPoolSize);
   const cipher = new DataCipher(await loadDataKey(config));
-  const services: Services = { config, prisma, logger, auth: new AuthService(prisma), cipher, ...createExchange(config, prisma), resolveHost: systemResolver };
+  // The URL in use (embedded or DATABASE_URL), for the modules that need their own connection (holdings COPY).
+  const services: Services = { config: { ...config, databaseUrl: database.url }, prisma, logger, auth: new AuthService(prisma), cipher, ...createExchange(config, prisma), resolveHost: systemResolver };
   return {
     services,
     database,

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { Logger as WorkerLogger, parseCronItems, run, runMigrations, type Runner } from "graphile-worker";
 import type { Logger } from "./lib/logger.js";
-import { buildTaskList, CRON_ITEMS } from "./jobs/task-list.js";
+import { buildTaskList, cronItems } from "./jobs/task-list.js";
 import type { Services } from "./trpc/context.js";
 
 /** graphile-worker's log lines through our logger. */
@@ -34,7 +34,7 @@ export async function startWorker(services: Services, connectionString: string):
     noHandleSignals: true,
     pollInterval: 2_000,
     taskList: buildTaskList(services),
-    parsedCronItems: parseCronItems(CRON_ITEMS),
+    parsedCronItems: parseCronItems(cronItems(services.config)),
     logger: workerLogger(log),
   });
   return {

@@ -24,6 +24,7 @@ export const TASKS = {
   /** Drains every due webhook delivery (see webhooks/fan-out.ts for when one is queued). */
   webhooks__deliver: z.strictObject({}),
   webhooks__sweep: z.strictObject({}),
+  holdings__refresh: z.strictObject({}),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

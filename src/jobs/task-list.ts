@@ -9,6 +9,9 @@ import { initiatePayment, syncPendingPayments } from "../payments/jobs/gateway.j
 import { deliverWebhooks, sweepWebhookDeliveries } from "../webhooks/jobs/deliver.js";
 import { cancelMandateAtExchange, checkMandateStatus, registerMandate, syncPendingMandates } from "../mandates/jobs/register.js";
 import type { Services } from "../trpc/context.js";
+import type { Config } from "../env.js";
+import { holdingsRefreshCronItem } from "../holdings/cron.js";
+import { refreshHoldingsJob } from "../holdings/jobs/refresh.js";
 import { TASKS, type TaskName } from "./catalog.js";
 import type { TaskHandler } from "./task.js";
 
@@ -30,6 +33,7 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   payments__sync_pending: syncPendingPayments,
   webhooks__deliver: deliverWebhooks,
   webhooks__sweep: sweepWebhookDeliveries,
+  holdings__refresh: refreshHoldingsJob,
 };
 
 /** Recurring jobs (graphile-worker crontab items). */
@@ -49,6 +53,11 @@ function withoutCronMarker(payload: unknown): unknown {
   if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return payload;
   const { _cron, ...own } = payload as Record<string, unknown>;
   return own;
+}
+
+/** The crontab with the configured items (holdings: `HOLDINGS_REFRESH_CRON`, in Asia/Kolkata time). */
+export function cronItems(config: Config): CronItem[] {
+  return [...CRON_ITEMS, holdingsRefreshCronItem(config.holdings.refreshCron)];
 }
 
 /** The worker's task list: each handler gets its payload parsed by the task's schema first. */

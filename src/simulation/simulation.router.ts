@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { RefreshQuery, simulateHoldingsRefresh } from "../holdings/holdings.simulation.js";
 import { simulateInvestorRegistration } from "../investors/investors.simulation.js";
 import { simulateMandateRegistration } from "../mandates/mandates.simulation.js";
 import { AllotQuery } from "../orders/orders.schemas.js";
@@ -49,4 +50,11 @@ export const simulationRouter = router({
     .input(AllotQuery)
     .output(SimulationResponse)
     .query(({ ctx, input }) => simulateAllotment(ctx, ctx.caller, input.id, input)),
+
+  // Holdings (issue 6): no resource id; `data` is the balance date of the sandbox feed.
+  refreshHoldings: sandboxProcedure
+    .meta(simulate("/holdings/v1/refresh", "Run the registrars' daily holdings refresh now (sandbox registrar feed, then import)"))
+    .input(RefreshQuery)
+    .output(SimulationResponse)
+    .query(({ ctx }) => simulateHoldingsRefresh(ctx)),
 });

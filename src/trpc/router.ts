@@ -1,4 +1,5 @@
 import { authRouter } from "../auth/auth.router.js";
+import { holdingsRouter } from "../holdings/holdings.router.js";
 import { investorsRouter } from "../investors/investors.router.js";
 import { mandatesRouter } from "../mandates/mandates.router.js";
 import { mastersRouter } from "../masters/masters.router.js";
@@ -17,6 +18,7 @@ export const appRouter = router({
   payments: paymentsRouter,
   simulation: simulationRouter,
   webhooks: webhooksRouter,
+  holdings: holdingsRouter,
 });
 
 /** The typed router for first-party clients (`@trpc/client`). */

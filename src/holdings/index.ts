@@ -1,0 +1,2 @@
+/** What other domains use from holdings. */
+export { folioUnits } from "./holdings.service.js";

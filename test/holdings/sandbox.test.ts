@@ -1,0 +1,111 @@
+import { mkdtempSync } from "node:fs";
+import { readdir, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { enqueue } from "../../src/jobs/enqueue.js";
+import { createLogger } from "../../src/lib/logger.js";
+import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
+import { seedSandbox } from "../../src/seed/sandbox.js";
+import { startWorker } from "../../src/worker.js";
+import { useTestApp } from "../helpers/app.js";
+import { investorBody, randomPan } from "../helpers/factories.js";
+
+const feedDir = mkdtempSync(path.join(os.tmpdir(), "holdings-sandbox-"));
+const app = useTestApp({ HOLDINGS_FEED_DIR: feedDir });
+let token = "";
+let account = "";
+const pan = randomPan();
+const jobContext = { services: {} as never, log: createLogger("silent"), job: { attempts: 1, max_attempts: 5 } as never };
+
+beforeAll(async () => {
+  await app.prisma.scheme.create({
+    data: { schemeCode: "930001", isinGrowth: "INF930T01AA1", name: "Sandbox Loop Fund", amcCode: "LOOPAMC", amcName: "Loop Mutual Fund", category: "Equity", schemeType: "Open Ended Schemes", nav: "12.3456" },
+  });
+  token = (await app.newDistributor()).token;
+  const body = investorBody();
+  body.primary_holder.pan = pan;
+  const investor = (await app.http("POST", "/api/investors/v1", { token, json: body })).body;
+  await app.http("GET", `/api/simulation/investors/v1/${investor.id}/register`, { token });
+  account = investor.investment_account_id;
+});
+
+afterAll(async () => {
+  await rm(feedDir, { recursive: true, force: true });
+});
+
+const lookup = async (t = token, p = pan) => (await app.http("POST", "/api/holdings/v1/lookup", { token: t, json: { pan: p } })).body;
+const refresh = (t = token) => app.http("GET", "/api/simulation/holdings/v1/refresh", { token: t });
+const allotted = async (order: Record<string, unknown>, allot: string) => {
+  const placed = await app.http("POST", "/api/orders/v1/", { token, json: { investment_account_id: account, scheme_code: "930001", ...order } });
+  expect(placed.status).toBe(201);
+  await dispatchOrder({ order_id: placed.body.id }, { ...jobContext, services: app.services });
+  const res = await app.http("GET", `/api/simulation/orders/v1/${placed.body.id}/allot?${allot}`, { token });
+  expect(res.status).toBe(200);
+  return placed.body.id as string;
+};
+
+describe("the sandbox registrar loop", () => {
+  it("place -> accept -> allot -> refresh -> lookup shows the units; a redemption removes them", async () => {
+    expect((await lookup()).holdings).toEqual([]);
+    await allotted({ order_type: "LUMPSUM_PURCHASE", amount: 5000, purchase_type: "FRESH" }, "nav=12.3456&folio_no=LOOP%2F1");
+    const res = await refresh();
+    expect(res.status).toBe(200);
+    const today = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
+    expect(res.body).toEqual({ success: true, message: expect.stringMatching(/^Holdings refreshed: 1 feed\(s\) imported/), data: today });
+    // The sandbox registrar wrote a real CAMS batch that the importer read.
+    expect((await readdir(path.join(feedDir, "cams"))).sort()).toEqual([expect.stringMatching(/^SANDBOX_\d{8}_\d+_WBR22\.csv$/), expect.stringMatching(/^SANDBOX_\d{8}_\d+_WBR9\.csv$/)]);
+
+    const body = await lookup();
+    expect(body.holdings).toEqual([
+      {
+        registrar: "CAMS", amc_code: "LOOPAMC", amc_name: "Loop Mutual Fund", folio_no: "LOOP/1", scheme_code: "930001", isin: "INF930T01AA1",
+        scheme_name: "Sandbox Loop Fund", units: 405.002, nav: 12.3456, nav_date: today, market_value: 4999.99, balance_date: today,
+      },
+    ]);
+
+    // Nothing changed: the same feed is not written or imported again.
+    const again = await refresh();
+    expect(again.body.message).toMatch(/: 0 feed\(s\) imported/);
+
+    await allotted({ order_type: "REDEMPTION", folio_no: "LOOP/1", units: 100.5 }, "nav=12.3456");
+    await refresh();
+    expect((await lookup()).holdings.map((h: { units: number }) => h.units)).toEqual([304.502]);
+    expect(await app.prisma.holdingFeedFile.count({ where: { outcome: "IMPORTED" } })).toBe(2);
+  });
+
+  it("the daily job refreshes through the worker, as the simulation does", async () => {
+    await allotted({ order_type: "LUMPSUM_PURCHASE", amount: 1234.56, purchase_type: "ADDITIONAL", folio_no: "LOOP/1" }, "nav=12.3456");
+    await enqueue(app.prisma, "holdings__refresh", {});
+    const worker = await startWorker(app.services, app.databaseUrl);
+    try {
+      await expect.poll(async () => (await lookup()).holdings[0]?.units, { timeout: 15_000 }).toBe(404.502);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("seeds folios for the sandbox distributor's demo investors; the joint one is not served", async () => {
+    const credentials = await seedSandbox(app.services);
+    const tokenRes = await app.http("POST", "/api/auth/v1/token", { json: { grant_type: "client_credentials", ...credentials, source: undefined } });
+    const sandboxToken = tokenRes.body.access_token as string;
+    expect((await refresh(sandboxToken)).status).toBe(200);
+    const meera = await lookup(sandboxToken, "AAAPZ1111A");
+    expect(meera.holdings.map((h: { folio_no: string; scheme_code: string; registrar: string }) => [h.registrar, h.folio_no, h.scheme_code])).toEqual([
+      ["CAMS", "PP1234567", "122639"],
+      ["CAMS", "10293847/12", "102942"],
+      ["KFINTECH", "91029384756", "112278"],
+    ]);
+    expect(meera.summary.positions).toBe(3);
+    // The feed files carry the PAN as the registrars' do; responses never do.
+    const kfin = await readdir(path.join(feedDir, "kfintech"));
+    expect(await readFile(path.join(feedDir, "kfintech", kfin[0]!), "utf8")).toContain("AAAPZ1111A");
+    expect(JSON.stringify(meera)).not.toContain("AAAPZ1111A");
+    // Another distributor does not see the sandbox distributor's folios.
+    expect((await lookup(token, "AAAPZ1111A")).holdings).toEqual([]);
+  });
+
+  it("is a sandbox-only route that needs a token", async () => {
+    expect((await app.http("GET", "/api/simulation/holdings/v1/refresh")).status).toBe(401);
+  });
+});
