@@ -6,6 +6,7 @@ import { readCursor, toPage } from "../lib/zod.js";
 import { decimalOrNull, rupeesToDecimal } from "../lib/formats.js";
 import { newId } from "../lib/ids.js";
 import type { Caller, Services } from "../trpc/context.js";
+import { folioUnits } from "../holdings/index.js";
 import { endWithoutUnits } from "./order-moves.js";
 import { schemeViolations, type RuleViolation } from "./order-rules.js";
 import type { PlaceOrderInput } from "./orders.schemas.js";
@@ -136,6 +137,9 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
   if (schemeCode) {
     const scheme = await tx.scheme.findUnique({ where: { schemeCode } });
     violations.push(...schemeViolations({ ...input, scheme_code: schemeCode }, scheme));
+    if (scheme && input.folio_no && UNITS_OUT.has(input.order_type)) {
+      violations.push(...(await holdingViolations(tx, caller.distributorId, input, scheme)));
+    }
   }
   const target = input.switch?.to_scheme_code ?? input.stp?.to_scheme_code;
   if (target) {
@@ -146,6 +150,28 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
     if (target === schemeCode) add(path, "same_scheme", "must differ from scheme_code");
   }
   return { account, schemeCode, mandateId, violations };
+}
+
+/** Orders that take units out of a folio: refused beyond what the registrars report in it. */
+const UNITS_OUT = new Set(["REDEMPTION", "SWITCH"]);
+
+/**
+ * Where the holdings know the folio (the registrars reported it under the caller's ARN), a redemption
+ * or switch cannot take more than it holds: units directly, an amount at the scheme's latest NAV.
+ * A folio the holdings do not know is left to the exchange and the registrar to judge.
+ */
+async function holdingViolations(tx: DbOrTx, distributorId: string, input: PlaceOrderInput, scheme: { schemeCode: string; nav: Prisma.Decimal | null }): Promise<RuleViolation[]> {
+  const held = await folioUnits(tx, distributorId, input.folio_no!, scheme.schemeCode);
+  if (held === null) return [];
+  const folio = `folio ${input.folio_no} holds ${held.toFixed(3)} units of ${scheme.schemeCode}`;
+  if (held.isZero()) return [{ path: "folio_no", reason: "no_units_held", message: folio }];
+  if (input.units !== undefined && held.lessThan(input.units.toFixed(3))) {
+    return [{ path: "units", reason: "units_exceed_holding", message: folio }];
+  }
+  if (input.amount !== undefined && scheme.nav && held.times(scheme.nav.toString()).lessThan(rupeesToDecimal(input.amount))) {
+    return [{ path: "amount", reason: "amount_exceeds_holding", message: `${folio}, worth ${held.times(scheme.nav.toString()).toFixed(2)} at NAV ${scheme.nav.toFixed(4)}` }];
+  }
+  return [];
 }
 
 export async function getOrder(services: Services, caller: Caller, id: string): Promise<OrderView> {
