@@ -30,8 +30,10 @@ interface Outcome {
   attemptNo: number;
 }
 
-/** Deliveries one claim takes; a job claims again until nothing is due. */
+/** Deliveries one claim takes; a job claims again until nothing is due or its time is up. */
 const CLAIM_BATCH = 200;
+/** How long one job keeps claiming, so a steady stream of events cannot hold a worker (or its shutdown). */
+const JOB_SECONDS = 20;
 
 /**
  * Attempts every due delivery, a claimed batch at a time: each is signed and POSTed to its
@@ -40,12 +42,18 @@ const CLAIM_BATCH = 200;
  * job for the next attempt where one is due). Returns the number of deliveries attempted.
  */
 export async function deliverDue(services: Services): Promise<number> {
+  const deadline = Date.now() + JOB_SECONDS * 1000;
   let total = 0;
   for (;;) {
     const claimed = await claim(services.prisma);
-    if (claimed.length === 0) return total;
     total += claimed.length;
-    await attemptBatch(services, claimed);
+    if (claimed.length > 0) await attemptBatch(services, claimed);
+    if (claimed.length < CLAIM_BATCH) return total;
+    if (Date.now() > deadline) {
+      // More is due: a fresh job takes over, and this worker slot is free again.
+      await enqueue(services.prisma, "webhooks__deliver", {}, { jobKey: "webhooks__deliver:continue" });
+      return total;
+    }
   }
 }
 
