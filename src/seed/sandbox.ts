@@ -9,6 +9,7 @@ import { upsertAmfiRecords } from "../masters/schemes.import.js";
 import { newId, newSecret } from "../lib/ids.js";
 import seedSchemes from "../masters/seed/schemes.json" with { type: "json" };
 import type { Services } from "../trpc/context.js";
+import { enqueue } from "../jobs/enqueue.js";
 import { seedDemoInvestors } from "./demo-investors.js";
 
 export const SANDBOX_DISTRIBUTOR = { name: "Sandbox Distributor", arn: "ARN-000001" };
@@ -33,8 +34,8 @@ interface SeedScheme extends AmfiSchemeRecord {
 
 /**
  * Seeds the sandbox (idempotent; runs at every sandbox start under an advisory lock): the demo
- * distributor and its API client, the scheme master's seed set with its trading rules, and demo
- * investors with a mandate.
+ * distributor and its API client, the scheme master's seed set with its trading rules, demo
+ * investors with a mandate, and (through a refresh job) their holdings.
  */
 export async function seedSandbox(services: Services): Promise<SandboxCredentials> {
   const { prisma: db, config } = services;
@@ -44,6 +45,9 @@ export async function seedSandbox(services: Services): Promise<SandboxCredential
     await seedSchemeMaster(db);
     const distributor = await findDistributorByArn(db, SANDBOX_DISTRIBUTOR.arn);
     if (distributor) await seedDemoInvestors(services, distributor.id);
+    // The demo holdings reach the positions the way real ones do: the sandbox registrar's feed, imported
+    // by the refresh job, which the worker runs right after start.
+    await enqueue(db, "holdings__refresh", {}, { jobKey: "holdings__refresh:seed" });
     return credentials;
   } finally {
     await db.$executeRawUnsafe("SELECT pg_advisory_unlock(7206001)");

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import os from "node:os";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -21,12 +22,22 @@ export interface Started {
   exited: Promise<number | null>;
 }
 
+let runs = 0;
+
 /** Runs a TypeScript entry point of the project the way `npm start` / `npm run mf` do. */
 export function runEntry(entry: string, args: string[], env: Record<string, string>): Started {
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", LOG_LEVEL: "warn", ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/root",
+      LOG_LEVEL: "warn",
+      // Without a data directory of its own, feed files the sandbox registrar writes go to one of this run,
+      // never into the repository's .data.
+      ...(env.MF_DATA_DIR ? {} : { HOLDINGS_FEED_DIR: path.join(os.tmpdir(), `mf-test-feeds-${process.pid}-${++runs}`) }),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (chunk) => (output += String(chunk)));

@@ -87,6 +87,11 @@ describe("the sandbox registrar loop", () => {
 
   it("seeds folios for the sandbox distributor's demo investors; the joint one is not served", async () => {
     const credentials = await seedSandbox(app.services);
+    // Start-up queues the refresh that brings the seeded folios in (the worker runs it at once).
+    const queued = await app.prisma.$queryRawUnsafe<Array<{ task_identifier: string }>>(
+      `SELECT task_identifier FROM graphile_worker.jobs WHERE key = 'holdings__refresh:seed'`,
+    );
+    expect(queued).toEqual([{ task_identifier: "holdings__refresh" }]);
     const tokenRes = await app.http("POST", "/api/auth/v1/token", { json: { grant_type: "client_credentials", ...credentials, source: undefined } });
     const sandboxToken = tokenRes.body.access_token as string;
     expect((await refresh(sandboxToken)).status).toBe(200);
