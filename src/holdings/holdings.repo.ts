@@ -1,19 +1,11 @@
 import type { DbOrTx } from "../db/client.js";
+import type { FeedPosition } from "./registrars/feed.js";
 
-export interface PositionRow {
-  registrar: "CAMS" | "KFINTECH";
-  amc_code: string;
-  amc_name: string | null;
-  folio_no: string;
-  scheme_code: string;
-  isin: string | null;
-  scheme_name: string;
-  units: string;
-  nav: string | null;
-  nav_date: string | null;
-  market_value: string | null;
-  balance_date: string;
-}
+/** A stored position as the lookups read it: the feed's own fields, without the holder and the ARN. */
+export type PositionRow = Pick<
+  FeedPosition,
+  "registrar" | "amc_code" | "amc_name" | "folio_no" | "scheme_code" | "isin" | "scheme_name" | "units" | "nav" | "nav_date" | "market_value" | "balance_date"
+>;
 
 /** The servable positions of one PAN (by its keyed hash) under one distributor: single-holder folios only. */
 export async function positionsByPanHash(db: DbOrTx, distributorId: string, panHash: string): Promise<PositionRow[]> {

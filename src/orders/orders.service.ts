@@ -168,8 +168,9 @@ async function holdingViolations(tx: DbOrTx, distributorId: string, input: Place
   if (input.units !== undefined && held.lessThan(input.units.toFixed(3))) {
     return [{ path: "units", reason: "units_exceed_holding", message: folio }];
   }
-  if (input.amount !== undefined && scheme.nav && held.times(scheme.nav.toString()).lessThan(rupeesToDecimal(input.amount))) {
-    return [{ path: "amount", reason: "amount_exceeds_holding", message: `${folio}, worth ${held.times(scheme.nav.toString()).toFixed(2)} at NAV ${scheme.nav.toFixed(4)}` }];
+  const worth = input.amount !== undefined && scheme.nav ? held.times(scheme.nav.toString()) : null;
+  if (worth && worth.lessThan(rupeesToDecimal(input.amount!))) {
+    return [{ path: "amount", reason: "amount_exceeds_holding", message: `${folio}, worth ${worth.toFixed(2)} at NAV ${scheme.nav!.toFixed(4)}` }];
   }
   return [];
 }

@@ -105,18 +105,15 @@ export async function createDueInstallments(db: Db, today: string): Promise<numb
 async function createChild(db: Db, row: Prisma.OrderInstallmentGetPayload<object>): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const parent = await tx.order.findUniqueOrThrow({ where: { id: row.orderId } });
-    const key = { orderId_installmentNo: { orderId: row.orderId, installmentNo: row.installmentNo } };
+    const scheduled = { orderId: row.orderId, installmentNo: row.installmentNo, status: "SCHEDULED" };
     if (!LIVE_REGISTRATION.has(parent.status)) {
-      await tx.orderInstallment.updateMany({ where: { ...key.orderId_installmentNo, status: "SCHEDULED" }, data: { status: "CANCELLED" } });
+      await tx.orderInstallment.updateMany({ where: scheduled, data: { status: "CANCELLED" } });
       return false;
     }
     const childId = newId("ord");
-    const { count } = await tx.orderInstallment.updateMany({
-      where: { ...key.orderId_installmentNo, status: "SCHEDULED" },
-      data: { status: "CREATED", childOrderId: childId },
-    });
+    const { count } = await tx.orderInstallment.updateMany({ where: scheduled, data: { status: "CREATED", childOrderId: childId } });
     if (count !== 1) return false;
-    const total = await tx.orderInstallment.count({ where: { orderId: row.orderId } });
+    const total = planOf(parent)?.installments;
     const child = await tx.order.create({
       data: {
         id: childId,

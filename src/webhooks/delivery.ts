@@ -2,11 +2,11 @@ import type { Db } from "../db/client.js";
 import { enqueue } from "../jobs/enqueue.js";
 import type { Services } from "../trpc/context.js";
 import { postWebhook } from "./outbound.js";
-import { checkTarget } from "./public-address.js";
+import { checkTarget, type TargetCheck } from "./public-address.js";
 import { signPayload } from "./signature.js";
 
 /** After this many failed attempts a delivery is PARKED until someone retries it. */
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 /** How long a claimed delivery is reserved for the job that claimed it (then a sweep may retry it). */
 const LEASE_SECONDS = 60;
 /** Requests in flight at once per job, so one burst does not open hundreds of connections to a receiver. */
@@ -57,14 +57,23 @@ export async function deliverDue(services: Services): Promise<number> {
   }
 }
 
+/** An active subscription as a batch uses it: its secret, and its URL checked just before the batch's attempts. */
+interface Target {
+  secret: string;
+  check: TargetCheck;
+}
+
 async function attemptBatch(services: Services, claimed: Claimed[]): Promise<void> {
-  const subscriptions = new Map(
-    (
-      await services.prisma.webhookSubscription.findMany({
-        where: { id: { in: [...new Set(claimed.map((d) => d.subscription_id))] } },
-        select: { id: true, url: true, status: true, secretEncrypted: true },
-      })
-    ).map((s) => [s.id, { ...s, secret: services.cipher.decrypt(s.secretEncrypted) }]),
+  const rows = await services.prisma.webhookSubscription.findMany({
+    where: { id: { in: [...new Set(claimed.map((d) => d.subscription_id))] }, status: "ACTIVE" },
+    select: { id: true, url: true, secretEncrypted: true },
+  });
+  // One public-address check (and DNS answer) per subscription and batch, not per delivery.
+  const options = { allowPrivate: services.config.webhooks.allowPrivateTargets, resolve: services.resolveHost };
+  const targets = new Map<string, Target>(
+    await Promise.all(
+      rows.map(async (s) => [s.id, { secret: services.cipher.decrypt(s.secretEncrypted), check: await checkTarget(s.url, options) }] as const),
+    ),
   );
   const outcomes: Outcome[] = [];
   let next = 0;
@@ -72,7 +81,7 @@ async function attemptBatch(services: Services, claimed: Claimed[]): Promise<voi
     Array.from({ length: Math.min(PARALLEL_SENDS, claimed.length) }, async () => {
       while (next < claimed.length) {
         const delivery = claimed[next++]!;
-        outcomes.push(await attempt(services, delivery, subscriptions.get(delivery.subscription_id)));
+        outcomes.push(await attempt(services, delivery, targets.get(delivery.subscription_id)));
       }
     }),
   );
@@ -96,17 +105,13 @@ async function claim(db: Db): Promise<Claimed[]> {
   );
 }
 
-async function attempt(
-  services: Services,
-  delivery: Claimed,
-  subscription: { url: string; status: string; secret: string } | undefined,
-): Promise<Outcome> {
+async function attempt(services: Services, delivery: Claimed, subscription: Target | undefined): Promise<Outcome> {
   const attemptNo = delivery.attempts + 1;
-  if (!subscription || subscription.status !== "ACTIVE") {
+  if (!subscription) {
     return { id: delivery.id, status: "FAILED", attempt: null, lastError: "the subscription was deleted", nextAttemptAt: null, attemptNo: delivery.attempts };
   }
   const at = new Date();
-  const target = await checkTarget(subscription.url, { allowPrivate: services.config.webhooks.allowPrivateTargets, resolve: services.resolveHost });
+  const target = subscription.check;
   if (!target.ok) {
     const error = `refused: ${target.reason}`;
     return { id: delivery.id, status: "FAILED", attempt: { at, statusCode: null, error, latencyMs: 0, responseBody: "" }, lastError: error, nextAttemptAt: null, attemptNo };

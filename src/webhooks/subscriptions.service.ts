@@ -11,7 +11,7 @@ const view = (row: SubscriptionRow) => ({ id: row.id, url: row.url, events: row.
 
 /**
  * Subscribes the caller to events at a URL that passes the public-address check now (it is checked
- * again before every attempt). The secret (256 random bits) is returned once; it is stored encrypted,
+ * again right before every attempt). The secret (256 random bits) is returned once; it is stored encrypted,
  * also inside a kept idempotent response, so a repeat with the same Idempotency-Key can show it again
  * to the same caller while nothing else can read it.
  */

@@ -1,10 +1,8 @@
-import { createLogger } from "../../src/lib/logger.js";
-import type { TaskName, TaskPayload } from "../../src/jobs/catalog.js";
-import type { TaskHandler } from "../../src/jobs/task.js";
+import { todayIso } from "../../src/lib/formats.js";
 import type { TestApp } from "./app.js";
 import { investorBody } from "./factories.js";
 
-export const today = () => new Date().toISOString().slice(0, 10);
+export const today = () => todayIso();
 
 /** A scheme open for purchases, SIPs and redemptions, without minimums. */
 export async function createOpenScheme(app: TestApp, schemeCode: string, name = `Test Scheme ${schemeCode}`) {
@@ -32,11 +30,6 @@ export async function orderingInvestor(app: TestApp, options: { mandate?: boolea
     mandateId = mandate.body.id;
   }
   return { token, otherToken, investorId: investor.id as string, account: investor.investment_account_id as string, mandateId };
-}
-
-/** Runs a task handler directly, as the worker would (attempt 1 of 5). */
-export function runTask<N extends TaskName>(app: TestApp, handler: TaskHandler<N>, payload: TaskPayload<N>, attempts = 1) {
-  return handler(payload, { services: app.services, log: createLogger("silent"), job: { attempts, max_attempts: 5 } as never });
 }
 
 export const eventNames = async (app: TestApp, resourceId: string) =>

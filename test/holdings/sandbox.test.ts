@@ -4,11 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enqueue } from "../../src/jobs/enqueue.js";
-import { createLogger } from "../../src/lib/logger.js";
 import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { seedSandbox } from "../../src/seed/sandbox.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
+import { runTask } from "../helpers/jobs.js";
 import { investorBody, randomPan } from "../helpers/factories.js";
 
 const feedDir = mkdtempSync(path.join(os.tmpdir(), "holdings-sandbox-"));
@@ -16,7 +16,6 @@ const app = useTestApp({ HOLDINGS_FEED_DIR: feedDir });
 let token = "";
 let account = "";
 const pan = randomPan();
-const jobContext = { services: {} as never, log: createLogger("silent"), job: { attempts: 1, max_attempts: 5 } as never };
 
 beforeAll(async () => {
   await app.prisma.scheme.create({
@@ -39,7 +38,7 @@ const refresh = (t = token) => app.http("GET", "/api/simulation/holdings/v1/refr
 const allotted = async (order: Record<string, unknown>, allot: string) => {
   const placed = await app.http("POST", "/api/orders/v1/", { token, json: { investment_account_id: account, scheme_code: "930001", ...order } });
   expect(placed.status).toBe(201);
-  await dispatchOrder({ order_id: placed.body.id }, { ...jobContext, services: app.services });
+  await runTask(app, dispatchOrder, { order_id: placed.body.id });
   const res = await app.http("GET", `/api/simulation/orders/v1/${placed.body.id}/allot?${allot}`, { token });
   expect(res.status).toBe(200);
   return placed.body.id as string;

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { findInvestorById } from "../../src/investors/investors.repo.js";
 import { registerInvestor } from "../../src/investors/jobs/register.js";
 import { startWorker } from "../../src/worker.js";
-import { createLogger } from "../../src/lib/logger.js";
 import { useTestApp } from "../helpers/app.js";
+import { runTask } from "../helpers/jobs.js";
 import { investorBody } from "../helpers/factories.js";
 
 const app = useTestApp();
@@ -25,7 +25,6 @@ async function newInvestor(overrides: Record<string, unknown> = {}): Promise<{ i
 const eventsOf = (investorId: string) =>
   app.prisma.event.findMany({ where: { resourceId: investorId }, orderBy: { createdAt: "asc" }, select: { event: true, data: true, resourceType: true } });
 
-const jobContext = () => ({ services: app.services, log: createLogger("silent"), job: {} as never });
 
 describe("reading investors", () => {
   it("GET answers the masked record; another distributor's id and an unknown id are 404", async () => {
@@ -68,8 +67,8 @@ describe("reading investors", () => {
 describe("registration with the exchange", () => {
   it("the register job sends the UCC; the sandbox keeps it PENDING until simulated; running it twice changes nothing", async () => {
     const { id } = await newInvestor();
-    await registerInvestor({ investor_id: id }, jobContext());
-    await registerInvestor({ investor_id: id }, jobContext());
+    await runTask(app, registerInvestor, { investor_id: id });
+    await runTask(app, registerInvestor, { investor_id: id });
     const investor = await findInvestorById(app.prisma, id);
     expect(investor).toMatchObject({ status: "PENDING", providerRemark: "SANDBOX: AWAITING SIMULATION" });
     const record = await app.prisma.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind: "UCC", reference: investor!.uccCode } } });
@@ -90,7 +89,7 @@ describe("registration with the exchange", () => {
     ]);
 
     // A later dispatch or sync of the same outcome writes nothing more.
-    await registerInvestor({ investor_id: id }, jobContext());
+    await runTask(app, registerInvestor, { investor_id: id });
     for (const move of ["register", "reject"]) {
       const refused = await app.http("GET", `/api/simulation/investors/v1/${id}/${move}`, { token });
       expect(refused.status).toBe(409);

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/lib/logger.js";
 import { registerMandate } from "../../src/mandates/jobs/register.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
+import { runTask } from "../helpers/jobs.js";
 import { investorBody } from "../helpers/factories.js";
 
 const app = useTestApp();
@@ -15,7 +15,6 @@ beforeAll(async () => {
 });
 
 const today = () => new Date().toISOString().slice(0, 10);
-const jobContext = () => ({ services: app.services, log: createLogger("silent"), job: {} as never });
 
 async function registeredInvestor(register = true): Promise<{ id: string; bankAccountId: string }> {
   const created = await app.http("POST", "/api/investors/v1", { token, json: investorBody() });
@@ -60,8 +59,8 @@ describe("mandates", () => {
   it("go to the exchange through a job, and register, reject and cancel with one event per move", async () => {
     const investor = await registeredInvestor();
     const created = (await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor) })).body;
-    await registerMandate({ mandate_id: created.id }, jobContext());
-    await registerMandate({ mandate_id: created.id }, jobContext());
+    await runTask(app, registerMandate, { mandate_id: created.id });
+    await runTask(app, registerMandate, { mandate_id: created.id });
     const sent = (await app.http("GET", `/api/mandates/v1/${created.id}`, { token })).body;
     expect(sent).toMatchObject({ status: "PENDING", provider_remark: "SANDBOX: AWAITING SIMULATION", exchange_mandate_id: expect.stringMatching(/^SBX/) });
 

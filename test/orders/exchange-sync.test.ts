@@ -3,7 +3,8 @@ import type { ExchangePort, OrderEntry } from "../../src/exchange/port.js";
 import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { indiaToday, syncOrdersWithExchange } from "../../src/orders/jobs/sync-exchange.js";
 import { useTestApp } from "../helpers/app.js";
-import { createOpenScheme, eventNames, orderingInvestor, runTask } from "../helpers/orders.js";
+import { runTask } from "../helpers/jobs.js";
+import { createOpenScheme, eventNames, orderingInvestor } from "../helpers/orders.js";
 
 const app = useTestApp();
 let ctx: Awaited<ReturnType<typeof orderingInvestor>>;
@@ -39,11 +40,11 @@ describe("dispatch never places an order twice", () => {
         throw new Error("worker killed after the exchange call");
       },
     });
-    await expect(dispatchOrder({ order_id: id }, { services: { ...app.services, exchange: crashing }, log: app.services.logger, job: { attempts: 1, max_attempts: 5 } as never })).rejects.toThrow("worker killed");
+    await expect(runTask(app, dispatchOrder, { order_id: id }, { services: { ...app.services, exchange: crashing } })).rejects.toThrow("worker killed");
     expect((await row(id)).status).toBe("PENDING");
 
-    await runTask(app, dispatchOrder, { order_id: id }, 2);
-    await runTask(app, dispatchOrder, { order_id: id }, 3);
+    await runTask(app, dispatchOrder, { order_id: id }, { attempts: 2 });
+    await runTask(app, dispatchOrder, { order_id: id }, { attempts: 3 });
     expect(await app.prisma.sandboxExchangeRecord.count({ where: { kind: "ORDER", reference: id } })).toBe(1);
     expect(await row(id)).toMatchObject({ status: "ACCEPTED", exchangeOrderNumber: `SBX${id.slice(-12).toUpperCase()}` });
     expect(await eventNames(app, id)).toEqual(["order.accepted"]);

@@ -3,7 +3,8 @@ import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { createInstallments } from "../../src/orders/jobs/sync-exchange.js";
 import { createDueInstallments, installmentDates } from "../../src/orders/schedule.js";
 import { useTestApp } from "../helpers/app.js";
-import { createOpenScheme, eventNames, orderingInvestor, runTask, today } from "../helpers/orders.js";
+import { runTask } from "../helpers/jobs.js";
+import { createOpenScheme, eventNames, orderingInvestor, today } from "../helpers/orders.js";
 
 const app = useTestApp();
 let ctx: Awaited<ReturnType<typeof orderingInvestor>>;

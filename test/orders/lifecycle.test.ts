@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { amountFor, Decimal, unitsFor } from "../../src/orders/allotment.js";
-import { createLogger } from "../../src/lib/logger.js";
 import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { useTestApp } from "../helpers/app.js";
-import { investorBody } from "../helpers/factories.js";
+import { runTask } from "../helpers/jobs.js";
+import { createOpenScheme, orderingInvestor } from "../helpers/orders.js";
 
 const app = useTestApp();
 let token = "";
@@ -12,18 +12,10 @@ let account = "";
 let investorId = "";
 
 beforeAll(async () => {
-  await app.prisma.scheme.create({
-    data: { schemeCode: "910001", name: "Lifecycle Scheme", amcCode: "TEST_AMC", amcName: "Test Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes" },
-  });
-  token = (await app.newDistributor()).token;
-  otherToken = (await app.newDistributor()).token;
-  const investor = (await app.http("POST", "/api/investors/v1", { token, json: investorBody() })).body;
-  await app.http("GET", `/api/simulation/investors/v1/${investor.id}/register`, { token });
-  account = investor.investment_account_id;
-  investorId = investor.id;
+  await createOpenScheme(app, "910001", "Lifecycle Scheme");
+  ({ token, otherToken, account, investorId } = await orderingInvestor(app));
 });
 
-const jobContext = { services: {} as never, log: createLogger("silent"), job: { attempts: 1, max_attempts: 5 } as never };
 const place = async (overrides: Record<string, unknown> = {}) =>
   (await app.http("POST", "/api/orders/v1/", {
     token,
@@ -31,7 +23,7 @@ const place = async (overrides: Record<string, unknown> = {}) =>
   })).body as { id: string };
 const accepted = async (overrides: Record<string, unknown> = {}) => {
   const { id } = await place(overrides);
-  await dispatchOrder({ order_id: id }, { ...jobContext, services: app.services });
+  await runTask(app, dispatchOrder, { order_id: id });
   return id;
 };
 const get = async (id: string) => (await app.http("GET", `/api/orders/v1/${id}`, { token })).body;

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/lib/logger.js";
 import { DISPATCH_ATTEMPTS } from "../../src/orders/orders.service.js";
 import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
+import { runTask } from "../helpers/jobs.js";
+import { orderingInvestor, today } from "../helpers/orders.js";
 import { investorBody } from "../helpers/factories.js";
 
 const app = useTestApp();
@@ -12,7 +13,6 @@ let otherToken = "";
 let account = "";
 let investorId = "";
 let mandateId = "";
-const today = () => new Date().toISOString().slice(0, 10);
 
 const SCHEMES = [
   { code: "900001", purchase: true, sip: true, redeem: true, minPurchase: "5000.00", multiple: "1.00", minAdditional: "1000.00", minSip: "500.00", sipMultiple: "100.00", minRedemption: "1000.00" },
@@ -32,18 +32,7 @@ beforeAll(async () => {
       },
     });
   }
-  token = (await app.newDistributor()).token;
-  otherToken = (await app.newDistributor()).token;
-  const investor = (await app.http("POST", "/api/investors/v1", { token, json: investorBody() })).body;
-  await app.http("GET", `/api/simulation/investors/v1/${investor.id}/register`, { token });
-  account = investor.investment_account_id;
-  investorId = investor.id;
-  const mandate = await app.http("POST", "/api/mandates/v1", {
-    token,
-    json: { investor_id: investor.id, bank_account_id: investor.bank_accounts[0].id, mandate_type: "ENACH", amount_limit: 50000, start_date: today() },
-  });
-  await app.http("GET", `/api/simulation/mandates/v1/${mandate.body.id}/register`, { token });
-  mandateId = mandate.body.id;
+  ({ token, otherToken, account, investorId, mandateId } = await orderingInvestor(app, { mandate: true }));
 });
 
 const place = (json: Record<string, unknown>, options: { token?: string; path?: string } = {}) =>
@@ -51,7 +40,7 @@ const place = (json: Record<string, unknown>, options: { token?: string; path?: 
 
 const lumpsum = (overrides: Record<string, unknown> = {}) => ({ order_type: "LUMPSUM_PURCHASE", scheme_code: "900001", amount: 5000, purchase_type: "FRESH", ...overrides });
 const sip = { frequency: "MONTHLY", start_date: today(), installments: 12, installment_day: 5 };
-const jobContext = (attempts = 1) => ({ services: app.services, log: createLogger("silent"), job: { attempts, max_attempts: DISPATCH_ATTEMPTS } as never });
+const dispatch = (id: string, attempts = 1) => runTask(app, dispatchOrder, { order_id: id }, { attempts, maxAttempts: DISPATCH_ATTEMPTS });
 const eventsOf = (id: string) => app.prisma.event.findMany({ where: { resourceId: id }, select: { event: true, data: true } });
 
 describe("POST /api/orders/v1/", () => {
@@ -97,7 +86,7 @@ describe("POST /api/orders/v1/", () => {
     const early = await place({ order_type: "SIP_TOPUP", amount: 500, sip: { sip_order_id: base.id } });
     expect(early.status).toBe(400);
     expect(early.body.error.details).toContainEqual(expect.objectContaining({ path: "sip.sip_order_id", reason: "sip_not_active" }));
-    await dispatchOrder({ order_id: base.id }, jobContext());
+    await dispatch(base.id);
     expect((await place({ order_type: "SIP_TOPUP", amount: 500, sip: { sip_order_id: base.id } })).status).toBe(201);
   });
 
@@ -171,8 +160,8 @@ describe("POST /api/orders/v1/", () => {
 describe("dispatch to the exchange", () => {
   it("accepts with the exchange order number and one order.accepted event, even when the job runs twice", async () => {
     const { id } = (await place(lumpsum())).body;
-    await dispatchOrder({ order_id: id }, jobContext());
-    await dispatchOrder({ order_id: id }, jobContext());
+    await dispatch(id);
+    await dispatch(id);
     const order = (await app.http("GET", `/api/orders/v1/${id}`, { token })).body;
     expect(order).toMatchObject({ status: "ACCEPTED", exchange_order_number: expect.stringMatching(/^SBX/), provider_remark: "ORDER CONFIRMED", failure_code: null });
     expect(await eventsOf(id)).toEqual([{ event: "order.accepted", data: { order_id: id, status: "ACCEPTED", provider_remark: "ORDER CONFIRMED" } }]);
@@ -180,7 +169,7 @@ describe("dispatch to the exchange", () => {
 
   it("rejects on SIM:REJECT with a failure code and the exchange's remark", async () => {
     const { id } = (await place(lumpsum({ remarks: "SIM:REJECT" }))).body;
-    await dispatchOrder({ order_id: id }, jobContext());
+    await dispatch(id);
     expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body).toMatchObject({
       status: "REJECTED", failure_code: "exchange_rejected", provider_remark: "SANDBOX: ORDER REJECTED (SIM:REJECT)",
     });
@@ -189,16 +178,16 @@ describe("dispatch to the exchange", () => {
 
   it("retries transport failures and ends in FAILED on the last attempt (SIM:FAIL)", async () => {
     const { id } = (await place(lumpsum({ remarks: "SIM:FAIL" }))).body;
-    await expect(dispatchOrder({ order_id: id }, jobContext(1))).rejects.toThrow(/TRANSPORT FAILURE/);
+    await expect(dispatch(id, 1)).rejects.toThrow(/TRANSPORT FAILURE/);
     expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body.status).toBe("PENDING");
-    await dispatchOrder({ order_id: id }, jobContext(DISPATCH_ATTEMPTS));
+    await dispatch(id, DISPATCH_ATTEMPTS);
     expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body).toMatchObject({ status: "FAILED", failure_code: "exchange_unreachable" });
     expect((await eventsOf(id)).map((e) => e.event)).toEqual(["order.failed"]);
   });
 
   it("keeps a SIM:HOLD order PENDING with the exchange's number", async () => {
     const { id } = (await place(lumpsum({ remarks: "SIM:HOLD" }))).body;
-    await dispatchOrder({ order_id: id }, jobContext());
+    await dispatch(id);
     expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body).toMatchObject({ status: "PENDING", exchange_order_number: expect.stringMatching(/^SBX/) });
     expect(await eventsOf(id)).toEqual([]);
   });

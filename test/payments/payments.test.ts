@@ -3,7 +3,8 @@ import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { syncOrdersWithExchange } from "../../src/orders/jobs/sync-exchange.js";
 import { initiatePayment, syncPendingPayments } from "../../src/payments/jobs/gateway.js";
 import { useTestApp } from "../helpers/app.js";
-import { createOpenScheme, eventNames, orderingInvestor, runTask } from "../helpers/orders.js";
+import { runTask } from "../helpers/jobs.js";
+import { createOpenScheme, eventNames, orderingInvestor } from "../helpers/orders.js";
 
 const app = useTestApp();
 let ctx: Awaited<ReturnType<typeof orderingInvestor>>;

@@ -5,7 +5,8 @@ import { deliverWebhooks } from "../../src/webhooks/jobs/deliver.js";
 import { verifyWebhookSignature } from "../../src/webhooks/signature.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
-import { createOpenScheme, orderingInvestor, runTask } from "../helpers/orders.js";
+import { runTask } from "../helpers/jobs.js";
+import { createOpenScheme, orderingInvestor } from "../helpers/orders.js";
 import { startReceiver, type Receiver } from "../helpers/receiver.js";
 
 const app = useTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1", WEBHOOK_RETRY_DELAYS: "1s,2s,3s,4s,5s" });
@@ -37,8 +38,8 @@ async function acceptedOrder(): Promise<string> {
 }
 
 const deliveriesOf = (subscriptionId: string) => app.prisma.webhookDelivery.findMany({ where: { subscriptionId }, orderBy: { id: "asc" } });
-/** Runs a delivery job: it attempts every due delivery (the ones named are due in these tests). */
-const runDeliveries = async (_due: string[]) => runTask(app, deliverWebhooks, {});
+/** Runs a delivery job: it attempts every due delivery. */
+const runDeliveries = () => runTask(app, deliverWebhooks, {});
 const getDelivery = async (id: string, token = ctx.token) => app.http("GET", `/api/webhooks/v1/deliveries/${id}`, { token });
 
 describe("signed delivery", () => {
@@ -49,7 +50,7 @@ describe("signed delivery", () => {
     const orderId = await acceptedOrder();
     const [delivery] = await deliveriesOf(sub.id);
     expect(delivery).toMatchObject({ status: "PENDING", attempts: 0, event: "order.accepted" });
-    await runDeliveries([delivery!.id]);
+    await runDeliveries();
 
     const [request] = (await receiver.waitFor(before + 1)).slice(before);
     const raw = request!.body.toString("utf8");
@@ -99,7 +100,7 @@ describe("retries and parking", () => {
 
     for (let attempt = 1; attempt <= 5; attempt++) {
       const started = Date.now();
-      await runDeliveries([id]);
+      await runDeliveries();
       const row = await app.prisma.webhookDelivery.findUniqueOrThrow({ where: { id } });
       expect(row).toMatchObject({ attempts: attempt, lastStatusCode: 500, lastError: "HTTP 500" });
       if (attempt < 5) {
@@ -111,7 +112,7 @@ describe("retries and parking", () => {
         const [job] = await app.prisma.$queryRawUnsafe<Array<{ run_at: Date }>>(`SELECT run_at FROM graphile_worker._private_jobs WHERE key = $1`, `webhooks__deliver:retry:${id}`);
         expect(Math.abs(job!.run_at.getTime() - row.nextAttemptAt!.getTime())).toBeLessThan(5);
         // Not due yet: a job that runs early sends nothing.
-        await runDeliveries([id]);
+        await runDeliveries();
         expect((await app.prisma.webhookDelivery.findUniqueOrThrow({ where: { id } })).attempts).toBe(attempt);
         await app.prisma.webhookDelivery.update({ where: { id }, data: { nextAttemptAt: new Date() } });
       } else {
@@ -150,7 +151,7 @@ describe("retries and parking", () => {
     const [delivery] = await deliveriesOf(sub.id);
     await app.prisma.webhookDelivery.update({ where: { id: delivery!.id }, data: { status: "PARKED", attempts: 5 } });
     await app.http("POST", `/api/webhooks/v1/deliveries/${delivery!.id}/retry`, { token: ctx.token });
-    await runDeliveries([delivery!.id]);
+    await runDeliveries();
     expect(await app.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery!.id } })).toMatchObject({ status: "PARKED", attempts: 6, lastStatusCode: 503 });
     await unsubscribe(sub.id);
   });
@@ -161,7 +162,7 @@ describe("retries and parking", () => {
     receiver.answer((request) => (request.url === "/elsewhere" ? { status: 200 } : { status: 302, headers: { location: receiver.url("/elsewhere") } }));
     await acceptedOrder();
     const [redirected] = await deliveriesOf(sub.id);
-    await runDeliveries([redirected!.id]);
+    await runDeliveries();
     expect(await app.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: redirected!.id } })).toMatchObject({ status: "PENDING", attempts: 1, lastStatusCode: 302 });
     expect(receiver.received.slice(before).map((r) => r.url)).toEqual(["/hooks/mf"]);
 
@@ -171,7 +172,7 @@ describe("retries and parking", () => {
     await acceptedOrder();
     const hanging = (await deliveriesOf(sub.id))[1]!;
     const started = Date.now();
-    await runDeliveries([hanging.id]);
+    await runDeliveries();
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(9_900);
     expect(elapsed).toBeLessThan(13_000);
@@ -187,7 +188,7 @@ describe("retries and parking", () => {
     await acceptedOrder();
     const [delivery] = await deliveriesOf(sub.id);
     expect((await unsubscribe(sub.id)).status).toBe(200);
-    await runDeliveries([delivery!.id]);
+    await runDeliveries();
     expect(await app.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery!.id } })).toMatchObject({
       status: "FAILED", attempts: 0, lastError: "the subscription was deleted",
     });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliverWebhooks } from "../../src/webhooks/jobs/deliver.js";
 import { useTestApp } from "../helpers/app.js";
 import { investorBody } from "../helpers/factories.js";
-import { runTask } from "../helpers/orders.js";
+import { runTask } from "../helpers/jobs.js";
 import { startReceiver, type Receiver } from "../helpers/receiver.js";
 
 // No WEBHOOK_ALLOW_PRIVATE_TARGETS here: the public-address rule applies in full.

@@ -14,12 +14,13 @@ const OVERDUE_MINUTES = 5;
  * delivery another job still holds is not sent twice at once.
  */
 export const sweepWebhookDeliveries: TaskHandler<"webhooks__sweep"> = async (_payload, { services, log }) => {
-  const [{ overdue }] = await services.prisma.$queryRawUnsafe<Array<{ overdue: number }>>(
-    `SELECT count(*)::int AS overdue FROM webhook_deliveries
-      WHERE status = 'PENDING' AND next_attempt_at < now() - make_interval(mins => $1)
-        AND (lease_until IS NULL OR lease_until < now())`,
-    OVERDUE_MINUTES,
-  ) as [{ overdue: number }];
+  const overdue = await services.prisma.webhookDelivery.count({
+    where: {
+      status: "PENDING",
+      nextAttemptAt: { lt: new Date(Date.now() - OVERDUE_MINUTES * 60_000) },
+      OR: [{ leaseUntil: null }, { leaseUntil: { lt: new Date() } }],
+    },
+  });
   if (overdue === 0) return;
   await enqueue(services.prisma, "webhooks__deliver", {}, { jobKey: "webhooks__deliver:sweep" });
   log.warn({ overdue }, "overdue webhook deliveries found; a delivery job is queued");
