@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   amcCodeFromName,
@@ -12,11 +11,11 @@ import {
   type AmfiSchemeRecord,
   type NavAllParseResult,
 } from '../../src/masters/amfi/navall.js';
+import { AMFI_NEW, AMFI_OLD, amfiFile } from '../helpers/amfi.js';
 
-// The AMFI files live next to the repository (/work/shared beside /work/main) and are never copied into it.
-const AMFI_DIR = fileURLToPath(new URL('../../../shared/data/amfi/', import.meta.url));
-const NEW_FILE = `${AMFI_DIR}NAVAll-2026-08-21.txt`;
-const OLD_FILE = `${AMFI_DIR}NAVAll-2026-08-18-old-format.txt`;
+// AMFI's real files, gzipped under test/fixtures/amfi.
+let NEW_FILE: string;
+let OLD_FILE: string;
 
 const NEW_HEADER =
   'Scheme Code;ISIN Div Payout/ ISIN Growth;ISIN Div Reinvestment;Scheme Name;Plan;Option;Net Asset Value;Date';
@@ -46,6 +45,7 @@ let newByCode: Map<string, AmfiSchemeRecord>;
 let oldByCode: Map<string, AmfiSchemeRecord>;
 
 beforeAll(async () => {
+  [NEW_FILE, OLD_FILE] = await Promise.all([amfiFile(AMFI_NEW), amfiFile(AMFI_OLD)]);
   [newFile, oldFile] = await Promise.all([parseNavAllFile(NEW_FILE), parseNavAllFile(OLD_FILE)]);
   newByCode = byCode(newFile.records);
   oldByCode = byCode(oldFile.records);

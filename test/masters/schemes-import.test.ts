@@ -1,12 +1,14 @@
-import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { importNavAllFile } from "../../src/masters/schemes.service.js";
+import { AMFI_NEW, AMFI_OLD, amfiFile } from "../helpers/amfi.js";
 import { useTestApp } from "../helpers/app.js";
 
-/** AMFI's real files, read from the shared data folder (never copied into the project). */
-const AMFI_DIR = path.resolve(import.meta.dirname, "../../../shared/data/amfi");
-const NEW_FILE = path.join(AMFI_DIR, "NAVAll-2026-08-21.txt");
-const OLD_FILE = path.join(AMFI_DIR, "NAVAll-2026-08-18-old-format.txt");
+/** AMFI's real files, gzipped under test/fixtures/amfi. */
+let NEW_FILE: string;
+let OLD_FILE: string;
+beforeAll(async () => {
+  [NEW_FILE, OLD_FILE] = await Promise.all([amfiFile(AMFI_NEW), amfiFile(AMFI_OLD)]);
+});
 
 const app = useTestApp();
 
