@@ -26,33 +26,39 @@ export interface NewInvestor {
 /**
  * Inserts the investor, its investment account and its bank accounts in one statement (this is the
  * hot path of onboarding: one round trip instead of six), and returns the row as inserted.
- * A PAN already held by the distributor fails on the (distributor_id, pan_hash) constraint.
+ * Answers null, inserting nothing, when the distributor already holds the PAN: the (distributor_id,
+ * pan_hash) key decides, and a concurrent insert of the same PAN is waited for. The transaction stays
+ * usable, so the caller can read the existing investor through it.
  */
-export async function insertInvestor(tx: DbOrTx, input: NewInvestor): Promise<InvestorRow> {
+export async function insertInvestor(tx: DbOrTx, input: NewInvestor): Promise<InvestorRow | null> {
   const investor = input.investor;
   const now = new Date();
   const banks = input.bankAccounts;
-  await tx.$executeRawUnsafe(
+  const inserted = await tx.$queryRawUnsafe<Array<{ id: string }>>(
     `WITH investor AS (
        INSERT INTO investors (id, distributor_id, status, pan_hash, details_encrypted, tax_status, holding_type,
                               client_ref, ucc_code, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+       ON CONFLICT (distributor_id, pan_hash) DO NOTHING
        RETURNING id
      ), account AS (
        INSERT INTO investment_accounts (id, distributor_id, investor_id, holding_mode, created_at)
        SELECT $11, $2, investor.id, $12, $10 FROM investor
+     ), banks AS (
+       INSERT INTO bank_accounts (id, distributor_id, investor_id, account_type, account_number_encrypted,
+                                  account_number_last4, ifsc, is_primary, created_at)
+       SELECT b.id, $2, investor.id, b.account_type, b.encrypted, b.last4, b.ifsc, b.is_primary, $10
+         FROM investor, unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::boolean[])
+           AS b(id, account_type, encrypted, last4, ifsc, is_primary)
      )
-     INSERT INTO bank_accounts (id, distributor_id, investor_id, account_type, account_number_encrypted,
-                                account_number_last4, ifsc, is_primary, created_at)
-     SELECT b.id, $2, investor.id, b.account_type, b.encrypted, b.last4, b.ifsc, b.is_primary, $10
-       FROM investor, unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::boolean[])
-         AS b(id, account_type, encrypted, last4, ifsc, is_primary)`,
+     SELECT id FROM investor`,
     investor.id, investor.distributorId, investor.status, investor.panHash, investor.detailsEncrypted,
     investor.taxStatus, investor.holdingType, investor.clientRef ?? null, investor.uccCode, now,
     input.investmentAccount.id, input.investmentAccount.holdingMode,
     banks.map((b) => b.id), banks.map((b) => b.accountType), banks.map((b) => b.accountNumberEncrypted),
     banks.map((b) => b.accountNumberLast4), banks.map((b) => b.ifsc), banks.map((b) => b.isPrimary),
   );
+  if (inserted.length === 0) return null;
   const owned = { distributorId: investor.distributorId, investorId: investor.id, createdAt: now };
   return {
     id: investor.id,

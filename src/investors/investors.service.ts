@@ -50,40 +50,33 @@ export async function createInvestor(
       nominees: input.nominees ?? [],
       demat: input.demat ?? { mode: "PHYSICAL" },
     };
-    let row: repo.InvestorRow;
-    try {
-      row = await repo.insertInvestor(tx, {
-        investor: {
-          id,
-          distributorId: caller.distributorId,
-          status: "PENDING",
-          panHash,
-          detailsEncrypted: cipher.encrypt(JSON.stringify(details)),
-          taxStatus: input.tax_status,
-          holdingType: input.holding_type,
-          clientRef: input.client_ref ?? null,
-          uccCode: uccCodeFor(id),
-        },
-        investmentAccount: { id: newId("iac"), holdingMode: details.demat.mode },
-        bankAccounts: input.bank_accounts.map((account) => ({
-          id: newId("bnk"),
-          accountType: account.account_type,
-          accountNumberEncrypted: cipher.encrypt(account.account_number),
-          accountNumberLast4: account.account_number.slice(-4),
-          ifsc: account.ifsc,
-          isPrimary: account.is_primary,
-        })),
-      });
-    } catch (error) {
-      // The distributor already holds this PAN (the unique constraint decides, also under concurrency).
-      if (isUniqueViolation(error)) {
-        const winner = await services.prisma.investor.findUnique({
-          where: { distributorId_panHash: { distributorId: caller.distributorId, panHash } },
-          select: { id: true },
-        });
-        if (winner) throw duplicatePan(winner.id);
-      }
-      throw error;
+    const row = await repo.insertInvestor(tx, {
+      investor: {
+        id,
+        distributorId: caller.distributorId,
+        status: "PENDING",
+        panHash,
+        detailsEncrypted: cipher.encrypt(JSON.stringify(details)),
+        taxStatus: input.tax_status,
+        holdingType: input.holding_type,
+        clientRef: input.client_ref ?? null,
+        uccCode: uccCodeFor(id),
+      },
+      investmentAccount: { id: newId("iac"), holdingMode: details.demat.mode },
+      bankAccounts: input.bank_accounts.map((account) => ({
+        id: newId("bnk"),
+        accountType: account.account_type,
+        accountNumberEncrypted: cipher.encrypt(account.account_number),
+        accountNumberLast4: account.account_number.slice(-4),
+        ifsc: account.ifsc,
+        isPrimary: account.is_primary,
+      })),
+    });
+    if (!row) {
+      // The distributor already holds this PAN; a concurrent creation of it has been waited for.
+      const existingId = await repo.findInvestorIdByPanHash(tx, caller.distributorId, panHash);
+      if (!existingId) throw new Error(`Investor ${id} was not inserted and no investor holds its PAN`);
+      throw duplicatePan(existingId);
     }
     await enqueue(tx, "investors__register", { investor_id: id }, { jobKey: `investors__register:${id}` });
     return { status: 201, body: toView(cipher, row) };
@@ -248,9 +241,4 @@ function toSummary(cipher: DataCipher, row: repo.InvestorRow) {
     investment_account_id: view.investment_account_id,
     created_at: view.created_at,
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { kind?: string } } } };
-  return e.code === "P2002" || e.meta?.code === "23505" || e.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
 }

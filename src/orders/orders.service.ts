@@ -38,14 +38,21 @@ export async function placeOrder(
   if (repeat) return repeatOf(repeat, requestHash);
 
   return idempotent(services.prisma, { distributorId: caller.distributorId, scope: SCOPE_PLACE, key: idempotencyKey, body: input }, async (tx) => {
+    // Again inside: a duplicate that waited for a connection while the first committed is answered
+    // before the validation queries, so a burst of duplicates holds each connection briefly.
+    const committed = input.client_ref ? await findByClientRef(tx, caller.distributorId, input.client_ref) : null;
+    if (committed) return repeatOf(committed, requestHash);
     const { account, schemeCode, mandateId, violations } = await checkOrder(tx, caller, input);
     if (violations.length > 0) {
       throw new AppError("VALIDATION_ERROR", "The order breaks the rules for its type, scheme or account", { details: violations });
     }
     const id = newId("ord");
-    try {
-      const row = await tx.order.create({
-        data: {
+    // A concurrent placement of the same client_ref makes this insert wait for it and then skip, leaving
+    // the transaction usable: the winner, committed by then, is read through this same transaction.
+    const [row] = await tx.order.createManyAndReturn({
+      skipDuplicates: true,
+      data: [
+        {
           id,
           distributorId: caller.distributorId,
           investorId: account.investorId,
@@ -68,17 +75,15 @@ export async function placeOrder(
           details: JSON.parse(JSON.stringify({ euin: input.euin, sip: input.sip, stp: input.stp, switch: input.switch, swp: input.swp })),
           requestHash,
         },
-      });
-      await enqueue(tx, "orders__dispatch", { order_id: id }, { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS });
-      return { status: 201, body: placed(row) };
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === "P2002" && input.client_ref) {
-        const winner = await findByClientRef(services.prisma, caller.distributorId, input.client_ref);
-        if (winner) return repeatOf(winner, requestHash);
-      }
-      throw error;
+      ],
+    });
+    if (!row) {
+      const winner = input.client_ref ? await findByClientRef(tx, caller.distributorId, input.client_ref) : null;
+      if (!winner) throw new Error(`Order ${id} was not inserted and no order holds its client_ref`);
+      return repeatOf(winner, requestHash);
     }
+    await enqueue(tx, "orders__dispatch", { order_id: id }, { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS });
+    return { status: 201, body: placed(row) };
   });
 }
 

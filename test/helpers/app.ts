@@ -65,7 +65,8 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
       },
     });
     const logger = createLogger("info", sink);
-    state.prisma = createPrisma(db.url, 5);
+    // Test files share one PostgreSQL, so each keeps a small pool unless it asks for MF_DB_POOL_SIZE.
+    state.prisma = createPrisma(db.url, env.MF_DB_POOL_SIZE ? state.config.dbPoolSize : 5);
     state.services = {
       config: state.config,
       prisma: state.prisma,
