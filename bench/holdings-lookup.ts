@@ -17,6 +17,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { UNLIMITED_BUDGET } from "./budget.js";
 
 const POSITIONS = Number(process.env.BENCH_POSITIONS ?? 5_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -51,7 +52,7 @@ async function serve(): Promise<void> {
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "mf-bench-lookup-"));
   await chmod(dataDir, 0o755);
-  const config = loadConfig({ ...process.env, MF_DATA_DIR: dataDir, MF_EMBEDDED_PG_PORT: String(PG_PORT), LOG_LEVEL: "info" });
+  const config = loadConfig({ ...UNLIMITED_BUDGET, ...process.env, MF_DATA_DIR: dataDir, MF_EMBEDDED_PG_PORT: String(PG_PORT), LOG_LEVEL: "info" });
   const pino = (await import("pino")).default;
   const runtime = await openRuntime(config, createLogger("info", pino.destination({ dest: "/dev/null", sync: false })));
   const stop = async () => {

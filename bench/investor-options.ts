@@ -17,6 +17,7 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { UNLIMITED_BUDGET } from "./budget.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
@@ -41,7 +42,7 @@ async function serveBoth(): Promise<void> {
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "mf-bench-"));
   await chmod(dataDir, 0o755);
-  const config = loadConfig({ ...process.env, MF_DATA_DIR: dataDir, MF_EMBEDDED_PG_PORT: "54391", LOG_LEVEL: "info" });
+  const config = loadConfig({ ...UNLIMITED_BUDGET, ...process.env, MF_DATA_DIR: dataDir, MF_EMBEDDED_PG_PORT: "54391", LOG_LEVEL: "info" });
   // Request logs are written as in production, to a sink, so their cost is part of the figure.
   const logger = createLogger("info", pino.destination({ dest: "/dev/null", sync: false }));
   const runtime = await openRuntime(config, logger);

@@ -23,6 +23,7 @@ import { createLogger } from "../src/lib/logger.js";
 import { openRuntime } from "../src/runtime.js";
 import { startWorker } from "../src/worker.js";
 import { investorBody } from "../test/helpers/factories.js";
+import { UNLIMITED_BUDGET } from "./budget.js";
 
 const IDLE_ORDERS = Number(process.env.BENCH_IDLE ?? 200);
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);
@@ -30,7 +31,7 @@ const PLACEMENT_CONCURRENCY = 20;
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), "mf-bench-dispatch-"));
 await chmod(dataDir, 0o755);
-const config = loadConfig({ ...process.env, MF_DATA_DIR: dataDir, MF_EMBEDDED_PG_PORT: "54395", LOG_LEVEL: "warn", MF_ROLE: "api" });
+const config = loadConfig({ ...UNLIMITED_BUDGET, ...process.env, MF_DATA_DIR: dataDir, MF_EMBEDDED_PG_PORT: "54395", LOG_LEVEL: "warn", MF_ROLE: "api" });
 const runtime = await openRuntime(config, createLogger("warn"));
 const { services } = runtime;
 const { prisma } = services;

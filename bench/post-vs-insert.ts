@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import type { Runtime } from "../src/runtime.js";
+import { UNLIMITED_BUDGET } from "./budget.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
@@ -55,7 +56,7 @@ async function serveBoth<S>(bench: PostBenchmark<S>): Promise<void> {
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "mf-bench-"));
   await chmod(dataDir, 0o755);
-  const config = loadConfig({ ...process.env, MF_DATA_DIR: dataDir, MF_EMBEDDED_PG_PORT: String(bench.pgPort), LOG_LEVEL: "info" });
+  const config = loadConfig({ ...UNLIMITED_BUDGET, ...process.env, MF_DATA_DIR: dataDir, MF_EMBEDDED_PG_PORT: String(bench.pgPort), LOG_LEVEL: "info" });
   // Request logs are written as in production, to a sink, so their cost is part of the figure. The
   // first error line (a 500's cause) is also printed once, so a failing run can be diagnosed.
   let errorShown = false;

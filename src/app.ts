@@ -6,8 +6,10 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { AppError } from "./lib/errors.js";
 import { lazyChild, type Log } from "./lib/logger.js";
 import { MAX_BODY_BYTES, readObjectBody, tooLarge } from "./http/body.js";
+import { clientAddress, socketAddress } from "./http/client-ip.js";
 import { mountDocs } from "./http/docs.js";
 import { envelope, renderError } from "./http/errors.js";
+import { noStore } from "./http/no-store.js";
 import { createRestHandler } from "./http/rest.js";
 import { createContext, type Services } from "./trpc/context.js";
 import { buildOpenApiDocument } from "./trpc/openapi.js";
@@ -57,6 +59,12 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
     );
   });
 
+  app.use(TOKEN_PATH, noStore);
+  app.use("/trpc/*", (c, next) => (c.req.path.includes("auth.token") ? noStore(c, next) : next()));
+  const trustedHops = services.config.trustProxyHops;
+  const clientIp = (c: HonoContext<Env>) =>
+    clientAddress(socketAddress(c.env), trustedHops > 0 ? c.req.header("x-forwarded-for") : undefined, trustedHops);
+
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
     const problem = await options.readiness().catch(() => "database unreachable");
@@ -77,7 +85,10 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
           requestId: c.get("requestId"),
           authorization: c.req.header("authorization"),
           idempotencyKey: c.req.header("idempotency-key"),
+          clientIp: clientIp(c),
         }),
+      // The budget's RateLimit-* headers (and Retry-After on its 429) are set on the context.
+      responseMeta: ({ ctx }) => ({ headers: ctx?.response.headers }),
       onError: ({ error }) => {
         if (error.code === "INTERNAL_SERVER_ERROR") c.get("log").error({ err: error.cause ?? error }, "unhandled error");
       },
@@ -102,6 +113,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
       requestId: c.get("requestId"),
       authorization,
       idempotencyKey: c.req.header("idempotency-key"),
+      clientIp: clientIp(c),
       body,
       target: url.slice(url.indexOf("/", url.indexOf("//") + 2)),
       ifNoneMatch: c.req.header("if-none-match"),

@@ -8,11 +8,14 @@ const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
 
 /** Parses a comma list such as `1m,5m,25m,2h,12h` into milliseconds. */
 export function parseDurations(list: string): number[] {
-  return list.split(",").map((part) => {
-    const match = DURATION.exec(part.trim());
-    if (!match) throw new Error(`"${part}" is not a duration such as 30s, 5m or 2h`);
-    return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-  });
+  return list.split(",").map(parseDuration);
+}
+
+/** Parses one duration such as `500ms`, `30s`, `5m` or `2h` into milliseconds. */
+export function parseDuration(text: string): number {
+  const match = DURATION.exec(text.trim());
+  if (!match) throw new Error(`"${text}" is not a duration such as 30s, 5m or 2h`);
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }
 
 const EnvSchema = z.object({
@@ -35,6 +38,13 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
   WEBHOOK_RETRY_DELAYS: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  MF_RATE_LIMIT_RPS: z.coerce.number().positive().max(1_000_000).default(100),
+  MF_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(200),
+  MF_TOKEN_FAILURE_LIMIT: z.coerce.number().int().min(1).max(1000).default(10),
+  MF_TOKEN_FAILURE_WINDOW: z.string().default("5m"),
+  MF_TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  MF_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  MF_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -55,6 +65,13 @@ export interface Config {
   holdings: { feedDir: string | undefined; refreshCron: string };
   webhooks: { allowPrivateTargets: boolean; retryDelaysMs: number[] };
   logLevel: Env["LOG_LEVEL"];
+  /** Per API client, per process: a token bucket refilled at `rps`, holding at most `burst`. */
+  rateLimit: { rps: number; burst: number };
+  /** Failed token requests allowed per client id and per client address within the window. */
+  tokenFailures: { limit: number; windowMs: number };
+  /** How many proxies in front of the service append to X-Forwarded-For (0: use the socket address). */
+  trustProxyHops: number;
+  http: { headersTimeoutMs: number; bodyTimeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -85,6 +102,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   } catch (error) {
     problems.push(`HOLDINGS_REFRESH_CRON: ${(error as Error).message} (a 5-field cron expression in Asia/Kolkata time)`);
   }
+  let tokenFailureWindowMs = 0;
+  try {
+    tokenFailureWindowMs = parseDuration(env.MF_TOKEN_FAILURE_WINDOW);
+    if (tokenFailureWindowMs < 1000 || tokenFailureWindowMs > 86_400_000) throw new Error("must be between 1s and 24h");
+  } catch (error) {
+    problems.push(`MF_TOKEN_FAILURE_WINDOW: ${(error as Error).message}`);
+  }
+  if (env.MF_HEADERS_TIMEOUT_MS > env.MF_BODY_TIMEOUT_MS) {
+    problems.push("MF_HEADERS_TIMEOUT_MS: must not be longer than MF_BODY_TIMEOUT_MS (which covers the whole request)");
+  }
   if (env.MF_ENV === "production") problems.push(...productionRefusals(env));
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -108,6 +135,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     holdings: { feedDir: env.HOLDINGS_FEED_DIR, refreshCron: env.HOLDINGS_REFRESH_CRON },
     webhooks: { allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS, retryDelaysMs },
     logLevel: env.LOG_LEVEL,
+    rateLimit: { rps: env.MF_RATE_LIMIT_RPS, burst: env.MF_RATE_LIMIT_BURST },
+    tokenFailures: { limit: env.MF_TOKEN_FAILURE_LIMIT, windowMs: tokenFailureWindowMs },
+    trustProxyHops: env.MF_TRUST_PROXY,
+    http: { headersTimeoutMs: env.MF_HEADERS_TIMEOUT_MS, bodyTimeoutMs: env.MF_BODY_TIMEOUT_MS },
   };
 }
 

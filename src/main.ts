@@ -1,6 +1,7 @@
-import { serve, type ServerType } from "@hono/node-server";
+import type { ServerType } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./env.js";
+import { httpServerOptions, startHttpServer } from "./http/server.js";
 import { createLogger } from "./lib/logger.js";
 import { openRuntime } from "./runtime.js";
 import { seedSandbox, type SandboxCredentials } from "./seed/sandbox.js";
@@ -18,9 +19,7 @@ async function main(): Promise<void> {
   let worker: WorkerHandle | undefined;
   if (config.role !== "worker") {
     const app = createApp(services, { readiness: runtime.readiness });
-    server = await new Promise<ServerType>((resolve) => {
-      const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-    });
+    server = await startHttpServer(app.fetch, httpServerOptions(config));
   }
   if (config.role !== "api") worker = await startWorker(services, runtime.database.url);
   printBanner(config, credentials, runtime.database.embedded);

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from "./lib/logger.js";
 import type { Services } from "./trpc/context.js";
 import { systemResolver } from "./webhooks/public-address.js";
 import { migrateWorkerSchema } from "./worker.js";
+import { RequestBudget } from "./http/rate-limit.js";
 
 export interface Runtime {
   services: Services;
@@ -36,7 +37,7 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
   const prisma = createPrisma(database.url, config.dbPoolSize);
   const cipher = new DataCipher(await loadDataKey(config));
   // The URL in use (embedded or DATABASE_URL), for the modules that need their own connection (holdings COPY).
-  const services: Services = { config: { ...config, databaseUrl: database.url }, prisma, logger, auth: new AuthService(prisma), cipher, ...createExchange(config, prisma), resolveHost: systemResolver };
+  const services: Services = { config: { ...config, databaseUrl: database.url }, prisma, logger, auth: new AuthService(prisma, { tokenFailures: config.tokenFailures }), budget: new RequestBudget(config.rateLimit), cipher, ...createExchange(config, prisma), resolveHost: systemResolver };
   return {
     services,
     database,

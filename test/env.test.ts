@@ -32,6 +32,47 @@ describe("configuration", () => {
     expect(config).toMatchObject({ env: "production", role: "worker" });
   });
 
+  it("defaults the limits and timeouts to the design's, and reads their overrides", () => {
+    expect(loadConfig({})).toMatchObject({
+      rateLimit: { rps: 100, burst: 200 },
+      tokenFailures: { limit: 10, windowMs: 300_000 },
+      trustProxyHops: 0,
+      http: { headersTimeoutMs: 10_000, bodyTimeoutMs: 30_000 },
+    });
+    const config = loadConfig({
+      MF_RATE_LIMIT_RPS: "2.5",
+      MF_RATE_LIMIT_BURST: "5",
+      MF_TOKEN_FAILURE_LIMIT: "3",
+      MF_TOKEN_FAILURE_WINDOW: "90s",
+      MF_TRUST_PROXY: "2",
+      MF_HEADERS_TIMEOUT_MS: "2000",
+      MF_BODY_TIMEOUT_MS: "5000",
+    });
+    expect(config).toMatchObject({
+      rateLimit: { rps: 2.5, burst: 5 },
+      tokenFailures: { limit: 3, windowMs: 90_000 },
+      trustProxyHops: 2,
+      http: { headersTimeoutMs: 2000, bodyTimeoutMs: 5000 },
+    });
+  });
+
+  it("refuses limits and timeouts that make no sense, naming the variable", () => {
+    for (const [name, value] of [
+      ["MF_RATE_LIMIT_RPS", "0"],
+      ["MF_RATE_LIMIT_RPS", "fast"],
+      ["MF_RATE_LIMIT_BURST", "1.5"],
+      ["MF_TOKEN_FAILURE_LIMIT", "0"],
+      ["MF_TOKEN_FAILURE_WINDOW", "soon"],
+      ["MF_TOKEN_FAILURE_WINDOW", "500ms"],
+      ["MF_TRUST_PROXY", "yes"],
+      ["MF_HEADERS_TIMEOUT_MS", "10"],
+      ["MF_BODY_TIMEOUT_MS", "-1"],
+    ] as const) {
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(name));
+    }
+    expect(() => loadConfig({ MF_HEADERS_TIMEOUT_MS: "20000", MF_BODY_TIMEOUT_MS: "10000" })).toThrow(/MF_HEADERS_TIMEOUT_MS.*MF_BODY_TIMEOUT_MS/);
+  });
+
   it("names the variable that is wrong", () => {
     expect(() => loadConfig({ MF_ROLE: "web" })).toThrow(/MF_ROLE/);
     expect(() => loadConfig({ PORT: "http" })).toThrow(/PORT/);

@@ -1,4 +1,4 @@
-import type { DbOrTx } from "../db/client.js";
+import type { DbOrTx, Tx } from "../db/client.js";
 
 export interface ClientRecord {
   id: string;
@@ -59,4 +59,41 @@ export async function upsertClientCredentials(
     create: { id: input.apiClientId, distributorId: input.distributorId, clientId: input.clientId, secretHash: input.secretHash, name: "sandbox" },
     update: { distributorId: input.distributorId, secretHash: input.secretHash, revokedAt: null },
   });
+}
+
+/** Lock classes of the token failure counters: client ids and addresses never share a key. */
+const CLIENT_FAILURES_LOCK = 7206101;
+const ADDRESS_FAILURES_LOCK = 7206102;
+
+/** Serialises token requests of one client id and one address across processes, until the transaction ends. */
+export async function lockTokenFailureKeys(tx: Tx, keys: { clientKey: string; ipKey: string }): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${CLIENT_FAILURES_LOCK}::int, hashtext(${keys.clientKey})),
+                              pg_advisory_xact_lock(${ADDRESS_FAILURES_LOCK}::int, hashtext(${keys.ipKey}))`;
+}
+
+/**
+ * The failures that block, for the client id and for the address: the `limit`-th newest since
+ * `since`, or null where fewer than `limit` failures fall in the window.
+ */
+export async function blockingTokenFailures(
+  tx: Tx,
+  input: { clientKey: string; ipKey: string; since: Date; limit: number },
+): Promise<{ client: Date | null; address: Date | null }> {
+  const offset = input.limit - 1;
+  const [row] = await tx.$queryRaw<Array<{ client: Date | null; address: Date | null }>>`
+    SELECT
+      (SELECT failed_at FROM token_failures WHERE client_key = ${input.clientKey} AND failed_at > ${input.since}
+        ORDER BY failed_at DESC OFFSET ${offset} LIMIT 1) AS client,
+      (SELECT failed_at FROM token_failures WHERE ip_key = ${input.ipKey} AND failed_at > ${input.since}
+        ORDER BY failed_at DESC OFFSET ${offset} LIMIT 1) AS address`;
+  return { client: row?.client ?? null, address: row?.address ?? null };
+}
+
+export async function insertTokenFailure(tx: Tx, failure: { clientKey: string; ipKey: string; failedAt: Date }): Promise<void> {
+  await tx.tokenFailure.create({ data: failure });
+}
+
+export async function deleteTokenFailures(db: DbOrTx, before: Date): Promise<number> {
+  const { count } = await db.tokenFailure.deleteMany({ where: { failedAt: { lt: before } } });
+  return count;
 }

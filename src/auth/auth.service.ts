@@ -4,11 +4,21 @@ import { constantTimeEqual, sha256Hex } from "../lib/crypto.js";
 import { newSecret } from "../lib/ids.js";
 import type { Caller } from "../trpc/context.js";
 import * as repo from "./auth.repo.js";
+import { TokenFailureLimit, type FailureLimitSettings } from "./token-failures.js";
 
 export const TOKEN_TTL_SECONDS = 3600;
 /** How long a verified token is trusted without asking the database again. */
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX_ENTRIES = 10_000;
+
+export interface AuthOptions {
+  /** Failed token requests allowed per client id and per address in a window (default 10 in 5 minutes). */
+  tokenFailures?: FailureLimitSettings;
+  now?: () => number;
+}
+
+/** An API client whose credentials were just verified. */
+export type VerifiedClient = repo.ClientRecord & { clientId: string };
 
 export interface TokenResponse {
   access_token: string;
@@ -25,15 +35,36 @@ const unauthorized = (message: string, error = "invalid_token") =>
 export class AuthService {
   private readonly cache = new Map<string, { caller: Caller; expiresAt: number; checkedAt: number }>();
 
-  constructor(private readonly db: Db, private readonly now: () => number = Date.now) {}
+  private readonly now: () => number;
+  private readonly failures: TokenFailureLimit;
 
-  async issueToken(clientId: string, clientSecret: string): Promise<TokenResponse> {
-    const client = await repo.findActiveClient(this.db, clientId);
-    // Compare a hash even for an unknown client, so timing does not reveal which client ids exist.
-    const presented = sha256Hex(clientSecret);
-    const matches = constantTimeEqual(presented, client?.secretHash ?? sha256Hex(`unknown:${clientSecret}`));
-    if (!client || !matches) throw invalidClient();
+  constructor(private readonly db: Db, options: AuthOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.failures = new TokenFailureLimit(db, options.tokenFailures ?? { limit: 10, windowMs: 300_000 }, this.now);
+  }
 
+  /** Credentials in, token out, for callers inside the process (no request budget applies). */
+  async issueToken(clientId: string, clientSecret: string, address = "unknown"): Promise<TokenResponse> {
+    return this.issueTokenFor(await this.verifyClient(clientId, clientSecret, address));
+  }
+
+  /**
+   * Checks a client's credentials: 401 invalid_client when they are wrong, 429 RATE_LIMITED while
+   * the client id or the address has too many recent failures (even for the right secret).
+   */
+  async verifyClient(clientId: string, clientSecret: string, address: string): Promise<VerifiedClient> {
+    const client = await this.failures.attempt(clientId, address, async (tx) => {
+      const found = await repo.findActiveClient(tx, clientId);
+      // Compare a hash even for an unknown client, so timing does not reveal which client ids exist.
+      const presented = sha256Hex(clientSecret);
+      const matches = constantTimeEqual(presented, found?.secretHash ?? sha256Hex(`unknown:${clientSecret}`));
+      return found && matches ? { ...found, clientId } : null;
+    });
+    if (!client) throw invalidClient();
+    return client;
+  }
+
+  async issueTokenFor(client: VerifiedClient): Promise<TokenResponse> {
     const accessToken = newSecret("mfat");
     await repo.insertToken(this.db, {
       tokenHash: sha256Hex(accessToken),

@@ -11,7 +11,12 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // The connection ended mid-body: the client went away, or the request timed out (408 sent).
+      throw new AppError("VALIDATION_ERROR", "The request body was not received completely", {
+        details: [{ path: "", message: "Incomplete body" }],
+      });
+    });
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

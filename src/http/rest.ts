@@ -2,6 +2,7 @@ import type { AnyRouter } from "@trpc/server";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { z } from "zod";
 import { createContext, type Context, type Services } from "../trpc/context.js";
+import { spendBudget } from "./rate-limit.js";
 import { StaticResponses } from "./static-responses.js";
 
 /** What the HTTP layer knows about one request before it reaches a procedure. */
@@ -10,6 +11,8 @@ export interface RestRequest {
   requestId: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;
+  /** The client's address (see client-ip). */
+  clientIp: string;
   /** The parsed JSON (or converted form) body; undefined for GET and DELETE. */
   body: Record<string, unknown> | undefined;
   /** `path?query` of the request. */
@@ -34,6 +37,7 @@ interface RequestState {
   requestId: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;
+  clientIp: string;
   error?: unknown;
   /** The procedure that answered, once known. */
   procedurePath?: string;
@@ -102,7 +106,12 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
   } as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
 
   const dispatch = (input: RestRequest): Promise<RestResult> => {
-    const state: RequestState = { requestId: input.requestId, authorization: input.authorization, idempotencyKey: input.idempotencyKey };
+    const state: RequestState = {
+      requestId: input.requestId,
+      authorization: input.authorization,
+      idempotencyKey: input.idempotencyKey,
+      clientIp: input.clientIp,
+    };
     // The handler reads a Request. It only asks the headers for the content type, and the body has
     // already been parsed; reading `signal` or copying the headers would make the server build a
     // full Request object, which costs more than the rest of a small request.
@@ -147,27 +156,29 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
     const isGet = input.request.method === "GET";
     const cached = isGet ? staticResponses.get(input.target) : undefined;
     if (cached) {
+      const budgetHeaders: Record<string, string> = {};
       if (cached.protect) {
         try {
-          await services.auth.authenticate(input.authorization);
+          const caller = await services.auth.authenticate(input.authorization);
+          spendBudget(services.budget, caller.clientId, budgetHeaders);
         } catch (error) {
           return { status: 401, headers: {}, error };
         }
       }
-      return staticResult(cached, input.ifNoneMatch);
+      return staticResult(cached, input.ifNoneMatch, budgetHeaders);
     }
     const result = await dispatch(input);
     const protect = result.procedurePath === undefined ? undefined : staticProcedures.get(result.procedurePath);
     if (isGet && result.status === 200 && result.error === undefined && result.json !== undefined && protect !== undefined) {
-      return staticResult(staticResponses.remember(input.target, result.json, protect), input.ifNoneMatch);
+      return staticResult(staticResponses.remember(input.target, result.json, protect), input.ifNoneMatch, result.headers);
     }
     return result;
   };
 }
 
 /** Static responses carry an ETag and revalidate cheaply: `If-None-Match` answers 304. */
-function staticResult(entry: { json: string; etag: string }, ifNoneMatch: string | undefined): RestResult {
-  const headers = { ETag: entry.etag, "Cache-Control": "private, no-cache" };
+function staticResult(entry: { json: string; etag: string }, ifNoneMatch: string | undefined, extra: Record<string, string> = {}): RestResult {
+  const headers = { ...extra, ETag: entry.etag, "Cache-Control": "private, no-cache" };
   if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === entry.etag)) {
     return { status: 304, headers };
   }

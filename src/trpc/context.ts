@@ -6,6 +6,7 @@ import type { DataCipher } from "../lib/crypto.js";
 import type { ExchangePort } from "../exchange/port.js";
 import type { SandboxExchange } from "../exchange/sandbox.js";
 import type { Resolver } from "../webhooks/public-address.js";
+import type { RequestBudget } from "../http/rate-limit.js";
 
 /** Long-lived services every request can use; built once at start-up. */
 export interface Services {
@@ -13,6 +14,8 @@ export interface Services {
   prisma: Db;
   logger: Logger;
   auth: AuthService;
+  /** Every API client's request budget (in this process). */
+  budget: RequestBudget;
   /** Encrypts personal data at rest and hashes it for look-ups. */
   cipher: DataCipher;
   exchange: ExchangePort;
@@ -29,6 +32,8 @@ export interface Context extends Services {
   authorization: string | undefined;
   /** The Idempotency-Key header of a creating request. */
   idempotencyKey: string | undefined;
+  /** The client's address (see http/client-ip), "unknown" for calls from inside the process. */
+  clientIp: string;
   /** A procedure may set the success status (201 on creation) and extra headers. */
   response: { status?: number; headers: Record<string, string> };
 }
@@ -42,6 +47,7 @@ export interface RequestInfo {
   requestId: string;
   authorization: string | undefined;
   idempotencyKey?: string | undefined;
+  clientIp?: string | undefined;
 }
 
 export function createContext(services: Services, request: RequestInfo): Context {
@@ -51,6 +57,7 @@ export function createContext(services: Services, request: RequestInfo): Context
     log: lazyChild(services.logger, { request_id: request.requestId }),
     authorization: request.authorization,
     idempotencyKey: request.idempotencyKey,
+    clientIp: request.clientIp ?? "unknown",
     response: { headers: {} },
   };
 }

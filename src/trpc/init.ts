@@ -1,5 +1,6 @@
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
+import { spendBudget } from "../http/rate-limit.js";
 import { AppError } from "../lib/errors.js";
 import type { Context } from "./context.js";
 
@@ -31,9 +32,13 @@ export const router = t.router;
 export const middleware = t.middleware;
 export const publicProcedure = t.procedure;
 
-/** Every procedure but the token endpoint and the public link pages: the caller must hold a valid token. */
+/**
+ * Every procedure but the token endpoint and the public link pages: the caller must hold a valid
+ * token, and each call spends one request of its API client's budget (429 beyond it).
+ */
 export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
   const caller = await ctx.auth.authenticate(ctx.authorization);
+  spendBudget(ctx.budget, caller.clientId, ctx.response.headers);
   return next({ ctx: { caller } });
 });
 

@@ -13,7 +13,18 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   "409": "Not possible in the resource's current state (INVALID_STATE), or idempotency key reused (CONFLICT)",
   "413": "Body too large (PAYLOAD_TOO_LARGE)",
   "415": "Unsupported content type (UNSUPPORTED_MEDIA_TYPE)",
+  "429": "The API client's request budget is spent (RATE_LIMITED); retry after Retry-After seconds",
   "500": "Internal error (INTERNAL)",
+};
+
+const count = (description: string) => ({ description, schema: { type: "integer" as const, minimum: 0 } });
+
+/** Retry-After and the request budget's headers (also sent on the answers of authenticated requests). */
+const RATE_LIMIT_HEADERS = {
+  "Retry-After": count("Seconds to wait before retrying."),
+  "RateLimit-Limit": count("Requests a full budget allows at once (the burst)."),
+  "RateLimit-Remaining": count("Requests left in the budget now."),
+  "RateLimit-Reset": count("Seconds until the budget is full again."),
 };
 
 const errorResponse = (status: string) => ({
@@ -21,9 +32,19 @@ const errorResponse = (status: string) => ({
   content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
 });
 
+const rateLimited = (description: string) => ({
+  ...errorResponse("429"),
+  description,
+  headers: Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }])),
+});
+
 /** Responses whose body is not the envelope, keyed by `METHOD path` and status. */
 const RESPONSE_OVERRIDES: Record<string, Record<string, unknown>> = {
   "post /api/auth/v1/token": {
+    "429": rateLimited(
+      "Too many failed token requests for this client id or from this address (RATE_LIMITED, until the window " +
+        "passes, even with the right secret), or the client's request budget is spent.",
+    ),
     "401": {
       description: "Unknown client or wrong secret. OAuth 2.0 error body (RFC 6749 section 5.2), not the envelope.",
       content: {
@@ -72,6 +93,11 @@ export function buildOpenApiDocument(appRouter: AnyRouter): OpenAPIObject {
     moveToSpecPaths(paths, path, item);
   }
   document.security = [{ bearerAuth: [] }];
+  document.components = {
+    ...document.components,
+    headers: RATE_LIMIT_HEADERS,
+    responses: { RateLimited: rateLimited(ERROR_DESCRIPTIONS["429"]!) },
+  };
   // trpc-to-openapi's own error schemas are replaced by the envelope above.
   const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
   for (const name of Object.keys(schemas)) if (name.startsWith("error.")) delete schemas[name];
@@ -87,9 +113,9 @@ function rewriteResponses(operation: Operation, method: string): void {
     if (Number(status) >= 400) responses[status] = errorResponse(status);
   }
   const statuses = ["400", "404", "500"];
-  if (operation.security?.length) statuses.push("401");
+  if (operation.security?.length) statuses.push("401", "429");
   if (method === "post" || method === "put" || method === "patch") statuses.push("413", "415");
-  for (const status of statuses) responses[status] ??= errorResponse(status);
+  for (const status of statuses) responses[status] ??= status === "429" ? { $ref: "#/components/responses/RateLimited" } : errorResponse(status);
   operation.responses = responses;
 }
 

@@ -78,6 +78,33 @@ describe("POST /api/auth/v1/token", () => {
     expect(unknown.body.error.details).toEqual([{ path: "admin", message: "Unknown field" }]);
   });
 
+  it("marks every answer, token or error, as not to be stored (RFC 6749 5.1)", async () => {
+    const d = await app.newDistributor();
+    const good = { grant_type: "client_credentials", client_id: d.client_id, client_secret: d.client_secret };
+    const answers = [
+      await app.http("POST", TOKEN, { json: good }),
+      await app.http("POST", TOKEN, { json: { ...good, client_secret: "wrong-secret" } }),
+      await app.http("POST", TOKEN, { json: { grant_type: "client_credentials" } }),
+      await app.http("POST", TOKEN, { body: "<xml/>", headers: { "content-type": "application/xml" } }),
+      await app.http("GET", TOKEN),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([200, 401, 400, 415, 404]);
+    for (const res of answers) {
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(res.headers.get("pragma")).toBe("no-cache");
+    }
+    const trpc = await fetch(`${app.baseUrl}/trpc/auth.token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(good),
+    });
+    expect(trpc.status).toBe(200);
+    expect(trpc.headers.get("cache-control")).toBe("no-store");
+    expect(trpc.headers.get("pragma")).toBe("no-cache");
+    // Other answers keep their own caching.
+    expect((await app.http("GET", "/healthz")).headers.get("cache-control")).toBeNull();
+  });
+
   it("stores only hashes of secrets and tokens, with a 3600 s lifetime", async () => {
     const d = await app.newDistributor();
     const client = await app.prisma.apiClient.findUniqueOrThrow({ where: { clientId: d.client_id } });

@@ -1,4 +1,4 @@
-import { serve, type ServerType } from "@hono/node-server";
+import type { ServerType } from "@hono/node-server";
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
@@ -13,6 +13,8 @@ import { DataCipher } from "../../src/lib/crypto.js";
 import { createExchange } from "../../src/exchange/exchange.js";
 import { systemResolver } from "../../src/webhooks/public-address.js";
 import { createLogger } from "../../src/lib/logger.js";
+import { RequestBudget } from "../../src/http/rate-limit.js";
+import { httpServerOptions, startHttpServer } from "../../src/http/server.js";
 import type { Services } from "../../src/trpc/context.js";
 import { createTestDatabase } from "./db.js";
 
@@ -71,7 +73,8 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
       config: state.config,
       prisma: state.prisma,
       logger,
-      auth: new AuthService(state.prisma),
+      auth: new AuthService(state.prisma, { tokenFailures: state.config.tokenFailures }),
+      budget: new RequestBudget(state.config.rateLimit),
       cipher: new DataCipher(randomBytes(32).toString("hex")),
       ...createExchange(state.config, state.prisma),
       resolveHost: systemResolver,
@@ -83,9 +86,7 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
         return pending.length ? `${pending.length} migration(s) pending` : null;
       },
     });
-    state.server = await new Promise<ServerType>((resolve) => {
-      const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(server));
-    });
+    state.server = await startHttpServer(app.fetch, httpServerOptions(state.config, { port: 0, hostname: "127.0.0.1" }));
     state.baseUrl = `http://127.0.0.1:${(state.server.address() as AddressInfo).port}`;
   });
 

@@ -1,8 +1,10 @@
 import type { TaskHandler } from "../../jobs/task.js";
-import { deleteExpiredTokens } from "../auth.repo.js";
+import { deleteExpiredTokens, deleteTokenFailures } from "../auth.repo.js";
 
-/** Expired tokens are useless; a daily sweep keeps the table small. */
+/** Expired tokens and failures older than the failure window are useless; a daily sweep keeps both tables small. */
 export const purgeExpiredTokens: TaskHandler<"auth__purge_expired_tokens"> = async (_payload, { services, log }) => {
-  const deleted = await deleteExpiredTokens(services.prisma, new Date());
-  log.info({ deleted }, "expired access tokens purged");
+  const now = Date.now();
+  const deleted = await deleteExpiredTokens(services.prisma, new Date(now));
+  const failures = await deleteTokenFailures(services.prisma, new Date(now - services.config.tokenFailures.windowMs));
+  log.info({ deleted, failures }, "expired access tokens and old token failures purged");
 };
