@@ -7,7 +7,7 @@ import { AppError } from "./lib/errors.js";
 import { lazyChild, type Log } from "./lib/logger.js";
 import { MAX_BODY_BYTES, readObjectBody, tooLarge } from "./http/body.js";
 import { mountDocs } from "./http/docs.js";
-import { envelope, renderError } from "./http/errors.js";
+import { envelope, renderError, reportError } from "./http/errors.js";
 import { createRestHandler } from "./http/rest.js";
 import { createContext, type Services } from "./trpc/context.js";
 import { buildOpenApiDocument } from "./trpc/openapi.js";
@@ -78,9 +78,8 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
           authorization: c.req.header("authorization"),
           idempotencyKey: c.req.header("idempotency-key"),
         }),
-      onError: ({ error }) => {
-        if (error.code === "INTERNAL_SERVER_ERROR") c.get("log").error({ err: error.cause ?? error }, "unhandled error");
-      },
+      // The error formatter (src/trpc/init.ts) shapes the answer; this logs what the server got wrong.
+      onError: ({ error }) => void reportError(error, c.get("requestId"), c.get("log")),
     });
     response.headers.set("X-Request-Id", c.get("requestId"));
     return response;
