@@ -83,6 +83,11 @@ export function describeError(error: unknown): PublicError {
   if (error instanceof TRPCError) {
     const issues = error.code === "BAD_REQUEST" ? zodIssuesOf(error.cause) : undefined;
     if (issues) return described("VALIDATION_ERROR", "The request is not valid", issuesToDetails(issues));
+    // /trpc reports an unparsable body or input as BAD_REQUEST with the parser's own words.
+    if (error.code === "BAD_REQUEST" && error.cause instanceof SyntaxError) {
+      return described("VALIDATION_ERROR", "The request body is not valid JSON", [{ path: "", message: "Malformed JSON" }]);
+    }
+    if (error.code === "BAD_REQUEST" && error.cause instanceof Error) return described("VALIDATION_ERROR", "The request is not valid");
     const code = TRPC_TO_APP[error.code];
     if (code) return described(code, publicMessage(code, error.message));
   }
