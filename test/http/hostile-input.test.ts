@@ -3,6 +3,8 @@ import { createApp } from "../../src/app.js";
 import type { AuthService } from "../../src/auth/auth.service.js";
 import { useTestApp, type TestResponse } from "../helpers/app.js";
 import { investorBody } from "../helpers/factories.js";
+import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
+import { runTask } from "../helpers/jobs.js";
 import { orderingInvestor, createOpenScheme } from "../helpers/orders.js";
 
 const app = useTestApp();
@@ -148,6 +150,34 @@ describe("hostile bodies", () => {
   });
 });
 
+describe("extreme values", () => {
+  it("a simulated allotment whose numbers do not fit is a 400 and allots nothing", async () => {
+    const { token, account } = await orderingInvestor(app);
+    await createOpenScheme(app, "EXTREME1");
+    const accepted = async () => {
+      const res = await app.http("POST", "/api/orders/v1/", {
+        token,
+        json: { investment_account_id: account, order_type: "LUMPSUM_PURCHASE", purchase_type: "FRESH", scheme_code: "EXTREME1", amount: 1000 },
+      });
+      await runTask(app, dispatchOrder, { order_id: res.body.id });
+      return res.body.id as string;
+    };
+    const cases: Array<[string, string, string]> = [
+      ["units=1e15", "units", "Too big: expected number to be <=1000000000000"],
+      ["units=0.0001", "units", "Too small: expected number to be >=0.001"],
+      ["nav=0.00001", "nav", "Too small: expected number to be >=0.0001"],
+      ["units=1000000000000&nav=1000000000", "units", "units x NAV must be below 10,000,000,000,000,000"],
+      ["allotment_date=0000-01-01", "allotment_date", "must be a real calendar date"],
+    ];
+    for (const [query, path, message] of cases) {
+      const id = await accepted();
+      const res = await app.http("GET", `/api/simulation/orders/v1/${id}/allot?${query}`, { token });
+      expectValidation(res, [{ path, message }]);
+      expect((await app.prisma.order.findUniqueOrThrow({ where: { id } })).status).toBe("ACCEPTED");
+    }
+  });
+});
+
 describe("/trpc errors", () => {
   it("carry the REST codes, messages and details, and no internal text", async () => {
     const res = await app.http("POST", "/trpc/auth.token", { json: { grant_type: "client_credentials", client_id: "\u0000", client_secret: "x" } });
@@ -174,6 +204,16 @@ describe("/trpc errors", () => {
     expect(trpc.body.error.message).toBe(rest.body.error.message);
     expect(trpc.body.error.data.appCode).toBe("VALIDATION_ERROR");
     expect(trpc.body.error.data.details).toEqual(rest.body.error.details);
+  });
+
+  it("answer malformed JSON as REST does, not with the parser's words", async () => {
+    const body = await app.http("POST", "/trpc/auth.token", { body: '{"grant_type":', headers: { "content-type": "application/json" } });
+    const query = await app.http("GET", "/trpc/masters.countries?input=%7B");
+    for (const res of [body, query]) {
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe("The request body is not valid JSON");
+      expect(res.body.error.data).toMatchObject({ appCode: "VALIDATION_ERROR", details: [{ path: "", message: "Malformed JSON" }] });
+    }
   });
 
   it("answer an unexpected failure with 'Internal error' and the request id, and log it", async () => {
