@@ -8,7 +8,7 @@ import { lazyChild, type Log } from "./lib/logger.js";
 import { MAX_BODY_BYTES, readObjectBody, tooLarge } from "./http/body.js";
 import { clientAddress, socketAddress } from "./http/client-ip.js";
 import { mountDocs } from "./http/docs.js";
-import { envelope, renderError } from "./http/errors.js";
+import { envelope, renderError, reportError } from "./http/errors.js";
 import { noStore } from "./http/no-store.js";
 import { createRestHandler } from "./http/rest.js";
 import { createContext, type Services } from "./trpc/context.js";
@@ -89,9 +89,8 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
         }),
       // The budget's RateLimit-* headers (and Retry-After on its 429) are set on the context.
       responseMeta: ({ ctx }) => ({ headers: ctx?.response.headers }),
-      onError: ({ error }) => {
-        if (error.code === "INTERNAL_SERVER_ERROR") c.get("log").error({ err: error.cause ?? error }, "unhandled error");
-      },
+      // The error formatter (src/trpc/init.ts) shapes the answer; this logs what the server got wrong.
+      onError: ({ error }) => void reportError(error, c.get("requestId"), c.get("log")),
     });
     response.headers.set("X-Request-Id", c.get("requestId"));
     return response;

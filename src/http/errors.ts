@@ -1,5 +1,5 @@
 import { TRPCError } from "@trpc/server";
-import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail } from "../lib/errors.js";
+import { AppError, ERROR_STATUS, formatPath, type ErrorCode, type ErrorDetail } from "../lib/errors.js";
 import type { Log } from "../lib/logger.js";
 
 export interface ErrorEnvelope {
@@ -19,14 +19,6 @@ interface ZodLikeIssue {
   path: PropertyKey[];
   message: string;
   keys?: string[];
-}
-
-/** `nominees[0].relationship` from a zod path. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, part) => {
-    if (typeof part === "number") return `${out}[${part}]`;
-    return out ? `${out}.${String(part)}` : String(part);
-  }, "");
 }
 
 export function issuesToDetails(issues: readonly ZodLikeIssue[]): ErrorDetail[] {
@@ -59,37 +51,73 @@ export function envelope(requestId: string, code: ErrorCode, message: string, de
   return { success: false, error: { code, message, ...(details ? { details } : {}) }, request_id: requestId };
 }
 
+/** What the client may learn of an error, whichever transport answers it. */
+export interface PublicError {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+  headers: Record<string, string>;
+  /** A protocol's own error body (OAuth 2.0), replacing the envelope on REST. */
+  body?: Record<string, unknown>;
+  /** Why the server failed, for its own log: set for INTERNAL (error) and UNAVAILABLE (warn). */
+  logAs?: "error" | "warn";
+}
+
 /**
- * Renders any error as the public envelope. Only AppError messages and validation issues reach the
- * client; anything unexpected becomes a bare 500 and is logged with the request id.
+ * Classifies any error. Only AppError messages and validation issues reach the client; anything
+ * unexpected is a bare INTERNAL, and an exhausted connection pool a 503.
  */
-export function renderError(error: unknown, requestId: string, log: Log): RenderedError {
+export function describeError(error: unknown): PublicError {
   const cause = error instanceof TRPCError && error.cause instanceof AppError ? error.cause : error;
   if (cause instanceof AppError) {
     return {
       status: cause.status,
-      body: cause.body ?? { ...envelope(requestId, cause.appCode, cause.message, cause.details) },
+      code: cause.appCode,
+      message: cause.message,
+      ...(cause.details ? { details: cause.details } : {}),
       headers: cause.headers ?? {},
+      ...(cause.body ? { body: cause.body } : {}),
     };
   }
   if (error instanceof TRPCError) {
     const issues = error.code === "BAD_REQUEST" ? zodIssuesOf(error.cause) : undefined;
-    if (issues) {
-      return rendered(envelope(requestId, "VALIDATION_ERROR", "The request is not valid", issuesToDetails(issues)));
+    if (issues) return described("VALIDATION_ERROR", "The request is not valid", issuesToDetails(issues));
+    // /trpc reports an unparsable body or input as BAD_REQUEST with the parser's own words.
+    if (error.code === "BAD_REQUEST" && error.cause instanceof SyntaxError) {
+      return described("VALIDATION_ERROR", "The request body is not valid JSON", [{ path: "", message: "Malformed JSON" }]);
     }
+    if (error.code === "BAD_REQUEST" && error.cause instanceof Error) return described("VALIDATION_ERROR", "The request is not valid");
     const code = TRPC_TO_APP[error.code];
-    if (code) return rendered(envelope(requestId, code, publicMessage(code, error.message)));
+    if (code) return described(code, publicMessage(code, error.message));
   }
   if (isPoolExhausted(cause) || isPoolExhausted(error instanceof TRPCError ? error.cause : undefined)) {
-    log.warn({ request_id: requestId }, "no database connection became free in time");
-    return rendered(envelope(requestId, "UNAVAILABLE", "The service is busy; retry shortly"), { "Retry-After": "1" });
+    return { ...described("UNAVAILABLE", "The service is busy; retry shortly"), headers: { "Retry-After": "1" }, logAs: "warn" };
   }
-  log.error({ err: error, request_id: requestId }, "unhandled error");
-  return rendered(envelope(requestId, "INTERNAL", "Internal error"));
+  return { ...described("INTERNAL", "Internal error"), logAs: "error" };
 }
 
-function rendered(body: ErrorEnvelope, headers: Record<string, string> = {}): RenderedError {
-  return { status: ERROR_STATUS[body.error.code], body: { ...body }, headers };
+/** Describes an error and logs, with the request id, what the server itself got wrong. */
+export function reportError(error: unknown, requestId: string, log: Log): PublicError {
+  const outcome = describeError(error);
+  if (outcome.logAs === "error") log.error({ err: internalCause(error), request_id: requestId }, "unhandled error");
+  if (outcome.logAs === "warn") log.warn({ request_id: requestId }, "no database connection became free in time");
+  return outcome;
+}
+
+/** Renders any error as the public REST envelope (logging unexpected ones with the request id). */
+export function renderError(error: unknown, requestId: string, log: Log): RenderedError {
+  const { status, code, message, details, headers, body } = reportError(error, requestId, log);
+  return { status, body: body ?? { ...envelope(requestId, code, message, details) }, headers };
+}
+
+function described(code: ErrorCode, message: string, details?: ErrorDetail[]): PublicError {
+  return { status: ERROR_STATUS[code], code, message, ...(details ? { details } : {}), headers: {} };
+}
+
+/** tRPC wraps what a procedure throws; the log wants the original. */
+function internalCause(error: unknown): unknown {
+  return error instanceof TRPCError && error.code === "INTERNAL_SERVER_ERROR" && error.cause ? error.cause : error;
 }
 
 /** tRPC's own messages are safe for these codes; others get a fixed text. */

@@ -1,6 +1,8 @@
 import type { AnyRouter } from "@trpc/server";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { z } from "zod";
+import { validationError } from "../lib/errors.js";
+import { unsafeInputDetails } from "../lib/hostile-input.js";
 import { createContext, type Context, type Services } from "../trpc/context.js";
 import { spendBudget } from "./rate-limit.js";
 import { StaticResponses } from "./static-responses.js";
@@ -105,7 +107,7 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
     },
   } as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
 
-  const dispatch = (input: RestRequest): Promise<RestResult> => {
+  const dispatch = (input: RestRequest, query: Query): Promise<RestResult> => {
     const state: RequestState = {
       requestId: input.requestId,
       authorization: input.authorization,
@@ -121,6 +123,7 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
       get(target, prop) {
         if (prop === STATE) return state;
         if (prop === "body") return input.body;
+        if (prop === "query") return query;
         if (prop === "headers") return headers;
         if (prop === "signal") return NEVER_ABORTED;
         if (prop in extras) return extras[prop];
@@ -153,6 +156,11 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
   };
 
   return async (input: RestRequest): Promise<RestResult> => {
+    const query = queryOf(input.target);
+    // `__proto__` cannot survive the handler's copy of the query into a plain object, so the
+    // input checks every procedure applies (src/trpc/init.ts) run on the query here too.
+    const unsafe = unsafeInputDetails(query);
+    if (unsafe.length > 0) return { status: 400, headers: {}, error: validationError(unsafe) };
     const isGet = input.request.method === "GET";
     const cached = isGet ? staticResponses.get(input.target) : undefined;
     if (cached) {
@@ -167,13 +175,34 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
       }
       return staticResult(cached, input.ifNoneMatch, budgetHeaders);
     }
-    const result = await dispatch(input);
+    const result = await dispatch(input, query);
     const protect = result.procedurePath === undefined ? undefined : staticProcedures.get(result.procedurePath);
     if (isGet && result.status === 200 && result.error === undefined && result.json !== undefined && protect !== undefined) {
       return staticResult(staticResponses.remember(input.target, result.json, protect), input.ifNoneMatch, result.headers);
     }
     return result;
   };
+}
+
+/** A repeated parameter is an array, as the handler reads it. */
+type Query = Record<string, string | string[]>;
+
+/**
+ * The query parameters in a prototype-less object, handed to the handler as `req.query`: its own
+ * parsing collects them in a plain object, where `constructor=1` or `toString=1` collide with
+ * Object.prototype and throw.
+ */
+function queryOf(target: string): Query {
+  const query: Query = Object.create(null) as Query;
+  const at = target.indexOf("?");
+  if (at < 0) return query;
+  for (const [key, value] of new URLSearchParams(target.slice(at + 1))) {
+    const previous = query[key];
+    if (previous === undefined) query[key] = value;
+    else if (Array.isArray(previous)) previous.push(value);
+    else query[key] = [previous, value];
+  }
+  return query;
 }
 
 /** Static responses carry an ETag and revalidate cheaply: `If-None-Match` answers 304. */

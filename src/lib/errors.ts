@@ -67,6 +67,14 @@ export class AppError extends TRPCError {
   }
 }
 
+/** `nominees[0].relationship` from a zod path. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, part) => {
+    if (typeof part === "number") return `${out}[${part}]`;
+    return out ? `${out}.${String(part)}` : String(part);
+  }, "");
+}
+
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
 export const invalidState = (message: string) => new AppError("INVALID_STATE", message);
 export const validationError = (details: ErrorDetail[], message = "The request is not valid") =>

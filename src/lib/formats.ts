@@ -19,7 +19,8 @@ export const IsoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
   .refine((value) => {
     const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+    // Year 0000 exists for JavaScript, not for PostgreSQL.
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value && !value.startsWith("0000");
   }, "must be a real calendar date");
 
 export const PastDate = IsoDate.refine((value) => value <= todayIso(), "must not be in the future");

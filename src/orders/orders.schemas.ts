@@ -188,8 +188,8 @@ export const OrderPage = z.object({ data: z.array(OrderView), next_cursor: NextC
 
 export const AllotQuery = z.strictObject({
   id: z.string().min(1).max(64),
-  units: z.coerce.number().positive().optional().describe("Allotted units (default amount / NAV, truncated to 3 decimals)."),
-  nav: z.coerce.number().positive().max(1e9).optional().describe("Allotted NAV (default 10.00)."),
+  units: z.coerce.number().min(0.001).max(1e12).optional().describe("Allotted units (default amount / NAV, truncated to 3 decimals)."),
+  nav: z.coerce.number().min(0.0001).max(1e9).optional().describe("Allotted NAV, 4 decimals (default 10.00)."),
   folio_no: z.string().trim().min(1).max(30).optional().describe("Folio (default a synthesized simulation folio)."),
   allotment_date: IsoDate.optional().describe("Allotment date YYYY-MM-DD (default today)."),
 });

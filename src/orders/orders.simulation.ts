@@ -38,6 +38,8 @@ export async function simulateOrderDecision(services: SandboxServices, caller: C
   return ok(`Order ${decision === "accept" ? "accepted" : decision === "reject" ? "rejected" : "failed"}`, id);
 }
 
+const MAX_AMOUNT = new Decimal("1e16");
+
 export interface AllotmentInput {
   units?: number;
   nav?: number;
@@ -60,6 +62,10 @@ export async function simulateAllotment(services: SandboxServices, caller: Calle
   else if (order.units) units = new Decimal(order.units.toString());
   else throw validationError([{ path: "units", message: "is needed to allot an all-units order" }]);
   const amount = order.amount && input.units === undefined ? new Decimal(order.amount.toString()) : amountFor(units, nav);
+  // Amounts are stored as numeric(18, 2).
+  if (amount.greaterThanOrEqualTo(MAX_AMOUNT)) {
+    throw validationError([{ path: "units", message: "units x NAV must be below 10,000,000,000,000,000" }]);
+  }
   const folioNo = input.folio_no ?? order.folioNo ?? `SIM${id.slice(-8).toUpperCase()}`;
   const allotmentDate = input.allotment_date ?? todayIso();
 

@@ -1,7 +1,9 @@
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { spendBudget } from "../http/rate-limit.js";
+import { describeError } from "../http/errors.js";
 import { AppError } from "../lib/errors.js";
+import { assertSafeInput } from "../lib/hostile-input.js";
 import type { Context } from "./context.js";
 
 /**
@@ -15,28 +17,43 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    // Never put stack traces in error shapes, whatever NODE_ENV says.
+    // Never put stack traces in error shapes, whatever NODE_ENV says. Messages, codes and
+    // details are those of the REST envelope: nothing internal reaches a client.
     isDev: false,
-    errorFormatter: ({ shape, error }) => ({
-      ...shape,
-      data: {
-        code: shape.data.code,
-        httpStatus: shape.data.httpStatus,
-        appCode: error instanceof AppError ? error.appCode : undefined,
-        details: error instanceof AppError ? error.details : undefined,
-      },
-    }),
+    errorFormatter: ({ shape, error, ctx }) => {
+      const outcome = describeError(error);
+      return {
+        message: outcome.message,
+        code: shape.code,
+        data: {
+          code: shape.data.code,
+          httpStatus: outcome.status,
+          appCode: outcome.code,
+          details: outcome.details,
+          request_id: ctx?.requestId,
+        },
+      };
+    },
   });
 
 export const router = t.router;
 export const middleware = t.middleware;
-export const publicProcedure = t.procedure;
+/**
+ * The one base of every procedure: the raw input (body, query and path parameters on REST, the
+ * input on /trpc) is refused before anything else, authentication included, when it holds what
+ * no schema accepts and the layers below choke on (NUL characters, prototype-named keys, deep
+ * nesting).
+ */
+export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+  assertSafeInput(await getRawInput());
+  return next();
+});
 
 /**
  * Every procedure but the token endpoint and the public link pages: the caller must hold a valid
  * token, and each call spends one request of its API client's budget (429 beyond it).
  */
-export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
+export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const caller = await ctx.auth.authenticate(ctx.authorization);
   spendBudget(ctx.budget, caller.clientId, ctx.response.headers);
   return next({ ctx: { caller } });
