@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { ClientRef, IsoDate, Rupees, todayIso } from "../lib/formats.js";
+import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../lib/zod.js";
 
 export const ORDER_TYPES = ["LUMPSUM_PURCHASE", "REDEMPTION", "SWITCH", "SIP", "XSIP", "STP", "SWP", "SIP_TOPUP"] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
 
 const Frequency = z.enum(["MONTHLY", "QUARTERLY", "WEEKLY"]);
-const StartDate = IsoDate.refine((d) => d >= todayIso(), "must be today or later");
+const StartDate = TodayOrLater;
 const Installments = z.number().int().min(1).max(1200);
 
 const Units = z

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.js";
 import type { SandboxExchange } from "../exchange/sandbox.js";
 import { invalidState, notFound, validationError } from "../lib/errors.js";
-import { todayIso } from "../lib/formats.js";
+import { todayInIndia } from "../lib/india-date.js";
 import type { Caller, Services } from "../trpc/context.js";
 import { amountFor, Decimal, unitsFor } from "./allotment.js";
 import { allotOrder, applyPlacement, markDispatchFailed } from "./order-moves.js";
@@ -61,7 +61,7 @@ export async function simulateAllotment(services: SandboxServices, caller: Calle
   else throw validationError([{ path: "units", message: "is needed to allot an all-units order" }]);
   const amount = order.amount && input.units === undefined ? new Decimal(order.amount.toString()) : amountFor(units, nav);
   const folioNo = input.folio_no ?? order.folioNo ?? `SIM${id.slice(-8).toUpperCase()}`;
-  const allotmentDate = input.allotment_date ?? todayIso();
+  const allotmentDate = input.allotment_date ?? todayInIndia();
 
   const allotted = await allotOrder(services.prisma, id, { nav, units, amount, folioNo, allotmentDate });
   if (!allotted) throw invalidState(`Order ${id} is no longer ACCEPTED`);

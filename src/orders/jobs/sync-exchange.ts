@@ -1,6 +1,6 @@
 import type { AllotmentReport } from "../../exchange/port.js";
 import type { TaskHandler } from "../../jobs/task.js";
-import { todayIso } from "../../lib/formats.js";
+import { todayInIndia } from "../../lib/india-date.js";
 import { Decimal } from "../allotment.js";
 import { allotOrder, applyPlacement, rejectAccepted } from "../order-moves.js";
 import { createDueInstallments } from "../schedule.js";
@@ -63,11 +63,6 @@ export function applyAllotmentRow(db: Parameters<typeof allotOrder>[0], row: All
 
 /** Daily: installments due today (India) become child orders. */
 export const createInstallments: TaskHandler<"orders__create_installments"> = async (_payload, { services, log }) => {
-  const created = await createDueInstallments(services.prisma, indiaToday());
+  const created = await createDueInstallments(services.prisma, todayInIndia());
   if (created > 0) log.info({ created }, "installment orders created");
 };
-
-/** Today's date in India (UTC+05:30, no daylight saving), where the exchange's business day runs. */
-export function indiaToday(now = new Date()): string {
-  return todayIso(new Date(now.getTime() + 330 * 60_000));
-}
