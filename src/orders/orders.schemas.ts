@@ -20,16 +20,38 @@ const Euin = z.strictObject({
   declaration: z.boolean().describe("The distributor's declaration that the order is execution-only when no EUIN is given."),
 });
 
-const Sip = z.strictObject({
-  frequency: Frequency.optional(),
-  start_date: StartDate.optional(),
-  installments: Installments.optional(),
-  installment_day: z.number().int().min(1).max(28).optional(),
-  sip_order_id: z.string().min(1).max(64).optional().describe("SIP_TOPUP: the ACCEPTED SIP or XSIP to top up."),
+/**
+ * The objects that carry an order's type-specific details. A request's start dates must be today or
+ * later (in India); an order read back keeps the dates it was placed with, so there they are plain dates.
+ */
+function detailObjects(startDate: z.ZodType<string>) {
+  const plan = { frequency: Frequency, start_date: startDate, installments: Installments };
+  return {
+    sip: z.strictObject({
+      frequency: Frequency.optional(),
+      start_date: startDate.optional(),
+      installments: Installments.optional(),
+      installment_day: z.number().int().min(1).max(28).optional(),
+      sip_order_id: z.string().min(1).max(64).optional().describe("SIP_TOPUP: the ACCEPTED SIP or XSIP to top up."),
+    }),
+    stp: z.strictObject({ to_scheme_code: z.string().min(1).max(20), ...plan }),
+    swp: z.strictObject(plan),
+    switch: z.strictObject({ to_scheme_code: z.string().min(1).max(20) }),
+  };
+}
+
+const { sip: Sip, stp: Stp, swp: Swp, switch: Switch } = detailObjects(StartDate);
+const Ordered = detailObjects(IsoDate);
+
+/** The `details` column of an order: the request's euin and type objects, as placed. */
+export const StoredOrderDetails = z.object({
+  euin: Euin.optional(),
+  sip: Ordered.sip.optional(),
+  stp: Ordered.stp.optional(),
+  swp: Ordered.swp.optional(),
+  switch: Ordered.switch.optional(),
 });
-const Stp = z.strictObject({ to_scheme_code: z.string().min(1).max(20), frequency: Frequency, start_date: StartDate, installments: Installments });
-const Swp = z.strictObject({ frequency: Frequency, start_date: StartDate, installments: Installments });
-const Switch = z.strictObject({ to_scheme_code: z.string().min(1).max(20) });
+export type StoredOrderDetails = z.infer<typeof StoredOrderDetails>;
 
 type Issue = { path: Array<string | number>; message: string };
 
@@ -172,6 +194,15 @@ export const OrderView = PlacedOrder.extend({
   allotment_date: z.string().nullable(),
   parent_order_id: z.string().nullable().describe("An installment: the SIP, XSIP, STP or SWP registration it belongs to."),
   installment_no: z.number().int().nullable(),
+  bank_account_id: z.string().nullable(),
+  sub_broker_arn: z.string().nullable(),
+  euin: Euin.nullable().describe("As ordered; null when none was given."),
+  sip: Ordered.sip
+    .nullable()
+    .describe("SIP and XSIP (and their installments): the plan as ordered; SIP_TOPUP: `{sip_order_id}`; null for other types."),
+  stp: Ordered.stp.nullable().describe("STP (and its installments): the target scheme and plan as ordered; null for other types."),
+  swp: Ordered.swp.nullable().describe("SWP (and its installments): the plan as ordered; null for other types."),
+  switch: Ordered.switch.nullable().describe("SWITCH: the target scheme as ordered; null for other types."),
   updated_at: z.string(),
 });
 

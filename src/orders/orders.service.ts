@@ -7,6 +7,7 @@ import { decimalOrNull, rupeesToDecimal } from "../lib/formats.js";
 import { newId } from "../lib/ids.js";
 import type { Caller, Services } from "../trpc/context.js";
 import { folioUnits } from "../holdings/index.js";
+import { orderedView } from "./order-details.js";
 import { endWithoutUnits } from "./order-moves.js";
 import { schemeViolations, type RuleViolation } from "./order-rules.js";
 import type { PlaceOrderInput } from "./orders.schemas.js";
@@ -228,6 +229,9 @@ function toView(row: OrderRow, paymentId: string | null) {
     allotment_date: row.allotmentDate ? row.allotmentDate.toISOString().slice(0, 10) : null,
     parent_order_id: row.parentOrderId,
     installment_no: row.installmentNo,
+    bank_account_id: row.bankAccountId,
+    sub_broker_arn: row.subBrokerArn,
+    ...orderedView(row),
     updated_at: row.updatedAt.toISOString(),
   };
 }

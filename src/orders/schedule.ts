@@ -2,6 +2,7 @@ import type { Db, Prisma, Tx } from "../db/client.js";
 import { recordEvent } from "../events/events.repo.js";
 import { newId } from "../lib/ids.js";
 import { createPayment } from "../payments/payments.service.js";
+import { orderDetails } from "./order-details.js";
 
 type OrderRow = Prisma.OrderGetPayload<object>;
 type Frequency = "MONTHLY" | "QUARTERLY" | "WEEKLY";
@@ -40,16 +41,12 @@ function clampedDay(year: number, month: number, day: number): number {
 
 const iso = (date: Date) => date.toISOString().slice(0, 10);
 
-interface Details {
-  sip?: { frequency: Frequency; start_date: string; installments: number; installment_day: number };
-  stp?: { frequency: Frequency; start_date: string; installments: number };
-  swp?: { frequency: Frequency; start_date: string; installments: number };
-}
-
 function planOf(order: OrderRow): Plan | null {
-  const details = order.details as Details;
+  const details = orderDetails(order);
   if (details.sip) {
     const { frequency, start_date, installments, installment_day } = details.sip;
+    // A top-up's sip object names its SIP and has no plan.
+    if (!frequency || !start_date || !installments) return null;
     return { frequency, startDate: start_date, installments, installmentDay: installment_day };
   }
   const plan = details.stp ?? details.swp;
