@@ -99,17 +99,31 @@ export async function createDueInstallments(db: Db, today: string): Promise<numb
   }
 }
 
-async function createChild(db: Db, row: Prisma.OrderInstallmentGetPayload<object>): Promise<boolean> {
+/**
+ * The sandbox's next-installment: the registration's next SCHEDULED installment becomes its child order
+ * now, through the same code as on its due date. Null when none is left (or the registration has ended).
+ */
+export async function createNextInstallment(db: Db, orderId: string): Promise<{ childId: string; installmentNo: number; installments: number | undefined } | null> {
+  for (;;) {
+    const next = await db.orderInstallment.findFirst({ where: { orderId, status: "SCHEDULED" }, orderBy: { installmentNo: "asc" } });
+    if (!next) return null;
+    const created = await createChild(db, next);
+    // Null: a concurrent call (or the hourly job) took this one first, or the registration ended; look again.
+    if (created) return { ...created, installmentNo: next.installmentNo };
+  }
+}
+
+async function createChild(db: Db, row: Prisma.OrderInstallmentGetPayload<object>): Promise<{ childId: string; installments: number | undefined } | null> {
   return db.$transaction(async (tx) => {
     const parent = await tx.order.findUniqueOrThrow({ where: { id: row.orderId } });
     const scheduled = { orderId: row.orderId, installmentNo: row.installmentNo, status: "SCHEDULED" };
     if (!LIVE_REGISTRATION.has(parent.status)) {
       await tx.orderInstallment.updateMany({ where: scheduled, data: { status: "CANCELLED" } });
-      return false;
+      return null;
     }
     const childId = newId("ord");
     const { count } = await tx.orderInstallment.updateMany({ where: scheduled, data: { status: "CREATED", childOrderId: childId } });
-    if (count !== 1) return false;
+    if (count !== 1) return null;
     const total = planOf(parent)?.installments;
     const child = await tx.order.create({
       data: {
@@ -143,6 +157,6 @@ async function createChild(db: Db, row: Prisma.OrderInstallmentGetPayload<object
       data: { order_id: child.id, status: "ACCEPTED", provider_remark: child.providerRemark },
     });
     if (child.orderType === "XSIP" && child.mandateId) await createPayment(tx, { order: child, mode: "MANDATE", mandateId: child.mandateId });
-    return true;
+    return { childId, installments: total };
   });
 }

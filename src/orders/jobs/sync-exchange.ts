@@ -2,7 +2,7 @@ import type { AllotmentReport } from "../../exchange/port.js";
 import type { TaskHandler } from "../../jobs/task.js";
 import { todayInIndia } from "../../lib/india-date.js";
 import { Decimal } from "../allotment.js";
-import { allotOrder, applyPlacement, rejectAccepted } from "../order-moves.js";
+import { allotOrder, applyPlacement, isRegistration, rejectAccepted } from "../order-moves.js";
 import { createDueInstallments } from "../schedule.js";
 
 /** How many orders one pass asks the exchange about at a time. */
@@ -20,7 +20,7 @@ export const syncOrdersWithExchange: TaskHandler<"orders__sync_exchange"> = asyn
   for (;;) {
     const orders = await services.prisma.order.findMany({
       where: { status: { in: ["PENDING", "ACCEPTED"] }, exchangeOrderNumber: { not: null }, id: { gt: afterId } },
-      select: { id: true, status: true, exchangeOrderNumber: true },
+      select: { id: true, status: true, exchangeOrderNumber: true, orderType: true, parentOrderId: true },
       orderBy: { id: "asc" },
       take: SYNC_BATCH,
     });
@@ -43,7 +43,14 @@ export const syncOrdersWithExchange: TaskHandler<"orders__sync_exchange"> = asyn
       }
     }
     for (const row of await services.exchange.allotments(ids)) {
-      if (byId.has(row.orderId) && (await applyAllotmentRow(services.prisma, row))) moved++;
+      const order = byId.get(row.orderId);
+      if (!order) continue;
+      // A registration's units come with its installments; a row naming the registration itself changes nothing.
+      if (isRegistration(order)) {
+        log.warn({ order_id: order.id }, "the allotment statement reports a SIP-type registration itself; ignored");
+        continue;
+      }
+      if (await applyAllotmentRow(services.prisma, row)) moved++;
     }
   }
   if (moved > 0) log.info({ moved }, "orders moved by the exchange's status and allotment reports");
