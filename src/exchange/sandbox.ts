@@ -132,6 +132,18 @@ export class SandboxExchange implements ExchangePort {
     return this.db.sandboxExchangeRecord.findUnique({ where: { kind_reference: { kind, reference } } });
   }
 
+  /**
+   * Simulation: the exchange decides on a registration (UCC or mandate) it has received, or will receive,
+   * unless it has already decided (MF_SANDBOX_AUTO_REGISTER registers on receipt). Answers the decision it
+   * now holds, which a concurrent registration job then gets too.
+   */
+  async decide(kind: "UCC" | "MANDATE", reference: string, status: "REGISTERED" | "REJECTED", remark: string): Promise<RegistrationOutcome> {
+    await this.db.sandboxExchangeRecord.createMany({ data: [{ kind, reference, status, remark, payload: {} }], skipDuplicates: true });
+    await this.db.sandboxExchangeRecord.updateMany({ where: { kind, reference, status: "PENDING" }, data: { status, remark } });
+    const record = await this.db.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind, reference } } });
+    return toOutcome(record.status, record.remark);
+  }
+
   /** Simulation: the exchange changes its mind about a registration. */
   async set(kind: Kind, reference: string, status: Status, remark: string | null): Promise<void> {
     await this.db.sandboxExchangeRecord.upsert({
