@@ -15,6 +15,9 @@ import {
 } from "./port.js";
 
 type Kind = "UCC" | "MANDATE" | "ORDER" | "PAYMENT";
+
+/** A simulated transport failure asks for a retry this soon, so SIM:FAIL ends FAILED in seconds, not minutes. */
+const SIMULATED_FAILURE_RETRY_MS = 500;
 type Status = RegistrationOutcome["status"] | "CANCELLED" | "ACCEPTED" | "ALLOTTED" | "CAPTURED" | "FAILED" | "REFUNDED";
 type AllotmentRow = Omit<AllotmentReport, "orderId" | "exchangeOrderNumber">;
 
@@ -62,7 +65,9 @@ export class SandboxExchange implements ExchangePort {
    */
   async placeOrder(order: OrderEntry): Promise<OrderPlacement> {
     const remarks = order.remarks ?? "";
-    if (remarks.includes("SIM:FAIL")) throw new ExchangeUnavailableError("SANDBOX: SIMULATED TRANSPORT FAILURE");
+    if (remarks.includes("SIM:FAIL")) {
+      throw new ExchangeUnavailableError("SANDBOX: SIMULATED TRANSPORT FAILURE", { retryAfterMs: SIMULATED_FAILURE_RETRY_MS });
+    }
     const [status, remark] = remarks.includes("SIM:REJECT")
       ? (["REJECTED", "SANDBOX: ORDER REJECTED (SIM:REJECT)"] as const)
       : remarks.includes("SIM:HOLD")
