@@ -15,37 +15,39 @@ const Units = z
   .max(1e12)
   .refine((v) => Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6, "at most 3 decimals");
 
-const Euin = z.strictObject({
+const euin = {
   code: z.string().regex(/^E\d{6}$/, "must be E followed by 6 digits").optional(),
   declaration: z.boolean().describe("The distributor's declaration that the order is execution-only when no EUIN is given."),
-});
+};
+const Euin = z.strictObject(euin);
 
 /**
- * The objects that carry an order's type-specific details. A request's start dates must be today or
- * later (in India); an order read back keeps the dates it was placed with, so there they are plain dates.
+ * The objects that carry an order's type-specific details. A request's are strict and its start dates
+ * must be today or later (in India); read back, an order keeps the dates it was placed with, and a key
+ * it does not know is dropped rather than failing the read.
  */
-function detailObjects(startDate: z.ZodType<string>) {
+function detailObjects(startDate: z.ZodType<string>, object: typeof z.strictObject | typeof z.object) {
   const plan = { frequency: Frequency, start_date: startDate, installments: Installments };
   return {
-    sip: z.strictObject({
+    sip: object({
       frequency: Frequency.optional(),
       start_date: startDate.optional(),
       installments: Installments.optional(),
       installment_day: z.number().int().min(1).max(28).optional(),
       sip_order_id: z.string().min(1).max(64).optional().describe("SIP_TOPUP: the ACCEPTED SIP or XSIP to top up."),
     }),
-    stp: z.strictObject({ to_scheme_code: z.string().min(1).max(20), ...plan }),
-    swp: z.strictObject(plan),
-    switch: z.strictObject({ to_scheme_code: z.string().min(1).max(20) }),
+    stp: object({ to_scheme_code: z.string().min(1).max(20), ...plan }),
+    swp: object(plan),
+    switch: object({ to_scheme_code: z.string().min(1).max(20) }),
   };
 }
 
-const { sip: Sip, stp: Stp, swp: Swp, switch: Switch } = detailObjects(StartDate);
-const Ordered = detailObjects(IsoDate);
+const { sip: Sip, stp: Stp, swp: Swp, switch: Switch } = detailObjects(StartDate, z.strictObject);
+const Ordered = detailObjects(IsoDate, z.object);
 
 /** The `details` column of an order: the request's euin and type objects, as placed. */
 export const StoredOrderDetails = z.object({
-  euin: Euin.optional(),
+  euin: z.object(euin).optional(),
   sip: Ordered.sip.optional(),
   stp: Ordered.stp.optional(),
   swp: Ordered.swp.optional(),
@@ -196,7 +198,7 @@ export const OrderView = PlacedOrder.extend({
   installment_no: z.number().int().nullable(),
   bank_account_id: z.string().nullable(),
   sub_broker_arn: z.string().nullable(),
-  euin: Euin.nullable().describe("As ordered; null when none was given."),
+  euin: StoredOrderDetails.shape.euin.unwrap().nullable().describe("As ordered; null when none was given."),
   sip: Ordered.sip
     .nullable()
     .describe("SIP and XSIP (and their installments): the plan as ordered; SIP_TOPUP: `{sip_order_id}`; null for other types."),

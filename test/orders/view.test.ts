@@ -67,4 +67,12 @@ describe("GET /api/orders/v1/{id} returns what was ordered", () => {
     const child = await app.prisma.order.findFirstOrThrow({ where: { parentOrderId: registration } });
     expect(await get(child.id)).toMatchObject({ parent_order_id: registration, installment_no: 1, sip });
   });
+
+  it("a stored key the schema does not know is dropped, not a failed read", async () => {
+    const id = await place({ order_type: "SWITCH", scheme_code: "970001", folio_no: "1/1", units: 1, switch: { to_scheme_code: "970002" } });
+    await app.prisma.order.update({ where: { id }, data: { details: { switch: { to_scheme_code: "970002", legacy: true }, note: "x" } } });
+    const res = await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token });
+    expect(res.status).toBe(200);
+    expect(ordered(res.body)).toEqual({ ...none, switch: { to_scheme_code: "970002" } });
+  });
 });
