@@ -1,5 +1,6 @@
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
+import { todayInIndia } from "../src/lib/india-date.js";
 import type { AppRouter } from "../src/trpc/router.js";
 import { useTestApp } from "./helpers/app.js";
 
@@ -37,7 +38,7 @@ describe("the typed tRPC client", () => {
       bank_account_id: read.bank_accounts[0]!.id,
       mandate_type: "ENACH",
       amount_limit: 5000,
-      start_date: new Date().toISOString().slice(0, 10),
+      start_date: todayInIndia(),
     });
     expect((await api.mandates.get.query({ id: mandate.id })).amount_limit).toBe(5000);
   });

@@ -49,11 +49,17 @@ export interface MandateRegistration {
   bank: { accountNumber: string; ifsc: string; accountType: string };
 }
 
-/** The exchange could not be reached or answered nonsense; the job retries. */
+/**
+ * The exchange could not be reached or answered nonsense; the job retries. `retryAfterMs`: the exchange
+ * asks for a retry that soon instead of the job's usual backoff (the sandbox's simulated failures).
+ */
 export class ExchangeUnavailableError extends Error {
-  constructor(message: string) {
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, options: { retryAfterMs?: number } = {}) {
     super(message);
     this.name = "ExchangeUnavailableError";
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

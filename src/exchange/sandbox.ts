@@ -15,6 +15,9 @@ import {
 } from "./port.js";
 
 type Kind = "UCC" | "MANDATE" | "ORDER" | "PAYMENT";
+
+/** A simulated transport failure asks for a retry this soon, so SIM:FAIL ends FAILED in seconds, not minutes. */
+const SIMULATED_FAILURE_RETRY_MS = 500;
 type Status = RegistrationOutcome["status"] | "CANCELLED" | "ACCEPTED" | "ALLOTTED" | "CAPTURED" | "FAILED" | "REFUNDED";
 type AllotmentRow = Omit<AllotmentReport, "orderId" | "exchangeOrderNumber">;
 
@@ -62,7 +65,9 @@ export class SandboxExchange implements ExchangePort {
    */
   async placeOrder(order: OrderEntry): Promise<OrderPlacement> {
     const remarks = order.remarks ?? "";
-    if (remarks.includes("SIM:FAIL")) throw new ExchangeUnavailableError("SANDBOX: SIMULATED TRANSPORT FAILURE");
+    if (remarks.includes("SIM:FAIL")) {
+      throw new ExchangeUnavailableError("SANDBOX: SIMULATED TRANSPORT FAILURE", { retryAfterMs: SIMULATED_FAILURE_RETRY_MS });
+    }
     const [status, remark] = remarks.includes("SIM:REJECT")
       ? (["REJECTED", "SANDBOX: ORDER REJECTED (SIM:REJECT)"] as const)
       : remarks.includes("SIM:HOLD")
@@ -130,6 +135,18 @@ export class SandboxExchange implements ExchangePort {
 
   private record(kind: Kind, reference: string) {
     return this.db.sandboxExchangeRecord.findUnique({ where: { kind_reference: { kind, reference } } });
+  }
+
+  /**
+   * Simulation: the exchange decides on a registration (UCC or mandate) it has received, or will receive,
+   * unless it has already decided (MF_SANDBOX_AUTO_REGISTER registers on receipt). Answers the decision it
+   * now holds, which a concurrent registration job then gets too.
+   */
+  async decide(kind: "UCC" | "MANDATE", reference: string, status: "REGISTERED" | "REJECTED", remark: string): Promise<RegistrationOutcome> {
+    await this.db.sandboxExchangeRecord.createMany({ data: [{ kind, reference, status, remark, payload: {} }], skipDuplicates: true });
+    await this.db.sandboxExchangeRecord.updateMany({ where: { kind, reference, status: "PENDING" }, data: { status, remark } });
+    const record = await this.db.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind, reference } } });
+    return toOutcome(record.status, record.remark);
   }
 
   /** Simulation: the exchange changes its mind about a registration. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { todayInIndia } from "../lib/india-date.js";
 import type { Services } from "../trpc/context.js";
 import { describeRefresh, refreshHoldings } from "./refresh.js";
-import { istToday } from "./sandbox-registrar.js";
 
 export const RefreshQuery = z.strictObject({});
 
@@ -13,5 +13,5 @@ export const RefreshQuery = z.strictObject({});
 export async function simulateHoldingsRefresh(services: Services) {
   const report = await refreshHoldings(services, { sandboxFeed: true });
   const asOf = report.files.map((f) => f.balance_date).filter((d): d is string => d !== null).sort().at(-1);
-  return { success: true as const, message: `Holdings refreshed: ${describeRefresh(report)}`, data: asOf ?? istToday() };
+  return { success: true as const, message: `Holdings refreshed: ${describeRefresh(report)}`, data: asOf ?? todayInIndia() };
 }

@@ -3,6 +3,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Decimal } from "@prisma/client/runtime/client";
 import { decryptDetails } from "../investors/investors.service.js";
+import { todayInIndia } from "../lib/india-date.js";
 import { SEEDED_FOLIOS } from "../seed/demo-holdings.js";
 import { SANDBOX_DISTRIBUTOR } from "../seed/sandbox.js";
 import type { Services } from "../trpc/context.js";
@@ -55,15 +56,10 @@ interface Holding {
   nav: Decimal;
 }
 
-/** Today's date in Asia/Kolkata (UTC+05:30, no daylight saving). */
-export function istToday(now = new Date()): string {
-  return new Date(now.getTime() + 330 * 60_000).toISOString().slice(0, 10);
-}
-
 /** Writes the sandbox feed files; answers the names written (none when nothing is reported or nothing changed). */
 export async function writeSandboxFeeds(services: Services, feedDir: string, now = new Date()): Promise<string[]> {
   const holdings = await collectHoldings(services);
-  const balanceDate = istToday(now);
+  const balanceDate = todayInIndia(now);
   const stamp = `${balanceDate.replaceAll("-", "")}_${now.getTime()}`;
   const written: string[] = [];
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { todayInIndia } from "./india-date.js";
 
 /** Field formats shared by the domains (master-codes.md, Formats). */
 
@@ -23,7 +24,10 @@ export const IsoDate = z
     return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value && !value.startsWith("0000");
   }, "must be a real calendar date");
 
-export const PastDate = IsoDate.refine((value) => value <= todayIso(), "must not be in the future");
+export const PastDate = IsoDate.refine((value) => value <= todayInIndia(), "must not be in the future");
+
+/** A date that is today (in India) or later. */
+export const TodayOrLater = IsoDate.refine((value) => value >= todayInIndia(), "must be today or later");
 
 export const Ifsc = z.string().trim().toUpperCase().regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, "must be an IFSC: 4 letters, 0, 6 letters or digits");
 
@@ -41,12 +45,8 @@ export const ClientRef = z
   .regex(/^[A-Za-z0-9._:-]+$/, "1-64 letters, digits, '.', '_', ':' or '-'")
   .describe("Your own reference, echoed in responses.");
 
-export function todayIso(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
-/** Whole years between a date of birth and today. */
-export function ageOn(dateOfBirth: string, today = todayIso()): number {
+/** Whole years between a date of birth and today (in India). */
+export function ageOn(dateOfBirth: string, today = todayInIndia()): number {
   const [by, bm, bd] = dateOfBirth.split("-").map(Number) as [number, number, number];
   const [ty, tm, td] = today.split("-").map(Number) as [number, number, number];
   return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);

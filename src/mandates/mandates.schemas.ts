@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ClientRef, IsoDate, Rupees, todayIso } from "../lib/formats.js";
+import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../lib/formats.js";
 
 export const MANDATE_MAX_AMOUNT = 10_000_000;
 
@@ -9,7 +9,7 @@ export const CreateMandateRequest = z
     bank_account_id: z.string().min(1).max(64).describe("One of the investor's bank accounts."),
     mandate_type: z.enum(["ENACH", "PHYSICAL"]),
     amount_limit: Rupees(MANDATE_MAX_AMOUNT).describe("Most that one debit may take, in rupees (at most 1 crore)."),
-    start_date: IsoDate.refine((d) => d >= todayIso(), "must be today or later"),
+    start_date: TodayOrLater,
     end_date: IsoDate.optional().describe("Omitted: until cancelled."),
     client_ref: ClientRef.optional(),
   })

@@ -1,10 +1,14 @@
 import type { SandboxExchange } from "../exchange/sandbox.js";
-import { invalidState, notFound } from "../lib/errors.js";
+import { notFound } from "../lib/errors.js";
+import { decideRegistration } from "../simulation/registration-decision.js";
 import type { Caller, Services } from "../trpc/context.js";
 import { findMandate } from "./mandates.repo.js";
 import { applyMandateRegistration } from "./mandates.service.js";
 
-/** Sandbox: the bank decides on a PENDING mandate; the service applies it as a status sync would. */
+/**
+ * Sandbox: the bank decides on a PENDING mandate; the service applies it as a status sync would. A
+ * mandate that ends in the requested state (also when the registration job applied it first) answers success.
+ */
 export async function simulateMandateRegistration(
   services: Services & { sandboxExchange: SandboxExchange },
   caller: Caller,
@@ -14,11 +18,14 @@ export async function simulateMandateRegistration(
 ) {
   const mandate = await findMandate(services.prisma, caller.distributorId, mandateId);
   if (!mandate) throw notFound(`Mandate ${mandateId}`);
-  if (mandate.status !== "PENDING") throw invalidState(`Mandate ${mandateId} is ${mandate.status}; only a PENDING mandate can be ${status.toLowerCase()}`);
   const providerRemark = remark ?? (status === "REGISTERED" ? "SANDBOX: MANDATE APPROVED BY BANK" : "SANDBOX: MANDATE REJECTED BY BANK");
-  await services.sandboxExchange.set("MANDATE", mandateId, status, providerRemark);
-  if (!(await applyMandateRegistration(services.prisma, mandateId, { status, remark: providerRemark }))) {
-    throw invalidState(`Mandate ${mandateId} is no longer PENDING`);
-  }
-  return { success: true as const, message: `Mandate ${status.toLowerCase()}`, data: mandateId };
+  const result = await decideRegistration({
+    what: `Mandate ${mandateId}`,
+    status: mandate.status,
+    requested: status,
+    decide: () => services.sandboxExchange.decide("MANDATE", mandateId, status, providerRemark),
+    apply: (outcome) => applyMandateRegistration(services.prisma, mandateId, outcome),
+    statusNow: async () => (await services.prisma.mandate.findUniqueOrThrow({ where: { id: mandateId }, select: { status: true } })).status,
+  });
+  return { success: true as const, message: `Mandate ${result === "already" ? "already " : ""}${status.toLowerCase()}`, data: mandateId };
 }

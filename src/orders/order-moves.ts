@@ -15,6 +15,11 @@ type OrderRow = Prisma.OrderGetPayload<object>;
 
 export const REGISTRATION_TYPES = new Set(["SIP", "XSIP", "STP", "SWP"]);
 
+/** A SIP, XSIP, STP or SWP registration (not one of its installments): never allotted itself. */
+export function isRegistration(order: { orderType: string; parentOrderId: string | null }): boolean {
+  return REGISTRATION_TYPES.has(order.orderType) && order.parentOrderId === null;
+}
+
 /**
  * Applies the exchange's answer to a dispatched order, once: ACCEPTED or REJECTED with its event, or
  * (a held order) the exchange's number and remark while it stays PENDING.
@@ -68,7 +73,7 @@ async function moveFromPending(
  * order that names a mandate and has money to collect (lump sums, top-ups, XSIP installments).
  */
 export async function afterAcceptance(tx: Tx, order: OrderRow): Promise<void> {
-  if (REGISTRATION_TYPES.has(order.orderType) && !order.parentOrderId) await scheduleInstallments(tx, order);
+  if (isRegistration(order)) await scheduleInstallments(tx, order);
   if (order.mandateId && order.paymentStatus === "UNPAID") {
     await createPayment(tx, { order, mode: "MANDATE", mandateId: order.mandateId });
   }
@@ -110,11 +115,14 @@ export interface Allotment {
   allotmentDate: string;
 }
 
-/** ACCEPTED -> ALLOTTED with `order.allotted`: the simulation and the allotment statement both come here. */
+/**
+ * ACCEPTED -> ALLOTTED with `order.allotted`: the simulation and the allotment statement both come here.
+ * A SIP-type registration is never allotted (its installments are), whatever reports it.
+ */
 export async function allotOrder(db: Db, orderId: string, allotment: Allotment): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const { count } = await tx.order.updateMany({
-      where: { id: orderId, status: "ACCEPTED" },
+      where: { id: orderId, status: "ACCEPTED", NOT: { orderType: { in: [...REGISTRATION_TYPES] }, parentOrderId: null } },
       data: {
         status: "ALLOTTED",
         nav: allotment.nav.toFixed(4),

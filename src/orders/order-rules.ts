@@ -1,6 +1,7 @@
 import type { DbOrTx } from "../db/client.js";
 import type { ErrorDetail } from "../lib/errors.js";
 import type { PlaceOrderInput } from "./orders.schemas.js";
+import { installmentDates } from "./schedule.js";
 
 type Scheme = NonNullable<Awaited<ReturnType<DbOrTx["scheme"]["findUnique"]>>>;
 
@@ -52,4 +53,33 @@ export function schemeViolations(order: PlaceOrderInput, scheme: Scheme | null, 
     out.push({ path: amountPath, reason: "amount_not_multiple", message: `must be a multiple of ${step / 100} for ${scheme.schemeCode}` });
   }
   return out;
+}
+
+const isoDate = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * An XSIP's installments are debited by its mandate, so every installment date must fall within the
+ * mandate's validity: the plan starts on or after the mandate's start date and, when the mandate has an
+ * end date, its last installment falls on or before it.
+ */
+export function mandateValidityViolations(order: PlaceOrderInput, mandate: { startDate: Date; endDate: Date | null }): RuleViolation[] {
+  const sip = order.sip;
+  if (order.order_type !== "XSIP" || !sip?.frequency || !sip.start_date || !sip.installments || !sip.installment_day) return [];
+  const start = isoDate(mandate.startDate);
+  const end = mandate.endDate ? isoDate(mandate.endDate) : null;
+  if (sip.start_date < start) {
+    return [{ path: "sip.start_date", reason: "before_mandate_start", message: `must be on or after the mandate's start date ${start}` }];
+  }
+  if (end === null) return [];
+  if (sip.start_date > end) {
+    return [{ path: "sip.start_date", reason: "after_mandate_end", message: `must be on or before the mandate's end date ${end}` }];
+  }
+  const dates = installmentDates({ frequency: sip.frequency, startDate: sip.start_date, installments: sip.installments, installmentDay: sip.installment_day });
+  const fitting = dates.filter((date) => date <= end).length;
+  if (fitting === dates.length) return [];
+  return [{
+    path: "sip.installments",
+    reason: "beyond_mandate_end",
+    message: `installment ${fitting + 1} falls on ${dates[fitting]}, after the mandate's end date ${end} (at most ${fitting} fit)`,
+  }];
 }

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { ClientRef, IsoDate, Rupees, todayIso } from "../lib/formats.js";
+import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../lib/zod.js";
 
 export const ORDER_TYPES = ["LUMPSUM_PURCHASE", "REDEMPTION", "SWITCH", "SIP", "XSIP", "STP", "SWP", "SIP_TOPUP"] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
 
 const Frequency = z.enum(["MONTHLY", "QUARTERLY", "WEEKLY"]);
-const StartDate = IsoDate.refine((d) => d >= todayIso(), "must be today or later");
+const StartDate = TodayOrLater;
 const Installments = z.number().int().min(1).max(1200);
 
 const Units = z
@@ -15,21 +15,45 @@ const Units = z
   .max(1e12)
   .refine((v) => Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6, "at most 3 decimals");
 
-const Euin = z.strictObject({
+const euin = {
   code: z.string().regex(/^E\d{6}$/, "must be E followed by 6 digits").optional(),
   declaration: z.boolean().describe("The distributor's declaration that the order is execution-only when no EUIN is given."),
-});
+};
+const Euin = z.strictObject(euin);
 
-const Sip = z.strictObject({
-  frequency: Frequency.optional(),
-  start_date: StartDate.optional(),
-  installments: Installments.optional(),
-  installment_day: z.number().int().min(1).max(28).optional(),
-  sip_order_id: z.string().min(1).max(64).optional().describe("SIP_TOPUP: the ACCEPTED SIP or XSIP to top up."),
+/**
+ * The objects that carry an order's type-specific details. A request's are strict and its start dates
+ * must be today or later (in India); read back, an order keeps the dates it was placed with, and a key
+ * it does not know is dropped rather than failing the read.
+ */
+function detailObjects(startDate: z.ZodType<string>, object: typeof z.strictObject | typeof z.object) {
+  const plan = { frequency: Frequency, start_date: startDate, installments: Installments };
+  return {
+    sip: object({
+      frequency: Frequency.optional(),
+      start_date: startDate.optional(),
+      installments: Installments.optional(),
+      installment_day: z.number().int().min(1).max(28).optional(),
+      sip_order_id: z.string().min(1).max(64).optional().describe("SIP_TOPUP: the ACCEPTED SIP or XSIP to top up."),
+    }),
+    stp: object({ to_scheme_code: z.string().min(1).max(20), ...plan }),
+    swp: object(plan),
+    switch: object({ to_scheme_code: z.string().min(1).max(20) }),
+  };
+}
+
+const { sip: Sip, stp: Stp, swp: Swp, switch: Switch } = detailObjects(StartDate, z.strictObject);
+const Ordered = detailObjects(IsoDate, z.object);
+
+/** The `details` column of an order: the request's euin and type objects, as placed. */
+export const StoredOrderDetails = z.object({
+  euin: z.object(euin).optional(),
+  sip: Ordered.sip.optional(),
+  stp: Ordered.stp.optional(),
+  swp: Ordered.swp.optional(),
+  switch: Ordered.switch.optional(),
 });
-const Stp = z.strictObject({ to_scheme_code: z.string().min(1).max(20), frequency: Frequency, start_date: StartDate, installments: Installments });
-const Swp = z.strictObject({ frequency: Frequency, start_date: StartDate, installments: Installments });
-const Switch = z.strictObject({ to_scheme_code: z.string().min(1).max(20) });
+export type StoredOrderDetails = z.infer<typeof StoredOrderDetails>;
 
 type Issue = { path: Array<string | number>; message: string };
 
@@ -172,6 +196,15 @@ export const OrderView = PlacedOrder.extend({
   allotment_date: z.string().nullable(),
   parent_order_id: z.string().nullable().describe("An installment: the SIP, XSIP, STP or SWP registration it belongs to."),
   installment_no: z.number().int().nullable(),
+  bank_account_id: z.string().nullable(),
+  sub_broker_arn: z.string().nullable(),
+  euin: StoredOrderDetails.shape.euin.unwrap().nullable().describe("As ordered; null when none was given."),
+  sip: Ordered.sip
+    .nullable()
+    .describe("SIP and XSIP (and their installments): the plan as ordered; SIP_TOPUP: `{sip_order_id}`; null for other types."),
+  stp: Ordered.stp.nullable().describe("STP (and its installments): the target scheme and plan as ordered; null for other types."),
+  swp: Ordered.swp.nullable().describe("SWP (and its installments): the plan as ordered; null for other types."),
+  switch: Ordered.switch.nullable().describe("SWITCH: the target scheme as ordered; null for other types."),
   updated_at: z.string(),
 });
 

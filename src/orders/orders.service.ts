@@ -7,8 +7,9 @@ import { decimalOrNull, rupeesToDecimal } from "../lib/formats.js";
 import { newId } from "../lib/ids.js";
 import type { Caller, Services } from "../trpc/context.js";
 import { folioUnits } from "../holdings/index.js";
+import { orderedView } from "./order-details.js";
 import { endWithoutUnits } from "./order-moves.js";
-import { schemeViolations, type RuleViolation } from "./order-rules.js";
+import { mandateValidityViolations, schemeViolations, type RuleViolation } from "./order-rules.js";
 import type { PlaceOrderInput } from "./orders.schemas.js";
 
 const SCOPE_PLACE = "POST /api/orders/v1/";
@@ -120,8 +121,11 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
     const mandate = await tx.mandate.findFirst({ where: { id: input.mandate_id, distributorId: caller.distributorId, investorId: account.investorId } });
     if (!mandate || mandate.status !== "REGISTERED") {
       add("mandate_id", "mandate_not_registered", mandate ? `the mandate is ${mandate.status}` : "is not a mandate of the investor");
-    } else if (input.amount !== undefined && mandate.amountLimit.lessThan(rupeesToDecimal(input.amount))) {
-      add("amount", "amount_exceeds_mandate_limit", `exceeds the mandate's limit of ${mandate.amountLimit.toFixed(2)}`);
+    } else {
+      if (input.amount !== undefined && mandate.amountLimit.lessThan(rupeesToDecimal(input.amount))) {
+        add("amount", "amount_exceeds_mandate_limit", `exceeds the mandate's limit of ${mandate.amountLimit.toFixed(2)}`);
+      }
+      violations.push(...mandateValidityViolations(input, mandate));
     }
   }
   let mandateId = input.mandate_id ?? null;
@@ -233,6 +237,9 @@ function toView(row: OrderRow, paymentId: string | null) {
     allotment_date: row.allotmentDate ? row.allotmentDate.toISOString().slice(0, 10) : null,
     parent_order_id: row.parentOrderId,
     installment_no: row.installmentNo,
+    bank_account_id: row.bankAccountId,
+    sub_broker_arn: row.subBrokerArn,
+    ...orderedView(row),
     updated_at: row.updatedAt.toISOString(),
   };
 }

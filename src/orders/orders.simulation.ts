@@ -1,10 +1,11 @@
 import type { Db } from "../db/client.js";
 import type { SandboxExchange } from "../exchange/sandbox.js";
 import { invalidState, notFound, validationError } from "../lib/errors.js";
-import { todayIso } from "../lib/formats.js";
+import { todayInIndia } from "../lib/india-date.js";
 import type { Caller, Services } from "../trpc/context.js";
 import { amountFor, Decimal, unitsFor } from "./allotment.js";
-import { allotOrder, applyPlacement, markDispatchFailed } from "./order-moves.js";
+import { allotOrder, applyPlacement, isRegistration, markDispatchFailed } from "./order-moves.js";
+import { createNextInstallment } from "./schedule.js";
 
 type SandboxServices = Services & { sandboxExchange: SandboxExchange };
 
@@ -54,6 +55,9 @@ export interface AllotmentInput {
  */
 export async function simulateAllotment(services: SandboxServices, caller: Caller, id: string, input: AllotmentInput) {
   const order = await ownOrder(services.prisma, caller, id);
+  if (isRegistration(order)) {
+    throw invalidState(`Order ${id} is a ${order.orderType} registration: it is never allotted itself, its installments are`);
+  }
   if (order.status !== "ACCEPTED") throw invalidState(`Order ${id} is ${order.status}; only an ACCEPTED order can be allotted`);
   const nav = new Decimal(input.nav ?? 10).toDecimalPlaces(4);
   let units: Decimal;
@@ -67,7 +71,7 @@ export async function simulateAllotment(services: SandboxServices, caller: Calle
     throw validationError([{ path: "units", message: "units x NAV must be below 10,000,000,000,000,000" }]);
   }
   const folioNo = input.folio_no ?? order.folioNo ?? `SIM${id.slice(-8).toUpperCase()}`;
-  const allotmentDate = input.allotment_date ?? todayIso();
+  const allotmentDate = input.allotment_date ?? todayInIndia();
 
   const allotted = await allotOrder(services.prisma, id, { nav, units, amount, folioNo, allotmentDate });
   if (!allotted) throw invalidState(`Order ${id} is no longer ACCEPTED`);
@@ -82,4 +86,20 @@ export async function simulateAllotment(services: SandboxServices, caller: Calle
     remark: "ALLOTTED",
   });
   return ok("Order allotted", id);
+}
+
+/**
+ * Sandbox: the exchange's next installment of a SIP, XSIP, STP or SWP registration, now rather than on its
+ * due date, through the same code as the hourly `orders__create_installments`. `data` is the child order.
+ */
+export async function simulateNextInstallment(services: SandboxServices, caller: Caller, id: string) {
+  const order = await ownOrder(services.prisma, caller, id);
+  if (order.parentOrderId) throw invalidState(`Order ${id} is an installment of ${order.parentOrderId}, not a registration`);
+  if (!isRegistration(order)) throw invalidState(`Order ${id} is a ${order.orderType}, not a SIP, XSIP, STP or SWP registration`);
+  if (order.status !== "ACCEPTED") {
+    throw invalidState(`Registration ${id} is ${order.status}; only an ACCEPTED registration has installments to create`);
+  }
+  const created = await createNextInstallment(services.prisma, id);
+  if (!created) throw invalidState(`Registration ${id} has no scheduled installment left`);
+  return ok(`Installment ${created.installmentNo} of ${created.installments} created`, created.childId);
 }

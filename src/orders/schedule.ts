@@ -2,6 +2,7 @@ import type { Db, Prisma, Tx } from "../db/client.js";
 import { recordEvent } from "../events/events.repo.js";
 import { newId } from "../lib/ids.js";
 import { createPayment } from "../payments/payments.service.js";
+import { orderDetails } from "./order-details.js";
 
 type OrderRow = Prisma.OrderGetPayload<object>;
 type Frequency = "MONTHLY" | "QUARTERLY" | "WEEKLY";
@@ -40,16 +41,12 @@ function clampedDay(year: number, month: number, day: number): number {
 
 const iso = (date: Date) => date.toISOString().slice(0, 10);
 
-interface Details {
-  sip?: { frequency: Frequency; start_date: string; installments: number; installment_day: number };
-  stp?: { frequency: Frequency; start_date: string; installments: number };
-  swp?: { frequency: Frequency; start_date: string; installments: number };
-}
-
 function planOf(order: OrderRow): Plan | null {
-  const details = order.details as Details;
+  const details = orderDetails(order);
   if (details.sip) {
     const { frequency, start_date, installments, installment_day } = details.sip;
+    // A top-up's sip object names its SIP and has no plan.
+    if (!frequency || !start_date || !installments) return null;
     return { frequency, startDate: start_date, installments, installmentDay: installment_day };
   }
   const plan = details.stp ?? details.swp;
@@ -102,17 +99,31 @@ export async function createDueInstallments(db: Db, today: string): Promise<numb
   }
 }
 
-async function createChild(db: Db, row: Prisma.OrderInstallmentGetPayload<object>): Promise<boolean> {
+/**
+ * The sandbox's next-installment: the registration's next SCHEDULED installment becomes its child order
+ * now, through the same code as on its due date. Null when none is left (or the registration has ended).
+ */
+export async function createNextInstallment(db: Db, orderId: string): Promise<{ childId: string; installmentNo: number; installments: number | undefined } | null> {
+  for (;;) {
+    const next = await db.orderInstallment.findFirst({ where: { orderId, status: "SCHEDULED" }, orderBy: { installmentNo: "asc" } });
+    if (!next) return null;
+    const created = await createChild(db, next);
+    // Null: a concurrent call (or the hourly job) took this one first, or the registration ended; look again.
+    if (created) return { ...created, installmentNo: next.installmentNo };
+  }
+}
+
+async function createChild(db: Db, row: Prisma.OrderInstallmentGetPayload<object>): Promise<{ childId: string; installments: number | undefined } | null> {
   return db.$transaction(async (tx) => {
     const parent = await tx.order.findUniqueOrThrow({ where: { id: row.orderId } });
     const scheduled = { orderId: row.orderId, installmentNo: row.installmentNo, status: "SCHEDULED" };
     if (!LIVE_REGISTRATION.has(parent.status)) {
       await tx.orderInstallment.updateMany({ where: scheduled, data: { status: "CANCELLED" } });
-      return false;
+      return null;
     }
     const childId = newId("ord");
     const { count } = await tx.orderInstallment.updateMany({ where: scheduled, data: { status: "CREATED", childOrderId: childId } });
-    if (count !== 1) return false;
+    if (count !== 1) return null;
     const total = planOf(parent)?.installments;
     const child = await tx.order.create({
       data: {
@@ -146,6 +157,6 @@ async function createChild(db: Db, row: Prisma.OrderInstallmentGetPayload<object
       data: { order_id: child.id, status: "ACCEPTED", provider_remark: child.providerRemark },
     });
     if (child.orderType === "XSIP" && child.mandateId) await createPayment(tx, { order: child, mode: "MANDATE", mandateId: child.mandateId });
-    return true;
+    return { childId, installments: total };
   });
 }

@@ -3,7 +3,7 @@ import { findInvestorIdByPanHash } from "../investors/investors.repo.js";
 import { CreateInvestorRequest } from "../investors/investors.schemas.js";
 import { CreateMandateRequest } from "../mandates/mandates.schemas.js";
 import { applyMandateRegistration, createMandate } from "../mandates/mandates.service.js";
-import { todayIso } from "../lib/formats.js";
+import { todayInIndia } from "../lib/india-date.js";
 import type { Services } from "../trpc/context.js";
 
 const REMARK = "SANDBOX: DEMO DATA";
@@ -46,7 +46,7 @@ export async function seedDemoInvestors(services: Services, distributorId: strin
       bank_account_id: investor.bank_accounts[0]!.id,
       mandate_type: "ENACH",
       amount_limit: 100000,
-      start_date: todayIso(),
+      start_date: todayInIndia(),
       client_ref: `${demo.clientRef}-mandate`,
     });
     const { body: mandate } = await createMandate(services, caller, mandateRequest, undefined);

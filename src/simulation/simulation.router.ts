@@ -2,8 +2,8 @@ import type { z } from "zod";
 import { RefreshQuery, simulateHoldingsRefresh } from "../holdings/holdings.simulation.js";
 import { simulateInvestorRegistration } from "../investors/investors.simulation.js";
 import { simulateMandateRegistration } from "../mandates/mandates.simulation.js";
-import { AllotQuery } from "../orders/orders.schemas.js";
-import { simulateAllotment, simulateOrderDecision } from "../orders/orders.simulation.js";
+import { AllotQuery, OrderIdInput } from "../orders/orders.schemas.js";
+import { simulateAllotment, simulateNextInstallment, simulateOrderDecision } from "../orders/orders.simulation.js";
 import { simulatePayment } from "../payments/payments.simulation.js";
 import { router, sandboxProcedure } from "../trpc/init.js";
 import { SimulationResponse, SimulationTarget } from "./simulation.schemas.js";
@@ -50,6 +50,21 @@ export const simulationRouter = router({
     .input(AllotQuery)
     .output(SimulationResponse)
     .query(({ ctx, input }) => simulateAllotment(ctx, ctx.caller, input.id, input)),
+
+  nextInstallment: sandboxProcedure
+    .meta({
+      openapi: {
+        ...simulate("/orders/v1/{id}/next-installment", "Create a SIP, XSIP, STP or SWP registration's next installment now").openapi,
+        description:
+          "As the exchange does on the installment's due date: the child order is ACCEPTED with `parent_order_id`, " +
+          "`installment_no` and the exchange number `<registration's>-<n>` (an XSIP installment is debited by its mandate). " +
+          "`data` is the child order's id; allot it with `/allot`. 409 `INVALID_STATE` for an order that is not an " +
+          "ACCEPTED registration, or one with no scheduled installment left.",
+      },
+    })
+    .input(OrderIdInput)
+    .output(SimulationResponse)
+    .query(({ ctx, input }) => simulateNextInstallment(ctx, ctx.caller, input.id)),
 
   // Holdings (issue 6): no resource id; `data` is the balance date of the sandbox feed.
   refreshHoldings: sandboxProcedure

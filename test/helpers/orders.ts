@@ -1,8 +1,11 @@
-import { todayIso } from "../../src/lib/formats.js";
+import { todayInIndia } from "../../src/lib/india-date.js";
 import type { TestApp } from "./app.js";
 import { investorBody } from "./factories.js";
 
-export const today = () => todayIso();
+/** Today in India, the service's "today". */
+export const today = () => todayInIndia();
+/** The date in India `days` from now. */
+export const dayPlus = (days: number) => todayInIndia(new Date(Date.now() + days * 86_400_000));
 
 /** A scheme open for purchases, SIPs and redemptions, without minimums. */
 export async function createOpenScheme(app: TestApp, schemeCode: string, name = `Test Scheme ${schemeCode}`) {

@@ -88,13 +88,14 @@ describe("registration with the exchange", () => {
       { event: "investor.registered", resourceType: "investor", data: { investor_id: id, status: "REGISTERED", provider_remark: "SANDBOX: UCC REGISTERED" } },
     ]);
 
-    // A later dispatch or sync of the same outcome writes nothing more.
+    // A later dispatch or sync of the same outcome writes nothing more; registering again is already done,
+    // rejecting a registered investor is a move the state table does not allow.
     await runTask(app, registerInvestor, { investor_id: id });
-    for (const move of ["register", "reject"]) {
-      const refused = await app.http("GET", `/api/simulation/investors/v1/${id}/${move}`, { token });
-      expect(refused.status).toBe(409);
-      expect(refused.body.error.code).toBe("INVALID_STATE");
-    }
+    const again = await app.http("GET", `/api/simulation/investors/v1/${id}/register`, { token });
+    expect([again.status, again.body]).toEqual([200, { success: true, message: "Investor already registered", data: id }]);
+    const refused = await app.http("GET", `/api/simulation/investors/v1/${id}/reject`, { token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toEqual({ code: "INVALID_STATE", message: `Investor ${id} is REGISTERED; only a PENDING one can be rejected` });
     expect(await eventsOf(id)).toHaveLength(1);
   });
 

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { todayInIndia } from "../../src/lib/india-date.js";
 import { registerMandate } from "../../src/mandates/jobs/register.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
@@ -14,7 +15,7 @@ beforeAll(async () => {
   otherToken = (await app.newDistributor()).token;
 });
 
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => todayInIndia();
 
 async function registeredInvestor(register = true): Promise<{ id: string; bankAccountId: string }> {
   const created = await app.http("POST", "/api/investors/v1", { token, json: investorBody() });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ExchangePort, OrderEntry } from "../../src/exchange/port.js";
 import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
-import { indiaToday, syncOrdersWithExchange } from "../../src/orders/jobs/sync-exchange.js";
+import { syncOrdersWithExchange } from "../../src/orders/jobs/sync-exchange.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { createOpenScheme, eventNames, orderingInvestor } from "../helpers/orders.js";
@@ -112,12 +112,5 @@ describe("status sync", () => {
     expect((await row(untouched)).status).toBe("ACCEPTED");
     expect(await eventNames(app, held)).toEqual(["order.accepted"]);
     expect(await eventNames(app, rejectedLater)).toEqual(["order.accepted", "order.rejected"]);
-  });
-});
-
-describe("indiaToday", () => {
-  it("is the date in India (UTC+05:30)", () => {
-    expect(indiaToday(new Date("2026-11-22T18:29:59Z"))).toBe("2026-11-22");
-    expect(indiaToday(new Date("2026-11-22T18:30:00Z"))).toBe("2026-11-23");
   });
 });

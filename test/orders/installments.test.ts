@@ -4,7 +4,7 @@ import { createInstallments } from "../../src/orders/jobs/sync-exchange.js";
 import { createDueInstallments, installmentDates } from "../../src/orders/schedule.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
-import { createOpenScheme, eventNames, orderingInvestor, today } from "../helpers/orders.js";
+import { createOpenScheme, dayPlus, eventNames, orderingInvestor, today } from "../helpers/orders.js";
 
 const app = useTestApp();
 let ctx: Awaited<ReturnType<typeof orderingInvestor>>;
@@ -38,7 +38,6 @@ async function registration(json: Record<string, unknown>) {
 
 const installments = (orderId: string) =>
   app.prisma.orderInstallment.findMany({ where: { orderId }, orderBy: { installmentNo: "asc" } });
-const dayPlus = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 describe("SIP-type registrations", () => {
   it("ACCEPTED means registered: the schedule is stored, and the registration itself carries no payment", async () => {

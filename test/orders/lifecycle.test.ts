@@ -3,7 +3,7 @@ import { amountFor, Decimal, unitsFor } from "../../src/orders/allotment.js";
 import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
-import { createOpenScheme, orderingInvestor } from "../helpers/orders.js";
+import { createOpenScheme, orderingInvestor, today } from "../helpers/orders.js";
 
 const app = useTestApp();
 let token = "";
@@ -45,7 +45,7 @@ describe("GET /api/simulation/orders/v1/{id}/allot", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: "Order allotted", data: id });
     expect(await get(id)).toMatchObject({
-      status: "ALLOTTED", nav: 10, units: 100, allotment_date: new Date().toISOString().slice(0, 10), folio_no: expect.stringMatching(/^SIM/),
+      status: "ALLOTTED", nav: 10, units: 100, allotment_date: today(), folio_no: expect.stringMatching(/^SIM/),
     });
     expect((await app.prisma.event.findMany({ where: { resourceId: id }, select: { event: true } })).map((e) => e.event)).toEqual(["order.accepted", "order.allotted"]);
     expect((await sim(`${id}/allot`)).status).toBe(409);

@@ -1,6 +1,10 @@
 import { ExchangeUnavailableError } from "../../exchange/port.js";
+import { enqueue } from "../../jobs/enqueue.js";
 import type { TaskHandler } from "../../jobs/task.js";
 import { applyPlacement, markDispatchFailed } from "../order-moves.js";
+
+/** The longest retry delay a dispatch job waits out itself (the sandbox asks for 500 ms). */
+const SHORT_RETRY_MAX_MS = 1_000;
 
 /** Cancels at the exchange an order cancelled on our side after it had been placed. */
 export const cancelOrderAtExchange: TaskHandler<"orders__cancel_at_exchange"> = async ({ order_id }, { services, log }) => {
@@ -11,7 +15,9 @@ export const cancelOrderAtExchange: TaskHandler<"orders__cancel_at_exchange"> = 
 /**
  * Sends a PENDING order to the exchange. Idempotent on the order id: the exchange recognises a
  * retried placement, and the order moves once. A transport failure is retried by graphile-worker
- * (with its backoff) until the last attempt, which ends the order in FAILED.
+ * (with its backoff) until the last attempt, which ends the order in FAILED. When the exchange asks for
+ * a retry within a second (the sandbox's SIM:FAIL), the job waits that long and a job with the attempts
+ * left replaces it at once (a later run_at would wait for the worker's next poll, seconds away).
  */
 export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id }, { services, job, log }) => {
   const order = await services.prisma.order.findUnique({ where: { id: order_id } });
@@ -40,6 +46,13 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
     if (error instanceof ExchangeUnavailableError && job.attempts >= job.max_attempts) {
       await markDispatchFailed(services.prisma, order.id, error.message);
       log.warn({ order_id, attempts: job.attempts }, "order dispatch failed for good");
+      return;
+    }
+    if (error instanceof ExchangeUnavailableError && error.retryAfterMs !== undefined && error.retryAfterMs <= SHORT_RETRY_MAX_MS) {
+      await new Promise((resolve) => setTimeout(resolve, error.retryAfterMs));
+      // Same key: graphile-worker retires this (running) job and queues the replacement.
+      await enqueue(services.prisma, "orders__dispatch", { order_id }, { jobKey: `orders__dispatch:${order_id}`, maxAttempts: job.max_attempts - job.attempts });
+      log.info({ order_id, attempts: job.attempts, retry_after_ms: error.retryAfterMs }, "order dispatch retries shortly");
       return;
     }
     throw error;

@@ -1,8 +1,8 @@
 import type { AllotmentReport } from "../../exchange/port.js";
 import type { TaskHandler } from "../../jobs/task.js";
-import { todayIso } from "../../lib/formats.js";
+import { todayInIndia } from "../../lib/india-date.js";
 import { Decimal } from "../allotment.js";
-import { allotOrder, applyPlacement, rejectAccepted } from "../order-moves.js";
+import { allotOrder, applyPlacement, isRegistration, rejectAccepted } from "../order-moves.js";
 import { createDueInstallments } from "../schedule.js";
 
 /** How many orders one pass asks the exchange about at a time. */
@@ -20,7 +20,7 @@ export const syncOrdersWithExchange: TaskHandler<"orders__sync_exchange"> = asyn
   for (;;) {
     const orders = await services.prisma.order.findMany({
       where: { status: { in: ["PENDING", "ACCEPTED"] }, exchangeOrderNumber: { not: null }, id: { gt: afterId } },
-      select: { id: true, status: true, exchangeOrderNumber: true },
+      select: { id: true, status: true, exchangeOrderNumber: true, orderType: true, parentOrderId: true },
       orderBy: { id: "asc" },
       take: SYNC_BATCH,
     });
@@ -43,7 +43,14 @@ export const syncOrdersWithExchange: TaskHandler<"orders__sync_exchange"> = asyn
       }
     }
     for (const row of await services.exchange.allotments(ids)) {
-      if (byId.has(row.orderId) && (await applyAllotmentRow(services.prisma, row))) moved++;
+      const order = byId.get(row.orderId);
+      if (!order) continue;
+      // A registration's units come with its installments; a row naming the registration itself changes nothing.
+      if (isRegistration(order)) {
+        log.warn({ order_id: order.id }, "the allotment statement reports a SIP-type registration itself; ignored");
+        continue;
+      }
+      if (await applyAllotmentRow(services.prisma, row)) moved++;
     }
   }
   if (moved > 0) log.info({ moved }, "orders moved by the exchange's status and allotment reports");
@@ -63,11 +70,6 @@ export function applyAllotmentRow(db: Parameters<typeof allotOrder>[0], row: All
 
 /** Daily: installments due today (India) become child orders. */
 export const createInstallments: TaskHandler<"orders__create_installments"> = async (_payload, { services, log }) => {
-  const created = await createDueInstallments(services.prisma, indiaToday());
+  const created = await createDueInstallments(services.prisma, todayInIndia());
   if (created > 0) log.info({ created }, "installment orders created");
 };
-
-/** Today's date in India (UTC+05:30, no daylight saving), where the exchange's business day runs. */
-export function indiaToday(now = new Date()): string {
-  return todayIso(new Date(now.getTime() + 330 * 60_000));
-}

@@ -1,0 +1,78 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
+import { createDueInstallments } from "../../src/orders/schedule.js";
+import { useTestApp } from "../helpers/app.js";
+import { runTask } from "../helpers/jobs.js";
+import { createOpenScheme, orderingInvestor, today } from "../helpers/orders.js";
+
+const app = useTestApp();
+let ctx: Awaited<ReturnType<typeof orderingInvestor>>;
+
+beforeAll(async () => {
+  await createOpenScheme(app, "970001");
+  await createOpenScheme(app, "970002");
+  ctx = await orderingInvestor(app, { mandate: true });
+});
+
+const place = async (json: Record<string, unknown>) => {
+  const res = await app.http("POST", "/api/orders/v1/", { token: ctx.token, json: { investment_account_id: ctx.account, ...json } });
+  expect(res.status, res.text).toBe(201);
+  return res.body.id as string;
+};
+const get = async (id: string) => (await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token })).body;
+const ordered = (order: Record<string, unknown>) => {
+  const { euin, sip, stp, swp, switch: sw, bank_account_id, sub_broker_arn } = order;
+  return { euin, sip, stp, swp, switch: sw, bank_account_id, sub_broker_arn };
+};
+const none = { euin: null, sip: null, stp: null, swp: null, switch: null, bank_account_id: null, sub_broker_arn: null };
+
+describe("GET /api/orders/v1/{id} returns what was ordered", () => {
+  it("a switch's target, the sip, stp and swp plans, euin, sub-broker and bank account, in the request's shapes", async () => {
+    const plan = { frequency: "MONTHLY", start_date: today(), installments: 6 };
+    const sip = { ...plan, installment_day: 5 };
+    const bank = (await app.http("GET", `/api/investors/v1/${ctx.investorId}`, { token: ctx.token })).body.bank_accounts[0].id;
+    const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
+      [{ order_type: "SWITCH", scheme_code: "970001", folio_no: "1/1", all_units: true, switch: { to_scheme_code: "970002" } }, { ...none, switch: { to_scheme_code: "970002" } }],
+      [{ order_type: "SIP", scheme_code: "970001", amount: 1000, sip }, { ...none, sip }],
+      [{ order_type: "XSIP", scheme_code: "970001", amount: 1000, sip, mandate_id: ctx.mandateId }, { ...none, sip }],
+      [{ order_type: "STP", scheme_code: "970001", folio_no: "1/1", amount: 1000, stp: { to_scheme_code: "970002", ...plan } }, { ...none, stp: { to_scheme_code: "970002", ...plan } }],
+      [{ order_type: "SWP", scheme_code: "970001", folio_no: "1/1", units: 5, swp: { ...plan, frequency: "QUARTERLY" } }, { ...none, swp: { ...plan, frequency: "QUARTERLY" } }],
+      [
+        { order_type: "LUMPSUM_PURCHASE", scheme_code: "970001", amount: 1000, purchase_type: "FRESH", euin: { code: "E123456", declaration: false }, sub_broker_arn: "ARN-4242", bank_account_id: bank },
+        { ...none, euin: { code: "E123456", declaration: false }, sub_broker_arn: "ARN-4242", bank_account_id: bank },
+      ],
+      [{ order_type: "REDEMPTION", scheme_code: "970001", folio_no: "1/1", units: 2 }, none],
+    ];
+    const ids: string[] = [];
+    for (const [request, expected] of cases) {
+      const id = await place(request);
+      ids.push(id);
+      expect(ordered(await get(id)), request.order_type as string).toEqual(expected);
+    }
+    // The list shows the same.
+    const listed = (await app.http("GET", "/api/orders/v1?limit=100", { token: ctx.token })).body.data as Array<Record<string, unknown>>;
+    for (const [i, [, expected]] of cases.entries()) {
+      expect(ordered(listed.find((o) => o.id === ids[i])!)).toEqual(expected);
+    }
+  });
+
+  it("a top-up names its SIP; an installment shows its registration's plan", async () => {
+    const sip = { frequency: "WEEKLY", start_date: today(), installments: 3, installment_day: 1 };
+    const registration = await place({ order_type: "SIP", scheme_code: "970001", amount: 1000, sip });
+    await runTask(app, dispatchOrder, { order_id: registration });
+    const topUp = await place({ order_type: "SIP_TOPUP", amount: 500, sip: { sip_order_id: registration } });
+    expect(await get(topUp)).toMatchObject({ ...none, scheme_code: "970001", sip: { sip_order_id: registration } });
+
+    await createDueInstallments(app.prisma, today());
+    const child = await app.prisma.order.findFirstOrThrow({ where: { parentOrderId: registration } });
+    expect(await get(child.id)).toMatchObject({ parent_order_id: registration, installment_no: 1, sip });
+  });
+
+  it("a stored key the schema does not know is dropped, not a failed read", async () => {
+    const id = await place({ order_type: "SWITCH", scheme_code: "970001", folio_no: "1/1", units: 1, switch: { to_scheme_code: "970002" } });
+    await app.prisma.order.update({ where: { id }, data: { details: { switch: { to_scheme_code: "970002", legacy: true }, note: "x" } } });
+    const res = await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token });
+    expect(res.status).toBe(200);
+    expect(ordered(res.body)).toEqual({ ...none, switch: { to_scheme_code: "970002" } });
+  });
+});
