@@ -1,5 +1,5 @@
 import pino, { type Logger } from "pino";
-import { maskPansInText } from "./mask.js";
+import { maskLogLine } from "./mask.js";
 
 export type { Logger };
 
@@ -11,8 +11,9 @@ const SECRET_PATHS = [
 ];
 
 /**
- * JSON-lines logger. Secrets are removed by field name; then anything PAN-shaped anywhere in the
- * finished line (messages, nested fields, error texts) is masked in one pass over the text.
+ * JSON-lines logger. Secrets are removed by field name; then, over the finished line (messages,
+ * nested fields, error texts, request paths), anything PAN-shaped is masked and order link ids are
+ * cut to their first 8 characters (see mask.ts for the exact rules).
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
@@ -21,7 +22,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: SECRET_PATHS, censor: "[redacted]" },
-      hooks: { streamWrite: maskPansInText },
+      hooks: { streamWrite: maskLogLine },
     },
     destination,
   );
