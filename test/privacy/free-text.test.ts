@@ -156,6 +156,12 @@ describe("error messages", () => {
     expect(res.status).toBe(404);
     expect(res.body.error).toEqual({ code: "NOT_FOUND", message: expect.stringContaining("inv_QCXXXXX52I") });
     expect(res.text).not.toContain("QCBPU7552I");
+
+    const input = encodeURIComponent(JSON.stringify({ id: "inv_QCBPU7552I" }));
+    const viaTrpc = await app.http("GET", `/trpc/investors.get?input=${input}`, { token });
+    expect(viaTrpc.status).toBe(404);
+    expect(viaTrpc.body.error.message).toContain("inv_QCXXXXX52I");
+    expect(viaTrpc.text).not.toContain("QCBPU7552I");
   });
 });
 
