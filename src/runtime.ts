@@ -34,7 +34,7 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     await database.stop();
     throw error;
   }
-  const prisma = createPrisma(database.url, config.dbPoolSize);
+  const prisma = createPrisma(database.url, config.dbPoolSize, logger.child({ component: "database" }));
   const cipher = new DataCipher(await loadDataKey(config));
   // The URL in use (embedded or DATABASE_URL), for the modules that need their own connection (holdings COPY).
   const services: Services = { config: { ...config, databaseUrl: database.url }, prisma, logger, auth: new AuthService(prisma, { tokenFailures: config.tokenFailures }), budget: new RequestBudget(config.rateLimit), cipher, ...createExchange(config, prisma), resolveHost: systemResolver };

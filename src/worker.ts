@@ -1,16 +1,9 @@
 import pg from "pg";
-import { Logger as WorkerLogger, parseCronItems, run, runMigrations, type Runner } from "graphile-worker";
+import { parseCronItems, run, runMigrations, type Runner } from "graphile-worker";
 import type { Logger } from "./lib/logger.js";
 import { buildTaskList, cronItems } from "./jobs/task-list.js";
+import { logLostConnections, workerLogger } from "./jobs/worker-log.js";
 import type { Services } from "./trpc/context.js";
-
-/** graphile-worker's log lines through our logger. */
-function workerLogger(logger: Logger): WorkerLogger {
-  return new WorkerLogger((scope) => (level, message, meta) => {
-    const method = level === "error" ? "error" : level === "warning" ? "warn" : level === "debug" ? "debug" : "info";
-    logger[method]({ scope, ...meta }, message);
-  });
-}
 
 /** Installs or upgrades graphile-worker's own schema (idempotent; it takes its own lock). */
 export async function migrateWorkerSchema(connectionString: string, logger: Logger): Promise<void> {
@@ -26,8 +19,7 @@ export async function startWorker(services: Services, connectionString: string):
   const log = services.logger.child({ component: "worker" });
   // Our own pool, so a dropped connection (database restart) is logged instead of crashing the process.
   const pgPool = new pg.Pool({ connectionString, max: services.config.workerConcurrency + 2 });
-  pgPool.on("error", (error) => log.warn({ err: error }, "worker database connection lost"));
-  pgPool.on("connect", (client) => client.on("error", (error) => log.warn({ err: error }, "worker database client error")));
+  logLostConnections(pgPool, log, "worker database connection lost");
   const runner = await run({
     pgPool,
     concurrency: services.config.workerConcurrency,

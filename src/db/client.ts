@@ -1,5 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../generated/prisma/client.js";
+import { errorSummary, type Log } from "../lib/logger.js";
 
 export { PrismaClient };
 export type { Prisma } from "../generated/prisma/client.js";
@@ -9,8 +10,10 @@ export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 export type DbOrTx = Db | Tx;
 
-export function createPrisma(databaseUrl: string, poolSize = 10): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize });
+/** With `log`, a lost connection of the pool is one short line (the error's code and message). */
+export function createPrisma(databaseUrl: string, poolSize = 10, log?: Log): PrismaClient {
+  const lost = (error: Error) => log?.warn({ error: errorSummary(error) }, "database connection lost");
+  const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize }, { onPoolError: lost, onConnectionError: lost });
   // Under load a transaction may wait for a pooled connection longer than Prisma's 2 s default;
   // waiting is better than failing. A wait that still runs out is answered 503 (see http/errors).
   return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 15_000 } });

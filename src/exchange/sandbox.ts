@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.js";
-import { maskPan } from "../lib/mask.js";
+import { maskAccountNumber, maskEmail, maskFreeText, maskMobile, maskPan, maskPansDeep } from "../lib/mask.js";
 import {
   ExchangeUnavailableError,
   type AllotmentReport,
@@ -25,14 +25,16 @@ type AllotmentRow = Omit<AllotmentReport, "orderId" | "exchangeOrderNumber">;
  * The sandbox exchange. It keeps its own books in `sandbox_exchange_records` and is deterministic:
  * what it was sent stays PENDING until a simulation call moves it (or, with MF_SANDBOX_AUTO_REGISTER,
  * is registered on arrival). A registration sent twice is recognised by its reference.
+ *
+ * Its books keep no clear personal data: what it needs to behave is the reference, the status and
+ * (for orders) the allotment; the rest is kept for inspection in the masked forms the API shows, and
+ * every remark (free text) with PANs masked.
  */
 export class SandboxExchange implements ExchangePort {
   constructor(private readonly db: Db, private readonly options: { autoRegister: boolean }) {}
 
   async registerInvestor(ucc: UccRegistration): Promise<RegistrationOutcome> {
-    // The sandbox keeps no full PAN in its books.
-    const payload = { ...ucc, primaryHolder: { ...ucc.primaryHolder, pan: maskPan(ucc.primaryHolder.pan) }, jointHolders: [], guardian: null, bankAccounts: [] };
-    return this.receive("UCC", ucc.clientCode, payload);
+    return this.receive("UCC", ucc.clientCode, uccForBooks(ucc));
   }
 
   investorStatus(clientCode: string): Promise<RegistrationOutcome> {
@@ -73,7 +75,7 @@ export class SandboxExchange implements ExchangePort {
       : remarks.includes("SIM:HOLD")
         ? (["PENDING", "SANDBOX: ORDER HELD (SIM:HOLD)"] as const)
         : (["ACCEPTED", "ORDER CONFIRMED"] as const);
-    const booked = await this.book("ORDER", order.orderId, status, remark, { ...order });
+    const booked = await this.book("ORDER", order.orderId, status, remark, { ...order, remarks: maskFreeText(order.remarks) });
     return placement(booked.status, sandboxOrderNumber(order.orderId), booked.remark);
   }
 
@@ -123,9 +125,9 @@ export class SandboxExchange implements ExchangePort {
    * learns of it through `allotments`, as it would from the real statement.
    */
   async reportAllotment(orderId: string, allotment: AllotmentRow): Promise<void> {
-    const remark = allotment.remark ?? (allotment.valid ? "ALLOTTED" : "ALLOTMENT REJECTED");
+    const remark = maskFreeText(allotment.remark ?? (allotment.valid ? "ALLOTTED" : "ALLOTMENT REJECTED"));
     const record = await this.record("ORDER", orderId);
-    const payload = { ...((record?.payload as object | undefined) ?? {}), allotment };
+    const payload = { ...((record?.payload as object | undefined) ?? {}), allotment: { ...allotment, remark: maskFreeText(allotment.remark) } };
     await this.db.sandboxExchangeRecord.upsert({
       where: { kind_reference: { kind: "ORDER", reference: orderId } },
       create: { kind: "ORDER", reference: orderId, status: "ALLOTTED", remark, payload },
@@ -150,7 +152,8 @@ export class SandboxExchange implements ExchangePort {
   }
 
   /** Simulation: the exchange changes its mind about a registration. */
-  async set(kind: Kind, reference: string, status: Status, remark: string | null): Promise<void> {
+  async set(kind: Kind, reference: string, status: Status, exchangeRemark: string | null): Promise<void> {
+    const remark = maskFreeText(exchangeRemark);
     await this.db.sandboxExchangeRecord.upsert({
       where: { kind_reference: { kind, reference } },
       create: { kind, reference, status, remark, payload: {} },
@@ -173,7 +176,7 @@ export class SandboxExchange implements ExchangePort {
    */
   private async book(kind: Kind, reference: string, status: Status, remark: string | null, payload: object) {
     await this.db.sandboxExchangeRecord.createMany({
-      data: [{ kind, reference, status, remark, payload: JSON.parse(JSON.stringify(payload)) }],
+      data: [{ kind, reference, status, remark: maskFreeText(remark), payload: maskPansDeep(JSON.parse(JSON.stringify(payload))) }],
       skipDuplicates: true,
     });
     return this.db.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind, reference } } });
@@ -183,6 +186,43 @@ export class SandboxExchange implements ExchangePort {
     const record = await this.db.sandboxExchangeRecord.findUnique({ where: { kind_reference: { kind, reference } } });
     return record ? toOutcome(record.status, record.remark) : { status: "PENDING", remark: "SANDBOX: NOT RECEIVED" };
   }
+}
+
+/**
+ * What the books keep of a UCC: the exchange codes, and the personal details only as the API shows
+ * them (PAN, mobile, email and CKYC number masked); names, dates of birth, addresses, bank accounts,
+ * nominees and other holders not at all.
+ */
+function uccForBooks(ucc: UccRegistration) {
+  const holder = ucc.primaryHolder;
+  return {
+    clientCode: ucc.clientCode,
+    taxStatus: ucc.taxStatus,
+    holdingNature: ucc.holdingNature,
+    occupation: ucc.occupation,
+    clientType: ucc.clientType,
+    depository: ucc.depository,
+    primaryHolder: { pan: maskPan(holder.pan), kycType: holder.kycType, ckycNumber: holder.ckycNumber ? maskAccountNumber(holder.ckycNumber) : null },
+    jointHolders: ucc.jointHolders.length,
+    guardian: ucc.guardian !== null,
+    contact: {
+      email: maskEmail(ucc.contact.email),
+      mobile: maskMobile(ucc.contact.mobile),
+      emailRelation: ucc.contact.emailRelation,
+      mobileRelation: ucc.contact.mobileRelation,
+    },
+    address: { state: ucc.address.state, country: ucc.address.country },
+    bankAccounts: ucc.bankAccounts.length,
+    nominees: ucc.nominees.length,
+    fatca: {
+      occupationType: ucc.fatca.occupationType,
+      incomeSlab: ucc.fatca.incomeSlab,
+      pep: ucc.fatca.pep,
+      sourceOfWealth: ucc.fatca.sourceOfWealth,
+      countryOfBirth: ucc.fatca.countryOfBirth,
+      taxResidentOtherCountry: ucc.fatca.taxResidentOtherCountry,
+    },
+  };
 }
 
 function toOutcome(status: string, remark: string | null): RegistrationOutcome {

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { AppError, ERROR_STATUS, formatPath, type ErrorCode, type ErrorDetail } from "../lib/errors.js";
 import type { Log } from "../lib/logger.js";
+import { maskPansInText } from "../lib/mask.js";
 
 export interface ErrorEnvelope {
   success: false;
@@ -47,8 +48,9 @@ const TRPC_TO_APP: Partial<Record<TRPCError["code"], ErrorCode>> = {
   TOO_MANY_REQUESTS: "RATE_LIMITED",
 };
 
+/** The error envelope. Messages may echo ids or paths from the request, so PANs in them are masked. */
 export function envelope(requestId: string, code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorEnvelope {
-  return { success: false, error: { code, message, ...(details ? { details } : {}) }, request_id: requestId };
+  return { success: false, error: { code, message: maskPansInText(message), ...(details ? { details } : {}) }, request_id: requestId };
 }
 
 /** What the client may learn of an error, whichever transport answers it. */

@@ -1,4 +1,5 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
+import { maskFreeText } from "../lib/mask.js";
 
 const WITH_ACCOUNTS = {
   investmentAccounts: { orderBy: { createdAt: "asc" } },
@@ -128,10 +129,11 @@ export async function moveFromPending(
   id: string,
   to: { status: "REGISTERED" | "REJECTED"; providerRemark: string | null },
 ): Promise<boolean> {
-  const { count } = await tx.investor.updateMany({ where: { id, status: "PENDING" }, data: to });
+  const { count } = await tx.investor.updateMany({ where: { id, status: "PENDING" }, data: { status: to.status, providerRemark: maskFreeText(to.providerRemark) } });
   return count === 1;
 }
 
+/** The exchange's remark on a registration still PENDING; like every stored remark, with PANs masked. */
 export async function setProviderRemark(db: DbOrTx, id: string, providerRemark: string | null): Promise<void> {
-  await db.investor.updateMany({ where: { id, status: "PENDING" }, data: { providerRemark } });
+  await db.investor.updateMany({ where: { id, status: "PENDING" }, data: { providerRemark: maskFreeText(providerRemark) } });
 }

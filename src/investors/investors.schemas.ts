@@ -216,7 +216,7 @@ export const InvestorView = z.object({
   status: InvestorStatus,
   client_ref: z.string().nullable(),
   ucc_code: z.string().describe("The investor's client code (UCC) at the exchange."),
-  provider_remark: z.string().nullable().describe("The exchange's own remark on the registration, verbatim."),
+  provider_remark: z.string().nullable().describe("The exchange's own remark on the registration (anything PAN-shaped masked)."),
   pan: Masked("PAN of the primary holder (ABXXXXX34F)"),
   name: z.string(),
   tax_status: z.string(),

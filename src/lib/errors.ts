@@ -1,4 +1,5 @@
 import { TRPCError } from "@trpc/server";
+import { maskPansInText } from "./mask.js";
 
 /** The closed set of error codes of the public error envelope, with their HTTP status. */
 export const ERROR_STATUS = {
@@ -54,7 +55,8 @@ export class AppError extends TRPCError {
     message: string,
     options: { details?: ErrorDetail[]; body?: Record<string, unknown>; headers?: Record<string, string> } = {},
   ) {
-    super({ code: TRPC_CODE[code], message });
+    // Messages may echo an id from the request; anything PAN-shaped in them is masked (both transports).
+    super({ code: TRPC_CODE[code], message: maskPansInText(message) });
     this.name = "AppError";
     this.appCode = code;
     this.details = options.details;

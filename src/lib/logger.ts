@@ -1,5 +1,5 @@
 import pino, { type Logger } from "pino";
-import { maskPansInText } from "./mask.js";
+import { maskLogLine } from "./mask.js";
 
 export type { Logger };
 
@@ -11,8 +11,9 @@ const SECRET_PATHS = [
 ];
 
 /**
- * JSON-lines logger. Secrets are removed by field name; then anything PAN-shaped anywhere in the
- * finished line (messages, nested fields, error texts) is masked in one pass over the text.
+ * JSON-lines logger. Secrets are removed by field name; then, over the finished line (messages,
+ * nested fields, error texts, request paths), anything PAN-shaped is masked and order link ids are
+ * cut to their first 8 characters (see mask.ts for the exact rules).
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
@@ -21,7 +22,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: SECRET_PATHS, censor: "[redacted]" },
-      hooks: { streamWrite: maskPansInText },
+      hooks: { streamWrite: maskLogLine },
     },
     destination,
   );
@@ -66,4 +67,30 @@ class LazyChild implements Log {
 
 export function lazyChild(parent: Logger, bindings: Record<string, unknown>): Log {
   return new LazyChild(parent, bindings);
+}
+
+/**
+ * An error as a log line carries it, under the key `error` (pino's `err` serializer would treat the
+ * summary as an error again): `{type, code, message}` (see errorSummary).
+ */
+export interface ErrorSummary {
+  type?: string;
+  code?: string;
+  message: string;
+}
+
+/**
+ * An error reduced to its class name, code (a SQLSTATE, a Node errno) and the first line of its
+ * message. Never its other properties: pg-pool hangs the whole pg client (connection settings,
+ * password included) on the errors it emits, and pino's error serializer would write all of it.
+ */
+export function errorSummary(error: unknown): ErrorSummary {
+  if (!(error instanceof Error)) return { message: String(error).split("\n", 1)[0]! };
+  const code = (error as { code?: unknown }).code;
+  return {
+    // pg's server errors are named "error": only a class of its own says something.
+    ...(error.name && error.name.toLowerCase() !== "error" ? { type: error.name } : {}),
+    ...(typeof code === "string" || typeof code === "number" ? { code: String(code) } : {}),
+    message: error.message.split("\n", 1)[0]!,
+  };
 }

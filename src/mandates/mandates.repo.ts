@@ -1,4 +1,5 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
+import { maskFreeText } from "../lib/mask.js";
 
 const WITH_BANK = { bankAccount: { select: { accountNumberLast4: true, ifsc: true, accountType: true, accountNumberEncrypted: true } } } as const;
 
@@ -28,10 +29,10 @@ export async function moveMandate(
   from: string,
   to: { status: string; providerRemark?: string | null; exchangeMandateId?: string | null },
 ): Promise<boolean> {
-  const { count } = await tx.mandate.updateMany({ where: { id, status: from }, data: to });
+  const { count } = await tx.mandate.updateMany({ where: { id, status: from }, data: { ...to, providerRemark: maskFreeText(to.providerRemark) } });
   return count === 1;
 }
 
 export async function noteExchangeAnswer(db: DbOrTx, id: string, data: { providerRemark: string | null; exchangeMandateId?: string | null }) {
-  await db.mandate.updateMany({ where: { id, status: "PENDING" }, data });
+  await db.mandate.updateMany({ where: { id, status: "PENDING" }, data: { ...data, providerRemark: maskFreeText(data.providerRemark) } });
 }

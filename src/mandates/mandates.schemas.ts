@@ -38,7 +38,7 @@ export const MandateView = z.object({
   end_date: z.string().nullable(),
   status: MandateStatus,
   exchange_mandate_id: z.string().nullable().describe("The exchange's mandate id, once it has one."),
-  provider_remark: z.string().nullable().describe("The exchange's own remark, verbatim."),
+  provider_remark: z.string().nullable().describe("The exchange's own remark (anything PAN-shaped masked)."),
   client_ref: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -1,6 +1,7 @@
 import type { Db, Prisma, Tx } from "../db/client.js";
 import { recordEvent } from "../events/events.repo.js";
 import type { OrderPlacement } from "../exchange/port.js";
+import { maskFreeText } from "../lib/mask.js";
 import { createPayment, refundCapturedPayments } from "../payments/payments.service.js";
 import type { Decimal } from "./allotment.js";
 import { cancelSchedule, scheduleInstallments } from "./schedule.js";
@@ -9,6 +10,7 @@ import { cancelSchedule, scheduleInstallments } from "./schedule.js";
  * Every move of an order's state table after placement, each in one transaction with its event and
  * the work it causes (payments, installment schedule, refunds). A move is conditional on the state it
  * starts from, so a move applied twice (a retried job, a simulation racing a status sync) happens once.
+ * The exchange's remarks are free text: they are stored (and put in events) with PANs masked.
  */
 
 type OrderRow = Prisma.OrderGetPayload<object>;
@@ -28,7 +30,7 @@ export async function applyPlacement(db: Db, orderId: string, placement: OrderPl
   if (placement.status === "PENDING") {
     await db.order.updateMany({
       where: { id: orderId, status: "PENDING" },
-      data: { exchangeOrderNumber: placement.exchangeOrderNumber, providerRemark: placement.remark },
+      data: { exchangeOrderNumber: placement.exchangeOrderNumber, providerRemark: maskFreeText(placement.remark) },
     });
     return false;
   }
@@ -51,11 +53,12 @@ async function moveFromPending(
   orderId: string,
   to: { status: "ACCEPTED" | "REJECTED" | "FAILED"; exchangeOrderNumber: string | null; providerRemark: string | null; failureCode: string | null },
 ): Promise<boolean> {
+  const providerRemark = maskFreeText(to.providerRemark);
   return db.$transaction(async (tx) => {
-    const { count } = await tx.order.updateMany({ where: { id: orderId, status: "PENDING" }, data: to });
+    const { count } = await tx.order.updateMany({ where: { id: orderId, status: "PENDING" }, data: { ...to, providerRemark } });
     if (count !== 1) return false;
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
-    const data = { order_id: orderId, provider_remark: to.providerRemark };
+    const data = { order_id: orderId, provider_remark: providerRemark };
     const event =
       to.status === "ACCEPTED"
         ? ({ event: "order.accepted", data: { ...data, status: "ACCEPTED" } } as const)
@@ -84,7 +87,8 @@ export async function afterAcceptance(tx: Tx, order: OrderRow): Promise<void> {
  * REJECTED with `order.rejected`; money captured for it is refunded and a registration's remaining
  * installments are cancelled, in the same transaction.
  */
-export async function rejectAccepted(db: Db, orderId: string, remark: string, failureCode: string): Promise<boolean> {
+export async function rejectAccepted(db: Db, orderId: string, exchangeRemark: string, failureCode: string): Promise<boolean> {
+  const remark = maskFreeText(exchangeRemark);
   return db.$transaction(async (tx) => {
     const { count } = await tx.order.updateMany({ where: { id: orderId, status: "ACCEPTED" }, data: { status: "REJECTED", providerRemark: remark, failureCode } });
     if (count !== 1) return false;

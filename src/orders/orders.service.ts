@@ -5,6 +5,7 @@ import { AppError, notFound } from "../lib/errors.js";
 import { readCursor, toPage } from "../lib/zod.js";
 import { decimalOrNull, rupeesToDecimal } from "../lib/formats.js";
 import { newId } from "../lib/ids.js";
+import { maskFreeText } from "../lib/mask.js";
 import type { Caller, Services } from "../trpc/context.js";
 import { folioUnits } from "../holdings/index.js";
 import { orderedView } from "./order-details.js";
@@ -71,7 +72,8 @@ export async function placeOrder(
           bankAccountId: input.bank_account_id ?? null,
           mandateId,
           clientRef: input.client_ref ?? null,
-          remarks: input.remarks ?? null,
+          // Free text, sent to the exchange and shown back: stored with PANs masked.
+          remarks: maskFreeText(input.remarks ?? null),
           subBrokerArn: input.sub_broker_arn ?? null,
           details: JSON.parse(JSON.stringify({ euin: input.euin, sip: input.sip, stp: input.stp, switch: input.switch, swp: input.swp })),
           requestHash,

@@ -4,6 +4,7 @@ import { enqueue } from "../jobs/enqueue.js";
 import { invalidState, notFound } from "../lib/errors.js";
 import { decimalOrNull } from "../lib/formats.js";
 import { newId } from "../lib/ids.js";
+import { maskFreeText } from "../lib/mask.js";
 import type { Caller, Services } from "../trpc/context.js";
 
 export type PaymentMode = "UPI" | "NETBANKING" | "MANDATE" | "CHEQUE";
@@ -98,7 +99,7 @@ async function applyMove(tx: Tx, paymentId: string, to: PaymentMove, remark: str
     where: { id: paymentId, status: move.from },
     data: {
       status: to,
-      providerRemark: remark,
+      providerRemark: maskFreeText(remark),
       ...(to === "CAPTURED" ? { capturedAt: now } : {}),
       ...(to === "REFUNDED" ? { refundedAt: now } : {}),
     },

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.js";
 import { enqueue } from "../jobs/enqueue.js";
+import { maskFreeText, maskPansInText } from "../lib/mask.js";
 import type { Services } from "../trpc/context.js";
 import { postWebhook } from "./outbound.js";
 import { checkTarget, type TargetCheck } from "./public-address.js";
@@ -136,6 +137,7 @@ async function attempt(services: Services, delivery: Claimed, subscription: Targ
   return { id: delivery.id, status: "PENDING", attempt: recorded, lastError, nextAttemptAt: new Date(Date.now() + delay), attemptNo };
 }
 
+/** Records a batch's outcomes. A receiver's answer and the errors are free text: kept with PANs masked. */
 async function record(db: Db, outcomes: Outcome[]): Promise<void> {
   await db.$transaction(async (tx) => {
     const attempts = outcomes.filter((o) => o.attempt);
@@ -146,10 +148,10 @@ async function record(db: Db, outcomes: Outcome[]): Promise<void> {
           attemptNo: o.attemptNo,
           attemptedAt: o.attempt!.at,
           statusCode: o.attempt!.statusCode,
-          error: o.attempt!.error,
+          error: maskFreeText(o.attempt!.error),
           latencyMs: o.attempt!.latencyMs,
           // PostgreSQL text cannot hold NUL; a receiver may send any bytes.
-          responseBody: o.attempt!.responseBody.replaceAll("\u0000", ""),
+          responseBody: maskPansInText(o.attempt!.responseBody.replaceAll("\u0000", "")),
         })),
         skipDuplicates: true,
       });
@@ -167,7 +169,7 @@ async function record(db: Db, outcomes: Outcome[]): Promise<void> {
       outcomes.map((o) => o.status),
       outcomes.map((o) => o.attemptNo),
       outcomes.map((o) => o.attempt?.statusCode ?? null),
-      outcomes.map((o) => o.lastError),
+      outcomes.map((o) => maskFreeText(o.lastError)),
       outcomes.map((o) => o.nextAttemptAt),
       outcomes.map((o) => o.attempt !== null),
     );

@@ -1,4 +1,5 @@
 import { promises as dns } from "node:dns";
+import { portProblem } from "./target-port.js";
 
 /**
  * The public-address check for webhook targets: a target is delivered to only when every address it
@@ -279,8 +280,9 @@ function describeError(error: unknown): string {
 }
 
 /**
- * Decides whether `rawUrl` may receive webhooks: https, no credentials, and every address public
- * (unless `allowPrivate`, the development switch, which still demands https and no credentials).
+ * Decides whether `rawUrl` may receive webhooks: https, no credentials, port 443 or 1024-65535, and
+ * every address public (unless `allowPrivate`, the development switch, which still demands all the
+ * rest).
  * The fragment is dropped from the returned URL; it is never sent anyway.
  */
 export async function checkTarget(
@@ -295,6 +297,8 @@ export async function checkTarget(
   }
   if (url.protocol !== "https:") return { ok: false, reason: "url must use https" };
   if (url.username !== "" || url.password !== "") return { ok: false, reason: "url must not carry credentials" };
+  const badPort = portProblem(url);
+  if (badPort !== null) return { ok: false, reason: badPort };
   url.hash = "";
 
   const host = url.hostname;

@@ -98,6 +98,66 @@ describe("POST /api/webhooks/v1/subscriptions", () => {
   });
 });
 
+describe("the port rule (https on 443 or 1024-65535)", () => {
+  const portMessage = (port: number) => `url port ${port} is not allowed; webhook targets use port 443 or 1024-65535`;
+
+  it("refuses other ports on a public address when subscribing: 400 on url, nothing written", async () => {
+    dns.set("ports.example.com", ["93.184.216.34"]);
+    const before = await app.prisma.webhookSubscription.count();
+    for (const [url, port] of [
+      ["https://ports.example.com:22/", 22], ["https://ports.example.com:25/hook", 25], ["https://93.184.216.34:0/", 0],
+      ["https://93.184.216.34:80/", 80], ["https://[2606:2800:220:1:248:1893:25c8:1946]:1023/", 1023],
+    ] as const) {
+      const res = await subscribe({ url, events: ["order.*"] });
+      expect([url, res.status]).toEqual([url, 400]);
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: "VALIDATION_ERROR", message: expect.any(String), details: [{ path: "url", message: portMessage(port), reason: "target_not_allowed" }] },
+        request_id: expect.any(String),
+      });
+    }
+    expect(await app.prisma.webhookSubscription.count()).toBe(before);
+  });
+
+  it("accepts 443 (written or not) and 1024-65535", async () => {
+    dns.set("ports.example.com", ["93.184.216.34"]);
+    for (const [url, stored] of [
+      ["https://ports.example.com/a", "https://ports.example.com/a"],
+      ["https://ports.example.com:443/b", "https://ports.example.com/b"],
+      ["https://ports.example.com:1024/c", "https://ports.example.com:1024/c"],
+      ["https://ports.example.com:65535/d", "https://ports.example.com:65535/d"],
+    ] as const) {
+      const res = await subscribe({ url, events: ["order.*"] });
+      expect([url, res.status, res.body.data.url]).toEqual([url, 201, stored]);
+    }
+  });
+
+  it("refuses a stored target on port 22 at delivery time: FAILED, nothing sent", async () => {
+    // A subscription made before the rule existed (the API no longer takes it).
+    const other = await app.newDistributor();
+    const sub = await app.prisma.webhookSubscription.create({
+      data: {
+        id: "whs_port22",
+        distributorId: other.distributor_id,
+        url: "https://93.184.216.34:22/hooks",
+        events: ["investor.*"],
+        secretEncrypted: app.services.cipher.encrypt("whsec_port22"),
+        status: "ACTIVE",
+      },
+    });
+    const investor = (await app.http("POST", "/api/investors/v1", { token: other.token, json: investorBody() })).body;
+    await app.http("GET", `/api/simulation/investors/v1/${investor.id}/register`, { token: other.token });
+    const [delivery] = await app.prisma.webhookDelivery.findMany({ where: { subscriptionId: sub.id } });
+    expect(delivery).toMatchObject({ status: "PENDING", attempts: 0 });
+    await runTask(app, deliverWebhooks, {});
+    const row = await app.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery!.id } });
+    expect(row).toMatchObject({ status: "FAILED", attempts: 1, lastStatusCode: null, lastError: `refused: ${portMessage(22)}` });
+    expect(await app.prisma.webhookAttempt.findMany({ where: { deliveryId: delivery!.id }, select: { statusCode: true, error: true, responseBody: true } })).toEqual([
+      { statusCode: null, error: `refused: ${portMessage(22)}`, responseBody: "" },
+    ]);
+  });
+});
+
 describe("the public-address check at delivery time", () => {
   it("refuses a name that resolved to a public address at subscription and to 127.0.0.1 now: FAILED, nothing sent", async () => {
     dns.set("rebind.example.com", ["93.184.216.34"]);
