@@ -1,5 +1,6 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { createApp } from "./app.js";
+import { EmbeddedPostgresError } from "./db/embedded.js";
 import { ConfigError, loadConfig, type Config } from "./env.js";
 import { createLogger } from "./lib/logger.js";
 import { openRuntime } from "./runtime.js";
@@ -61,7 +62,7 @@ function printBanner(config: Config, credentials: SandboxCredentials | null, emb
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof EmbeddedPostgresError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`Start-up failed: ${(error as Error).stack ?? String(error)}\n`);
