@@ -1,7 +1,9 @@
+import { EventEmitter } from "node:events";
 import pg from "pg";
-import { Logger as WorkerLogger, parseCronItems, run, runMigrations, type Runner } from "graphile-worker";
+import { Logger as WorkerLogger, parseCronItems, run, runMigrations, type Runner, type WorkerEvents } from "graphile-worker";
 import type { Logger } from "./lib/logger.js";
 import { buildTaskList, cronItems } from "./jobs/task-list.js";
+import { HEARTBEAT_MS, RECOVERY_EVERY_MS, WorkerLiveness } from "./jobs/worker-liveness.js";
 import type { Services } from "./trpc/context.js";
 
 /** graphile-worker's log lines through our logger. */
@@ -24,12 +26,21 @@ export interface WorkerHandle {
 
 export async function startWorker(services: Services, connectionString: string): Promise<WorkerHandle> {
   const log = services.logger.child({ component: "worker" });
-  // Our own pool, so a dropped connection (database restart) is logged instead of crashing the process.
+  let stopping = false;
+  // Our own pool, so a dropped connection (database restart) is logged instead of crashing the process;
+  // once the worker stops, connections closing under it are expected and not reported.
   const pgPool = new pg.Pool({ connectionString, max: services.config.workerConcurrency + 2 });
-  pgPool.on("error", (error) => log.warn({ err: error }, "worker database connection lost"));
-  pgPool.on("connect", (client) => client.on("error", (error) => log.warn({ err: error }, "worker database client error")));
+  pgPool.on("error", (error) => stopping || log.warn({ err: error }, "worker database connection lost"));
+  pgPool.on("connect", (client) => client.on("error", (error) => stopping || log.warn({ err: error }, "worker database client error")));
+
+  const liveness = new WorkerLiveness(connectionString, log);
+  await liveness.acquire();
+  const events = new EventEmitter() as WorkerEvents;
+  let poolId: string | undefined;
+  events.on("pool:create", ({ workerPool }) => (poolId = workerPool.id));
   const runner = await run({
     pgPool,
+    events,
     concurrency: services.config.workerConcurrency,
     noHandleSignals: true,
     pollInterval: 2_000,
@@ -37,10 +48,25 @@ export async function startWorker(services: Services, connectionString: string):
     parsedCronItems: parseCronItems(cronItems(services.config)),
     logger: workerLogger(log),
   });
+  await liveness.register(poolId!);
+
+  // Jobs a killed worker process still holds: released at start and then checked every few seconds.
+  const releaseStopped = () =>
+    liveness.releaseStoppedPools(pgPool).catch((error: unknown) => stopping || log.warn({ err: error }, "releasing stopped workers' jobs failed"));
+  await releaseStopped();
+  const heartbeat = setInterval(() => void liveness.heartbeat().catch((error: unknown) => stopping || log.warn({ err: error }, "worker heartbeat failed")), HEARTBEAT_MS);
+  const recovery = setInterval(() => void releaseStopped(), RECOVERY_EVERY_MS);
+  heartbeat.unref();
+  recovery.unref();
+
   return {
     runner,
     stop: async () => {
+      stopping = true;
+      clearInterval(heartbeat);
+      clearInterval(recovery);
       await runner.stop();
+      await liveness.close();
       await pgPool.end();
     },
   };
