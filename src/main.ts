@@ -65,7 +65,7 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof EmbeddedPostgresError) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`Start-up failed: ${(error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(`Start-up failed: ${(error as Error | undefined)?.stack ?? String(error)}\n`);
   }
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import pg from "pg";
-import { Logger as WorkerLogger, parseCronItems, run, runMigrations, type Runner, type WorkerEvents } from "graphile-worker";
+import { Logger as WorkerLogger, parseCronItems, run, runMigrations, type Runner, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import type { Logger } from "./lib/logger.js";
 import { buildTaskList, cronItems } from "./jobs/task-list.js";
 import { HEARTBEAT_MS, RECOVERY_EVERY_MS, WorkerLiveness } from "./jobs/worker-liveness.js";
@@ -24,7 +24,17 @@ export interface WorkerHandle {
   stop(): Promise<void>;
 }
 
-export async function startWorker(services: Services, connectionString: string): Promise<WorkerHandle> {
+/**
+ * How long a stop waits for running jobs. Past it, graphile-worker's forceful shutdown fails them (they run
+ * again, after its short back-off, in this or another worker), so a stop fits the service's 10 s budget.
+ */
+const STOP_GRACE_MS = 5_000;
+
+export async function startWorker(
+  services: Services,
+  connectionString: string,
+  options: { stopGraceMs?: number } = {},
+): Promise<WorkerHandle> {
   const log = services.logger.child({ component: "worker" });
   let stopping = false;
   // Our own pool, so a dropped connection (database restart) is logged instead of crashing the process;
@@ -36,8 +46,8 @@ export async function startWorker(services: Services, connectionString: string):
   const liveness = new WorkerLiveness(connectionString, log);
   await liveness.acquire();
   const events = new EventEmitter() as WorkerEvents;
-  let poolId: string | undefined;
-  events.on("pool:create", ({ workerPool }) => (poolId = workerPool.id));
+  let workerPool: WorkerPool | undefined;
+  events.on("pool:create", (event) => (workerPool = event.workerPool));
   const runner = await run({
     pgPool,
     events,
@@ -48,7 +58,7 @@ export async function startWorker(services: Services, connectionString: string):
     parsedCronItems: parseCronItems(cronItems(services.config)),
     logger: workerLogger(log),
   });
-  await liveness.register(poolId!);
+  await liveness.register(workerPool!.id);
 
   // Jobs a killed worker process still holds: released at start and then checked every few seconds.
   const releaseStopped = () =>
@@ -65,7 +75,16 @@ export async function startWorker(services: Services, connectionString: string):
       stopping = true;
       clearInterval(heartbeat);
       clearInterval(recovery);
-      await runner.stop();
+      const stopped = runner.stop();
+      const grace = options.stopGraceMs ?? STOP_GRACE_MS;
+      let timer: NodeJS.Timeout | undefined;
+      const inTime = await Promise.race([stopped.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), grace)))]);
+      clearTimeout(timer);
+      if (!inTime) {
+        log.warn({ grace_ms: grace }, "jobs still running at the stop deadline are failed now, to run again");
+        // The jobs are failed (unlocked for a retry); the graceful stop itself would still wait for them.
+        await Promise.resolve(workerPool!.forcefulShutdown("stop deadline")).catch((error: unknown) => log.warn({ err: error }, "forceful worker stop failed"));
+      }
       await liveness.close();
       await pgPool.end();
     },

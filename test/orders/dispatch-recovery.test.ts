@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WorkerLiveness } from "../../src/jobs/worker-liveness.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { syncOrdersWithExchange } from "../../src/orders/jobs/sync-exchange.js";
+import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { createOpenScheme, eventNames, orderingInvestor } from "../helpers/orders.js";
@@ -174,5 +175,27 @@ describe("status sync: PENDING orders with no exchange number whose dispatch is 
       expect(await eventNames(app, id)).toEqual([]);
     }
     expect((await dispatchJob(running))!.locked_by).toBe("pool-busy");
+  });
+});
+
+describe("a worker stop with a job that does not finish", () => {
+  it("fails the job at the stop deadline, so it runs again, and ends the worker's registration", async () => {
+    await app.prisma.$executeRawUnsafe("DELETE FROM graphile_worker._private_jobs");
+    let entered = false;
+    const hanging = { ...app.services, exchange: { ...app.services.exchange, placeOrder: () => ((entered = true), new Promise<never>(() => {})) } };
+    const worker = await startWorker(hanging, app.databaseUrl, { stopGraceMs: 1_000 });
+    const id = await place();
+    await expect.poll(() => entered, { timeout: 10_000 }).toBe(true);
+
+    const startedAt = Date.now();
+    await worker.stop();
+    expect(Date.now() - startedAt).toBeLessThan(4_000);
+    const job = await app.prisma.$queryRawUnsafe<Array<{ locked_by: string | null; attempts: number; last_error: string | null }>>(
+      `SELECT locked_by, attempts, last_error FROM graphile_worker.jobs WHERE key = $1`,
+      `orders__dispatch:${id}`,
+    );
+    expect(job).toEqual([{ locked_by: null, attempts: 1, last_error: expect.any(String) }]);
+    expect((await row(id)).status).toBe("PENDING");
+    expect(await app.prisma.$queryRawUnsafe(`SELECT pool_id FROM worker_processes WHERE pid = $1`, process.pid)).toEqual([]);
   });
 });
