@@ -126,8 +126,8 @@ export async function startEmbeddedPostgres(options: {
   });
 
   const running = await runningPostmaster(dataDir);
-  if (running) {
-    const owner = await ownerOf(running, dataDir);
+  const owner = running && (await ownerOf(running, dataDir));
+  if (running && owner !== "gone") {
     if (owner) {
       if (options.ifRunning === "share") return { ...urls(running.port), shared: true, stop: async () => {} };
       throw new EmbeddedPostgresInUseError(dataDir, owner.pid, owner.label, running.port);
@@ -136,8 +136,8 @@ export async function startEmbeddedPostgres(options: {
     options.onNotice?.(`stopped an embedded PostgreSQL left running without its service (pid ${running.pid}); starting it afresh`);
   }
 
-  const ids = await postgresUserIds();
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) await initialise(dataDir, onLog);
+  const ids = await postgresUserIds();
   const { postgres } = await postgresBinaries();
   const flags = ["-D", dataDir, "-p", String(options.port), "-c", "max_connections=300", "-c", "listen_addresses=127.0.0.1"];
   const watchdog = spawn("/bin/sh", ["-c", WATCHDOG, "mf-embedded-postgres", postgres, ...flags], {
@@ -241,7 +241,7 @@ async function runningPostmaster(dataDir: string): Promise<RunningPostmaster | n
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   if (!Number.isInteger(pid) || pid <= 0) return null;
-  const state = processState(pid);
+  const state = processState(pid, dataDir);
   if (state === "gone") return null;
   if (state === "other") {
     await unlink(lockFile).catch(() => {});
@@ -250,8 +250,11 @@ async function runningPostmaster(dataDir: string): Promise<RunningPostmaster | n
   return { pid, port };
 }
 
-/** Whether `pid` is a live postgres process ("postgres"), gone, or a live process of another program ("other"). */
-function processState(pid: number): "postgres" | "gone" | "other" {
+/**
+ * Whether `pid` is the live postmaster of `dataDir` ("postgres"), gone, or a live process of another
+ * program or another data directory ("other": the pid was reused).
+ */
+function processState(pid: number, dataDir: string): "postgres" | "gone" | "other" {
   try {
     process.kill(pid, 0);
   } catch (error) {
@@ -260,17 +263,23 @@ function processState(pid: number): "postgres" | "gone" | "other" {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) return "gone";
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres") ? "postgres" : "other";
+    const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    return /postgres$/.test(args[0] ?? "") && args.includes(dataDir) ? "postgres" : "other";
   } catch {
     // No /proc (not Linux), or it ended a moment ago: trust kill(0).
     return existsSync(`/proc/${pid}`) ? "gone" : "postgres";
   }
 }
 
-/** The live process that started the server (it holds the owner lock), or null when there is none. */
-async function ownerOf(running: RunningPostmaster, dataDir: string): Promise<{ pid: number | null; label: string } | null> {
+/**
+ * The live process that started the server (it holds the owner lock), null when there is none, or "gone"
+ * when the server ended while we asked (a watchdog finishing its shutdown).
+ */
+async function ownerOf(running: RunningPostmaster, dataDir: string): Promise<{ pid: number | null; label: string } | null | "gone"> {
   const adminUrl = urlFor(running.port, "postgres");
-  if (!(await waitUntilAccepting(adminUrl, 15_000))) {
+  const alive = () => processState(running.pid, dataDir) === "postgres";
+  if (!(await waitUntilAccepting(adminUrl, 15_000, alive))) {
+    if (!alive()) return "gone";
     throw new EmbeddedPostgresError(
       `A PostgreSQL server (pid ${running.pid}) runs on ${dataDir} but does not accept connections on port ${running.port}. ` +
         `Stop it (kill -INT ${running.pid}) and start again.`,
@@ -324,7 +333,7 @@ async function stopOrphan(running: RunningPostmaster, dataDir: string): Promise<
   const gone = async (ms: number) => {
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
-      if (processState(running.pid) !== "postgres") return true;
+      if (processState(running.pid, dataDir) !== "postgres") return true;
       await delay(100);
     }
     return false;
@@ -341,9 +350,10 @@ async function stopOrphan(running: RunningPostmaster, dataDir: string): Promise<
   throw new EmbeddedPostgresError(`Could not stop the PostgreSQL server (pid ${running.pid}) left running on ${dataDir}; stop it and start again.`);
 }
 
-async function waitUntilAccepting(url: string, timeoutMs: number): Promise<boolean> {
+async function waitUntilAccepting(url: string, timeoutMs: number, alive: () => boolean = () => true): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (!alive()) return false;
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
     client.on("error", () => {});
     try {
