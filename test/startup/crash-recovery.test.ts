@@ -70,33 +70,37 @@ it("after kill -9 mid-dispatch and a restart, every order leaves PENDING within 
   expect(investor.status).toBe(201);
   expect((await call("GET", `/api/simulation/investors/v1/${investor.body.id}/register`, token)).status).toBe(200);
 
-  // The burst: placed over HTTP while the worker dispatches.
-  const placed: string[] = [];
-  const placing = (async () => {
-    const placeOne = async () => {
-      const res = await call("POST", "/api/orders/v1/", token, {
-        investment_account_id: investor.body.investment_account_id,
-        order_type: "LUMPSUM_PURCHASE",
-        scheme_code: "CRASH01",
-        amount: 5000,
-        purchase_type: "FRESH",
-      });
-      expect(res.status).toBe(201);
-      placed.push(res.body.id as string);
-    };
-    const lanes = Array.from({ length: 10 }, async () => {
-      while (placed.length < ORDERS) await placeOne();
+  // The burst: placed over HTTP while the worker dispatches; kill -9 once dispatch is well under way,
+  // with dispatch jobs running, while orders are still arriving.
+  let placed = 0;
+  let killed = false;
+  const placeOne = async () => {
+    const res = await call("POST", "/api/orders/v1/", token, {
+      investment_account_id: investor.body.investment_account_id,
+      order_type: "LUMPSUM_PURCHASE",
+      scheme_code: "CRASH01",
+      amount: 5000,
+      purchase_type: "FRESH",
     });
-    await Promise.all(lanes);
-  })();
-  await placing;
-  expect(placed.length).toBeGreaterThanOrEqual(ORDERS);
-
-  // kill -9 while dispatch jobs are running.
+    expect(res.status).toBe(201);
+    placed++;
+  };
+  const lanes = Array.from({ length: 10 }, async () => {
+    while (!killed && placed < ORDERS) {
+      try {
+        await placeOne();
+      } catch (error) {
+        if (!killed) throw error; // a request cut by the kill is expected
+      }
+    }
+  });
   const dispatchLocked = () => count(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'orders__dispatch' AND locked_at IS NOT NULL`);
-  await waitFor("a dispatch in progress", async () => (await dispatchLocked()) > 0, 30_000, 5);
+  const accepted = () => count(`SELECT count(*) AS n FROM orders WHERE status = 'ACCEPTED'`);
+  await waitFor("dispatch under way", async () => (await accepted()) >= 50 && (await dispatchLocked()) > 0, 60_000, 5);
   first.child.kill("SIGKILL");
+  killed = true;
   await first.exited;
+  await Promise.all(lanes);
   const pendingAtKill = await count(`SELECT count(*) AS n FROM orders WHERE status = 'PENDING'`);
   const lockedAtKill = await dispatchLocked();
   const bookedButPending = await count(
