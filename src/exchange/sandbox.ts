@@ -93,6 +93,7 @@ export class SandboxExchange implements ExchangePort {
     return records.map((r) => ({
       orderId: r.reference,
       status: r.status === "REJECTED" ? "REJECTED" : r.status === "PENDING" ? "PENDING" : "ACCEPTED",
+      exchangeOrderNumber: r.status === "REJECTED" ? null : sandboxOrderNumber(r.reference),
       remark: r.remark,
     }));
   }

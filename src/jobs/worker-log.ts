@@ -52,14 +52,14 @@ function jobFields(job: Job) {
 /**
  * Logs a pool's lost connections, one short line per connection (a terminated connection emits
  * several errors, and pg-pool emits the idle ones again on the pool), and keeps an error on an idle
- * connection from crashing the process.
+ * connection from crashing the process. Connections closing while `expected()` (a stop) are not reported.
  */
-export function logLostConnections(pool: pg.Pool, log: Log, message: string): void {
+export function logLostConnections(pool: pg.Pool, log: Log, message: string, expected: () => boolean = () => false): void {
   const reported = new WeakSet<pg.PoolClient>();
   pool.on("error", () => {}); // already logged by the client's own listener below
   pool.on("connect", (client) =>
     client.on("error", (error) => {
-      if (reported.has(client)) return;
+      if (reported.has(client) || expected()) return;
       reported.add(client);
       log.warn({ error: errorSummary(error) }, message);
     }),

@@ -32,7 +32,9 @@ describe("the sandbox exchange's order entry (for the orders domain)", () => {
     expect(first).toEqual({ status: "ACCEPTED", exchangeOrderNumber: expect.stringMatching(/^SBX/), remark: "ORDER CONFIRMED" });
     expect(await exchange().placeOrder(entry)).toEqual(first);
     expect(await app.prisma.sandboxExchangeRecord.count({ where: { kind: "ORDER", reference: entry.orderId } })).toBe(1);
-    expect(await exchange().orderStatus([entry.orderId])).toEqual([{ orderId: entry.orderId, status: "ACCEPTED", remark: "ORDER CONFIRMED" }]);
+    expect(await exchange().orderStatus([entry.orderId])).toEqual([
+      { orderId: entry.orderId, status: "ACCEPTED", exchangeOrderNumber: first.exchangeOrderNumber, remark: "ORDER CONFIRMED" },
+    ]);
   });
 
   it("honours SIM:REJECT, SIM:HOLD and SIM:FAIL in remarks", async () => {

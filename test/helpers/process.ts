@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -55,4 +56,96 @@ export async function waitForOutput(started: Started, pattern: RegExp, timeoutMs
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${started.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Runs `npm <args>` as a user would in a terminal: npm is the leader of its own process group, so a
+ * test can signal the npm process alone (`kill`) or the whole group as a terminal's Ctrl-C does
+ * (`process.kill(-pid)`). The user's npm configuration is not read (its warnings are not ours).
+ */
+export function runNpm(args: string[], env: Record<string, string>): Started {
+  let output = "";
+  const child = spawn("npm", args, {
+    cwd: ROOT,
+    detached: true,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/root",
+      npm_config_userconfig: "/dev/null",
+      npm_config_update_notifier: "false",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (chunk) => (output += String(chunk)));
+  child.stderr!.on("data", (chunk) => (output += String(chunk)));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  /** Start time in clock ticks since boot: with the pid, names one process even if the pid is reused. */
+  startedAt: string;
+  state: string;
+  command: string;
+}
+
+/** Every process on this (Linux) machine, from /proc. */
+export function listProcesses(): ProcessInfo[] {
+  const result: ProcessInfo[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // The command name is in parentheses and may contain spaces; the fields after it are fixed.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const command = readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0/g, " ").trim();
+      result.push({ pid: Number(entry), state: fields[0]!, ppid: Number(fields[1]), startedAt: fields[19]!, command });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return result;
+}
+
+/** The process `pid` and all its descendants, as they are now. */
+export function processTree(pid: number): ProcessInfo[] {
+  const all = listProcesses();
+  const tree = all.filter((p) => p.pid === pid);
+  for (let i = 0; i < tree.length; i++) tree.push(...all.filter((p) => p.ppid === tree[i]!.pid));
+  return tree;
+}
+
+/** Which of `processes` still run (zombies count as ended). */
+export function stillRunning(processes: ProcessInfo[]): ProcessInfo[] {
+  const now = new Map(listProcesses().map((p) => [p.pid, p]));
+  return processes.filter((p) => {
+    const current = now.get(p.pid);
+    return current !== undefined && current.startedAt === p.startedAt && current.state !== "Z";
+  });
+}
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs: number, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/** Output lines that report a problem: pino lines at warn or above, and any other line saying error or warn. */
+export function problemLines(output: string): string[] {
+  return output.split("\n").filter((line) => {
+    if (!line.trim()) return false;
+    try {
+      const parsed = JSON.parse(line) as { level?: number };
+      return typeof parsed.level === "number" && parsed.level >= 40;
+    } catch {
+      return /error|warn|fatal|exception/i.test(line);
+    }
+  });
 }

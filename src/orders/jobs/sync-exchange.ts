@@ -3,6 +3,7 @@ import type { TaskHandler } from "../../jobs/task.js";
 import { todayInIndia } from "../../lib/india-date.js";
 import { Decimal } from "../allotment.js";
 import { allotOrder, applyPlacement, isRegistration, rejectAccepted } from "../order-moves.js";
+import { recoverUndispatchedOrders } from "./dispatch-recovery.js";
 import { createDueInstallments } from "../schedule.js";
 
 /** How many orders one pass asks the exchange about at a time. */
@@ -12,11 +13,12 @@ const SYNC_BATCH = 500;
  * Periodic status sync and allotment statement: for every order the exchange has (held PENDING, or
  * ACCEPTED), applies what the exchange now reports: a decision on a held order, a later rejection,
  * or its allotment row (valid: ALLOTTED; invalid: REJECTED). Every move is conditional, so the pass
- * is safe to repeat and to race a simulation.
+ * is safe to repeat and to race a simulation. It first recovers PENDING orders whose dispatch did not
+ * finish (see recoverUndispatchedOrders).
  */
 export const syncOrdersWithExchange: TaskHandler<"orders__sync_exchange"> = async (_payload, { services, log }) => {
   let afterId = "";
-  let moved = 0;
+  let moved = await recoverUndispatchedOrders({ services, log });
   for (;;) {
     const orders = await services.prisma.order.findMany({
       where: { status: { in: ["PENDING", "ACCEPTED"] }, exchangeOrderNumber: { not: null }, id: { gt: afterId } },
