@@ -145,7 +145,8 @@ export class SandboxExchange implements ExchangePort {
    * unless it has already decided (MF_SANDBOX_AUTO_REGISTER registers on receipt). Answers the decision it
    * now holds, which a concurrent registration job then gets too.
    */
-  async decide(kind: "UCC" | "MANDATE", reference: string, status: "REGISTERED" | "REJECTED", remark: string): Promise<RegistrationOutcome> {
+  async decide(kind: "UCC" | "MANDATE", reference: string, status: "REGISTERED" | "REJECTED", exchangeRemark: string): Promise<RegistrationOutcome> {
+    const remark = maskFreeText(exchangeRemark);
     await this.db.sandboxExchangeRecord.createMany({ data: [{ kind, reference, status, remark, payload: {} }], skipDuplicates: true });
     await this.db.sandboxExchangeRecord.updateMany({ where: { kind, reference, status: "PENDING" }, data: { status, remark } });
     const record = await this.db.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind, reference } } });

@@ -1,5 +1,8 @@
+import { randomUUID } from "node:crypto";
+import type { Socket } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import type { Config } from "../env.js";
+import { envelope } from "./errors.js";
 
 export interface HttpServerOptions {
   port: number;
@@ -41,9 +44,36 @@ export function startHttpServer(fetch: (request: Request, env: unknown) => Respo
       },
       () => {
         server.off("error", reject);
+        server.on("clientError", answerUnparsable);
         resolve(server);
       },
     );
     server.once("error", reject);
   });
+}
+
+/**
+ * A request Node cannot parse never reaches the app: by default Node answers a bare 400 or 431. Those
+ * answers carry the error envelope and a request id like every other; a timeout keeps Node's own 408
+ * (no code of the envelope names it), and a socket already answering or gone is only closed.
+ */
+function answerUnparsable(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === "ECONNRESET" || !socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
+    return;
+  }
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const requestId = `req_${randomUUID()}`;
+  const body = JSON.stringify(
+    envelope(requestId, "VALIDATION_ERROR", tooLarge ? "The request line and headers are larger than 16 KB" : "Malformed HTTP request"),
+  );
+  const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -280,7 +280,7 @@ function describeError(error: unknown): string {
 }
 
 /**
- * Decides whether `rawUrl` may receive webhooks: https, no credentials, port 443 or 1024-65535, and
+ * Decides whether `rawUrl` may receive webhooks: https, no credentials, port 443 or 1024-65535 (not an infrastructure port), and
  * every address public (unless `allowPrivate`, the development switch, which still demands all the
  * rest).
  * The fragment is dropped from the returned URL; it is never sent anyway.

@@ -22,7 +22,7 @@ const app = useTestApp({ MF_RATE_LIMIT_RPS: "1000000", MF_RATE_LIMIT_BURST: "100
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_611);
 const RUNS_WITH_TOKEN = Number(process.env.FUZZ_RUNS ?? 60);
 const RUNS_WITHOUT_TOKEN = Math.ceil(RUNS_WITH_TOKEN / 4);
-/** Node answers longer request lines itself (431, before the app); generated URLs stay below. */
+/** Longer request lines are answered 431 before the app (tested in hostile-input.test.ts); generated URLs stay below. */
 const MAX_URL = 12_000;
 const INTERNAL_TEXT = /prisma|invocation|\/work\/|node_modules|\.[cm]?[jt]s:\d+|\n\s+at /i;
 

@@ -1,3 +1,4 @@
+import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import type { AuthService } from "../../src/auth/auth.service.js";
@@ -249,5 +250,52 @@ describe("/trpc errors", () => {
     const body = (await res.json()) as { error: { message: string; data: { appCode: string } } };
     expect(body.error.data.appCode).toBe("UNAVAILABLE");
     expect(body.error.message).toBe("The service is busy; retry shortly");
+  });
+});
+
+describe("requests Node cannot parse", () => {
+  /** Sends raw bytes and answers everything the server wrote before closing. */
+  function raw(bytes: string): Promise<string> {
+    const { port } = new URL(app.baseUrl);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(port), "127.0.0.1", () => socket.end(bytes));
+      const chunks: Buffer[] = [];
+      socket.on("data", (c: Buffer) => chunks.push(c));
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      socket.on("error", reject);
+    });
+  }
+
+  function parse(answer: string) {
+    const [head, body] = answer.split("\r\n\r\n", 2) as [string, string];
+    const [statusLine, ...headerLines] = head.split("\r\n");
+    const headers = Object.fromEntries(headerLines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+    return { statusLine, headers, body: JSON.parse(body) as unknown };
+  }
+
+  it("answers a request line and headers over 16 KB with 431 and the envelope", async () => {
+    const answer = parse(await raw(`GET /api/masters/v1/schemes?q=${"a".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
+    expect(answer.statusLine).toBe("HTTP/1.1 431 Request Header Fields Too Large");
+    expect(answer.headers).toMatchObject({ "content-type": "application/json; charset=utf-8", connection: "close", "x-request-id": expect.stringMatching(/^req_/) });
+    expect(answer.body).toEqual({
+      success: false,
+      error: { code: "VALIDATION_ERROR", message: "The request line and headers are larger than 16 KB" },
+      request_id: answer.headers["x-request-id"],
+    });
+  });
+
+  it("answers a malformed request with 400 and the envelope", async () => {
+    const answer = parse(await raw("NOT AN HTTP REQUEST\r\n\r\n"));
+    expect(answer.statusLine).toBe("HTTP/1.1 400 Bad Request");
+    expect(answer.body).toEqual({
+      success: false,
+      error: { code: "VALIDATION_ERROR", message: "Malformed HTTP request" },
+      request_id: answer.headers["x-request-id"],
+    });
+  });
+
+  it("keeps serving afterwards", async () => {
+    await raw("\u0000\u0000\r\n\r\n");
+    expect((await app.http("GET", "/healthz")).status).toBe(200);
   });
 });

@@ -102,6 +102,7 @@ describe("worker jobs", () => {
 
 describe("a lost database connection", () => {
   // The server's notice, or (when the socket closes first) pg's own error: either way code and message only.
+  const LOST = /^worker (database|liveness) connection lost/;
   const REASONS = [{ code: "57P01", message: "terminating connection due to administrator command" }, { message: "Connection terminated unexpectedly" }];
 
   it("is one short line per connection of the worker's pool, with the error's code and message, never the pg client", async () => {
@@ -112,13 +113,14 @@ describe("a lost database connection", () => {
       const before = lines.length;
       const terminated = await terminateConnections(app, "worker-pool-test");
       expect(terminated).toBeGreaterThan(0);
-      const lost = () => parsed(lines.slice(before)).filter((l) => l.msg === "worker database connection lost");
+      // The pool's connections, and the worker's liveness connection (its advisory lock and heartbeat).
+      const lost = () => parsed(lines.slice(before)).filter((l) => LOST.test(String(l.msg)));
       await expect.poll(() => lost().length, { timeout: 10_000 }).toBe(terminated);
       await new Promise((resolve) => setTimeout(resolve, 500));
       // One line per connection: not one per listener, nor one per error event of the same connection.
       expect(lost()).toHaveLength(terminated);
       for (const line of lost()) {
-        expect(line).toEqual({ level: 40, time: expect.any(String), component: "worker", msg: "worker database connection lost", error: expect.anything() });
+        expect(line).toEqual({ level: 40, time: expect.any(String), component: "worker", msg: expect.stringMatching(LOST), error: expect.anything() });
         expect(REASONS).toContainEqual(line.error);
       }
       const after = lines.slice(before);

@@ -271,11 +271,15 @@ describe("checkTarget with allowPrivate (WEBHOOK_ALLOW_PRIVATE_TARGETS=1)", () =
 });
 
 describe("the port rule (https on 443 or 1024-65535)", () => {
-  it.each([443, 1024, 1025, 5432, 8443, 65534, 65535])("allows %i", (port) => {
+  it.each([443, 1024, 1025, 3000, 5431, 5433, 8443, 65534, 65535])("allows %i", (port) => {
     expect(isAllowedWebhookPort(port)).toBe(true);
   });
 
   it.each([0, 1, 22, 25, 80, 442, 444, 1023, 65536, -443, 1024.5, Number.NaN, Number.POSITIVE_INFINITY])("refuses %d", (port) => {
+    expect(isAllowedWebhookPort(port)).toBe(false);
+  });
+
+  it.each([2375, 2376, 2379, 2380, 3306, 5432, 5672, 6379, 9092, 9200, 9300, 11211, 27017])("refuses the infrastructure port %i", (port) => {
     expect(isAllowedWebhookPort(port)).toBe(false);
   });
 
@@ -285,7 +289,7 @@ describe("the port rule (https on 443 or 1024-65535)", () => {
     expect(httpsPort(new URL("https://hooks.example.com:8443/"))).toBe(8443);
     expect(httpsPort(new URL("https://hooks.example.com:0/"))).toBe(0);
     expect(portProblem(new URL("https://hooks.example.com:8443/"))).toBeNull();
-    expect(portProblem(new URL("https://hooks.example.com:22/"))).toBe("url port 22 is not allowed; webhook targets use port 443 or 1024-65535");
+    expect(portProblem(new URL("https://hooks.example.com:22/"))).toBe("url port 22 is not allowed; webhook targets use port 443 or 1024-65535, except the ports of databases and other infrastructure");
   });
 
   it.each([
@@ -294,14 +298,16 @@ describe("the port rule (https on 443 or 1024-65535)", () => {
     ["https://8.8.8.8:0/hook", 0],
     ["https://8.8.8.8:80/hook", 80],
     ["https://8.8.8.8:1023/hook", 1023],
+    ["https://8.8.8.8:5432/hook", 5432],
+    ["https://hooks.example.com:6379/hook", 6379],
     ["https://hooks.example.com:22/hook", 22],
     ["https://[2606:4700:4700::1111]:25/", 25],
   ])("checkTarget refuses %s on a public address", async (url, port) => {
-    expect(await checkTarget(url, strict)).toEqual({ ok: false, reason: `url port ${port} is not allowed; webhook targets use port 443 or 1024-65535` });
+    expect(await checkTarget(url, strict)).toEqual({ ok: false, reason: `url port ${port} is not allowed; webhook targets use port 443 or 1024-65535, except the ports of databases and other infrastructure` });
   });
 
   it("checkTarget accepts 443 written or not, and high ports, on a public address", async () => {
-    for (const url of ["https://8.8.8.8/", "https://8.8.8.8:443/", "https://8.8.8.8:1024/", "https://8.8.8.8:5432/", "https://hooks.example.com:65535/"]) {
+    for (const url of ["https://8.8.8.8/", "https://8.8.8.8:443/", "https://8.8.8.8:1024/", "https://8.8.8.8:5433/", "https://hooks.example.com:65535/"]) {
       expect(await checkTarget(url, strict)).toMatchObject({ ok: true });
     }
   });
@@ -309,7 +315,7 @@ describe("the port rule (https on 443 or 1024-65535)", () => {
   it("applies with allowPrivate too: loopback receivers on high ports pass, low ports do not", async () => {
     const development = { allowPrivate: true, resolve: resolver };
     expect(await checkTarget("https://127.0.0.1:40123/hook", development)).toMatchObject({ ok: true, addresses: ["127.0.0.1"] });
-    expect(await checkTarget("https://localhost:22/", development)).toEqual({ ok: false, reason: "url port 22 is not allowed; webhook targets use port 443 or 1024-65535" });
+    expect(await checkTarget("https://localhost:22/", development)).toEqual({ ok: false, reason: "url port 22 is not allowed; webhook targets use port 443 or 1024-65535, except the ports of databases and other infrastructure" });
   });
 
   it("is judged before any DNS question", async () => {

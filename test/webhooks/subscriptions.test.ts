@@ -99,7 +99,7 @@ describe("POST /api/webhooks/v1/subscriptions", () => {
 });
 
 describe("the port rule (https on 443 or 1024-65535)", () => {
-  const portMessage = (port: number) => `url port ${port} is not allowed; webhook targets use port 443 or 1024-65535`;
+  const portMessage = (port: number) => `url port ${port} is not allowed; webhook targets use port 443 or 1024-65535, except the ports of databases and other infrastructure`;
 
   it("refuses other ports on a public address when subscribing: 400 on url, nothing written", async () => {
     dns.set("ports.example.com", ["93.184.216.34"]);
@@ -107,6 +107,7 @@ describe("the port rule (https on 443 or 1024-65535)", () => {
     for (const [url, port] of [
       ["https://ports.example.com:22/", 22], ["https://ports.example.com:25/hook", 25], ["https://93.184.216.34:0/", 0],
       ["https://93.184.216.34:80/", 80], ["https://[2606:2800:220:1:248:1893:25c8:1946]:1023/", 1023],
+      ["https://ports.example.com:5432/", 5432],
     ] as const) {
       const res = await subscribe({ url, events: ["order.*"] });
       expect([url, res.status]).toEqual([url, 400]);
