@@ -10,7 +10,7 @@ import { createLogger, type Logger } from "./lib/logger.js";
 import type { Services } from "./trpc/context.js";
 import { systemResolver } from "./webhooks/public-address.js";
 import { migrateWorkerSchema } from "./worker.js";
-import { RequestBudget } from "./http/rate-limit.js";
+import { RequestBudget } from "./core/request-budget.js";
 
 export interface Runtime {
   services: Services;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { validationError } from "../lib/errors.js";
 import { unsafeInputDetails } from "../lib/hostile-input.js";
 import { createContext, type Context, type Services } from "../trpc/context.js";
-import { spendBudget } from "./rate-limit.js";
+import { spendBudget } from "../core/request-budget.js";
 import { StaticResponses } from "./static-responses.js";
 
 /** What the HTTP layer knows about one request before it reaches a procedure. */

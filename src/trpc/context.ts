@@ -6,7 +6,7 @@ import type { DataCipher } from "../lib/crypto.js";
 import type { ExchangePort } from "../exchange/port.js";
 import type { SandboxExchange } from "../exchange/sandbox.js";
 import type { Resolver } from "../webhooks/public-address.js";
-import type { RequestBudget } from "../http/rate-limit.js";
+import type { RequestBudget } from "../core/request-budget.js";
 
 /** Long-lived services every request can use; built once at start-up. */
 export interface Services {

@@ -1,6 +1,6 @@
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { spendBudget } from "../http/rate-limit.js";
+import { spendBudget } from "../core/request-budget.js";
 import { describeError } from "../http/errors.js";
 import { AppError } from "../lib/errors.js";
 import { assertSafeInput } from "../lib/hostile-input.js";

@@ -13,7 +13,7 @@ import { DataCipher } from "../../src/lib/crypto.js";
 import { createExchange } from "../../src/exchange/exchange.js";
 import { systemResolver } from "../../src/webhooks/public-address.js";
 import { createLogger } from "../../src/lib/logger.js";
-import { RequestBudget } from "../../src/http/rate-limit.js";
+import { RequestBudget } from "../../src/core/request-budget.js";
 import { httpServerOptions, startHttpServer } from "../../src/http/server.js";
 import type { Services } from "../../src/trpc/context.js";
 import { createTestDatabase } from "./db.js";

@@ -2,7 +2,7 @@ import type { ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
-import { RequestBudget } from "../../src/http/rate-limit.js";
+import { RequestBudget } from "../../src/core/request-budget.js";
 import { httpServerOptions, startHttpServer } from "../../src/http/server.js";
 import { useTestApp } from "../helpers/app.js";
 

@@ -1,0 +1,27 @@
+import { isIP } from "node:net";
+
+/**
+ * The key failures are counted under: an IPv4 address as is, an IPv6 address by its /64 prefix
+ * (one subscriber usually holds a whole /64, so counting single addresses would not limit anyone).
+ */
+export function addressKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const groups = expandIpv6(address);
+  return `${groups.slice(0, 4).join(":")}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address, without leading zeros. */
+function expandIpv6(address: string): string[] {
+  let text = address.split("%")[0]!.toLowerCase();
+  // An embedded IPv4 tail (::ffff:1.2.3.4, 64:ff9b::1.2.3.4) becomes two groups.
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::") as [string, string | undefined];
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const middle = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill("0");
+  return [...left, ...middle, ...right].map((group) => parseInt(group, 16).toString(16));
+}
