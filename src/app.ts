@@ -11,7 +11,8 @@ import { mountDocs } from "./http/docs.js";
 import { envelope, renderError, reportError } from "./http/errors.js";
 import { noStore } from "./http/no-store.js";
 import { createRestHandler } from "./http/rest.js";
-import { createContext, type Services } from "./trpc/context.js";
+import { createContext } from "./trpc/context.js";
+import type { Services } from "./core/services.js";
 import { buildOpenApiDocument } from "./trpc/openapi.js";
 import { appRouter } from "./trpc/router.js";
 

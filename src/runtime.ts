@@ -7,7 +7,7 @@ import { createExchange } from "./exchange/exchange.js";
 import { DataCipher } from "./lib/crypto.js";
 import { loadDataKey } from "./lib/data-key.js";
 import { createLogger, type Logger } from "./lib/logger.js";
-import type { Services } from "./trpc/context.js";
+import type { Services } from "./core/services.js";
 import { systemResolver } from "./webhooks/public-address.js";
 import { migrateWorkerSchema } from "./worker.js";
 import { RequestBudget } from "./core/request-budget.js";

@@ -6,7 +6,7 @@ import { decryptDetails } from "../investors/investors.service.js";
 import { todayInIndia } from "../lib/india-date.js";
 import { SEEDED_FOLIOS } from "../seed/demo-holdings.js";
 import { SANDBOX_DISTRIBUTOR } from "../seed/sandbox.js";
-import type { Services } from "../trpc/context.js";
+import type { Services } from "../core/services.js";
 import { REGISTRAR_FOLDERS } from "./feed-dir.js";
 import type { Registrar } from "./registrars/feed.js";
 

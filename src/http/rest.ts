@@ -3,7 +3,8 @@ import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { z } from "zod";
 import { validationError } from "../lib/errors.js";
 import { unsafeInputDetails } from "../lib/hostile-input.js";
-import { createContext, type Context, type Services } from "../trpc/context.js";
+import { createContext, type Context } from "../trpc/context.js";
+import type { Services } from "../core/services.js";
 import { spendBudget } from "../core/request-budget.js";
 import { StaticResponses } from "./static-responses.js";
 

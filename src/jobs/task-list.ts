@@ -8,7 +8,7 @@ import { createInstallments, syncOrdersWithExchange } from "../orders/jobs/sync-
 import { initiatePayment, syncPendingPayments } from "../payments/jobs/gateway.js";
 import { deliverWebhooks, sweepWebhookDeliveries } from "../webhooks/jobs/deliver.js";
 import { cancelMandateAtExchange, checkMandateStatus, registerMandate, syncPendingMandates } from "../mandates/jobs/register.js";
-import type { Services } from "../trpc/context.js";
+import type { Services } from "../core/services.js";
 import type { Config } from "../env.js";
 import { holdingsRefreshCronItem } from "../holdings/cron.js";
 import { refreshHoldingsJob } from "../holdings/jobs/refresh.js";

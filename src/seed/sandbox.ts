@@ -8,7 +8,7 @@ import type { AmfiSchemeRecord } from "../masters/amfi/navall.js";
 import { upsertAmfiRecords } from "../masters/schemes.import.js";
 import { newId, newSecret } from "../lib/ids.js";
 import seedSchemes from "../masters/seed/schemes.json" with { type: "json" };
-import type { Services } from "../trpc/context.js";
+import type { Services } from "../core/services.js";
 import { enqueue } from "../jobs/enqueue.js";
 import { seedDemoInvestors } from "./demo-investors.js";
 

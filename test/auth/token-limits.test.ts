@@ -9,7 +9,7 @@ import { createPrisma } from "../../src/db/client.js";
 import { RequestBudget } from "../../src/core/request-budget.js";
 import { httpServerOptions, startHttpServer } from "../../src/http/server.js";
 import { sha256Hex } from "../../src/lib/crypto.js";
-import type { Services } from "../../src/trpc/context.js";
+import type { Services } from "../../src/core/services.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 

@@ -15,7 +15,7 @@ import { systemResolver } from "../../src/webhooks/public-address.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { RequestBudget } from "../../src/core/request-budget.js";
 import { httpServerOptions, startHttpServer } from "../../src/http/server.js";
-import type { Services } from "../../src/trpc/context.js";
+import type { Services } from "../../src/core/services.js";
 import { createTestDatabase } from "./db.js";
 
 export interface TestApp {
