@@ -1,4 +1,4 @@
-import { Decimal } from "@prisma/client/runtime/client";
+import { Decimal } from "../lib/money.js";
 import type { DbOrTx } from "../db/client.js";
 import { notFound } from "../lib/errors.js";
 import { maskPan } from "../lib/mask.js";

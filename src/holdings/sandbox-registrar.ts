@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Decimal } from "@prisma/client/runtime/client";
+import { Decimal } from "../lib/money.js";
 import { decryptDetails } from "../investors/investors.service.js";
 import { todayInIndia } from "../lib/india-date.js";
 import { SEEDED_FOLIOS } from "../seed/demo-holdings.js";
