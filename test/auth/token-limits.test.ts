@@ -50,12 +50,12 @@ interface Answer {
 /** A token request over real HTTP from a chosen loopback address (Linux routes all of 127/8 to lo). */
 function tokenRequest(
   baseUrl: string,
-  options: { from: string; body: Record<string, unknown>; headers?: Record<string, string> },
+  options: { from: string; body: Record<string, unknown>; headers?: Record<string, string>; path?: string },
 ): Promise<Answer> {
   const payload = JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      `${baseUrl}${TOKEN}`,
+      `${baseUrl}${options.path ?? TOKEN}`,
       {
         method: "POST",
         localAddress: options.from,
@@ -174,6 +174,19 @@ describe("failed token requests per client address", () => {
     expect(await failuresOf({ ipKey: "127.0.2.1" })).toBe(10);
     // The client itself is not blocked: from another address it gets its token.
     expect((await tokenRequest(limited, { from: "127.0.2.2", body: credentials(d.client_id, d.client_secret) })).status).toBe(200);
+  });
+
+  it("refuses over /trpc too, with the same Retry-After", async () => {
+    for (let i = 1; i <= 10; i++) {
+      expectInvalidClient(await tokenRequest(limited, { from: "127.0.2.5", body: credentials(`mfc_trpc_guess_${i}`, "wrong-secret") }));
+    }
+    const d = await app.newDistributor();
+    const res = await tokenRequest(limited, { from: "127.0.2.5", path: "/trpc/auth.token", body: credentials(d.client_id, d.client_secret) });
+    expect(res.status).toBe(429);
+    expect(res.body.error.message).toBe("Too many failed token requests; retry after 300 s");
+    expect(res.body.error.data).toMatchObject({ httpStatus: 429, appCode: "RATE_LIMITED" });
+    expect(res.headers["retry-after"]).toBe("300");
+    expect(res.headers["cache-control"]).toBe("no-store");
   });
 
   it("does not count malformed requests, which never check a secret", async () => {
