@@ -4,6 +4,7 @@ import { z } from "zod";
 import { validationError } from "../lib/errors.js";
 import { unsafeInputDetails } from "../lib/hostile-input.js";
 import { createContext, type Context, type Services } from "../trpc/context.js";
+import { describeError } from "./errors.js";
 import { spendBudget } from "./rate-limit.js";
 import { StaticResponses } from "./static-responses.js";
 
@@ -170,7 +171,7 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
           const caller = await services.auth.authenticate(input.authorization);
           spendBudget(services.budget, caller.clientId, budgetHeaders);
         } catch (error) {
-          return { status: 401, headers: {}, error };
+          return { status: describeError(error).status, headers: {}, error };
         }
       }
       return staticResult(cached, input.ifNoneMatch, budgetHeaders);
