@@ -1,4 +1,4 @@
-import { AuthService } from "./auth/auth.service.js";
+import { AuthService, tokenChecksFor } from "./auth/auth.service.js";
 import { createPrisma } from "./db/client.js";
 import { openDatabase, type Database, type OpenDatabaseOptions } from "./db/database.js";
 import { applyMigrations, pendingMigrations } from "./db/migrate.js";
@@ -41,7 +41,7 @@ export async function openRuntime(
   const prisma = createPrisma(database.url, config.dbPoolSize, logger.child({ component: "database" }));
   const cipher = new DataCipher(await loadDataKey(config));
   // The URL in use (embedded or DATABASE_URL), for the modules that need their own connection (holdings COPY).
-  const services: Services = { config: { ...config, databaseUrl: database.url }, prisma, logger, auth: new AuthService(prisma, { tokenFailures: config.tokenFailures }), budget: new RequestBudget(config.rateLimit), cipher, ...createExchange(config, prisma), resolveHost: systemResolver };
+  const services: Services = { config: { ...config, databaseUrl: database.url }, prisma, logger, auth: new AuthService(prisma, { tokenFailures: config.tokenFailures, concurrentChecks: tokenChecksFor(config.dbPoolSize) }), budget: new RequestBudget(config.rateLimit), cipher, ...createExchange(config, prisma), resolveHost: systemResolver };
   return {
     services,
     database,

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { validationError } from "../lib/errors.js";
 import { unsafeInputDetails } from "../lib/hostile-input.js";
 import { createContext, type Context, type Services } from "../trpc/context.js";
+import { describeError } from "./errors.js";
 import { spendBudget } from "./rate-limit.js";
 import { StaticResponses } from "./static-responses.js";
 
@@ -40,6 +41,7 @@ interface RequestState {
   authorization: string | undefined;
   idempotencyKey: string | undefined;
   clientIp: string;
+  checkedQuery: Query;
   error?: unknown;
   /** The procedure that answered, once known. */
   procedurePath?: string;
@@ -113,6 +115,7 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
       authorization: input.authorization,
       idempotencyKey: input.idempotencyKey,
       clientIp: input.clientIp,
+      checkedQuery: query,
     };
     // The handler reads a Request. It only asks the headers for the content type, and the body has
     // already been parsed; reading `signal` or copying the headers would make the server build a
@@ -157,8 +160,9 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
 
   return async (input: RestRequest): Promise<RestResult> => {
     const query = queryOf(input.target);
-    // `__proto__` cannot survive the handler's copy of the query into a plain object, so the
-    // input checks every procedure applies (src/trpc/init.ts) run on the query here too.
+    // The input checks every procedure applies (src/trpc/init.ts) run on the query here, once: before
+    // routing (an unroutable request still answers 400), and on the query as sent, since `__proto__`
+    // cannot survive the handler's copy of it into a plain object. The procedure's check then skips it.
     const unsafe = unsafeInputDetails(query);
     if (unsafe.length > 0) return { status: 400, headers: {}, error: validationError(unsafe) };
     const isGet = input.request.method === "GET";
@@ -170,7 +174,7 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
           const caller = await services.auth.authenticate(input.authorization);
           spendBudget(services.budget, caller.clientId, budgetHeaders);
         } catch (error) {
-          return { status: 401, headers: {}, error };
+          return { status: describeError(error).status, headers: {}, error };
         }
       }
       return staticResult(cached, input.ifNoneMatch, budgetHeaders);
