@@ -8,7 +8,7 @@ import { lazyChild, type Log } from "./lib/logger.js";
 import { MAX_BODY_BYTES, readObjectBody, tooLarge } from "./http/body.js";
 import { clientAddress, socketAddress } from "./http/client-ip.js";
 import { mountDocs } from "./http/docs.js";
-import { envelope, renderError, reportError } from "./http/errors.js";
+import { describeError, envelope, renderError, reportError } from "./http/errors.js";
 import { noStore } from "./http/no-store.js";
 import { createRestHandler } from "./http/rest.js";
 import { createContext } from "./trpc/context.js";
@@ -88,8 +88,9 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
           idempotencyKey: c.req.header("idempotency-key"),
           clientIp: clientIp(c),
         }),
-      // The budget's RateLimit-* headers (and Retry-After on its 429) are set on the context.
-      responseMeta: ({ ctx }) => ({ headers: ctx?.response.headers }),
+      // The budget's RateLimit-* headers (and Retry-After on its 429) are set on the context; other
+      // errors carry their own (Retry-After of a token-failure 429 or of a busy pool's 503).
+      responseMeta: ({ ctx, errors }) => ({ headers: errorHeaders(ctx?.response.headers, errors) }),
       // The error formatter (src/trpc/init.ts) shapes the answer; this logs what the server got wrong.
       onError: ({ error }) => void reportError(error, c.get("requestId"), c.get("log")),
     });
@@ -128,6 +129,13 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
   app.notFound((c) => c.json(envelope(c.get("requestId"), "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => sendError(c, error));
   return app;
+}
+
+function errorHeaders(base: Record<string, string> | undefined, errors: readonly unknown[]): Record<string, string> | undefined {
+  if (errors.length === 0) return base;
+  const headers = { ...base };
+  for (const error of errors) Object.assign(headers, describeError(error).headers);
+  return headers;
 }
 
 function sendError(c: HonoContext<Env>, error: unknown): Response {

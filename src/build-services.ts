@@ -1,4 +1,4 @@
-import { AuthService } from "./auth/auth.service.js";
+import { AuthService, tokenChecksFor } from "./auth/auth.service.js";
 import { RequestBudget } from "./core/request-budget.js";
 import type { Services } from "./core/services.js";
 import type { Db } from "./db/client.js";
@@ -10,17 +10,28 @@ import type { Logger } from "./lib/logger.js";
 import { fanOut } from "./webhooks/fan-out.js";
 import { systemResolver } from "./webhooks/public-address.js";
 
+export interface Opened {
+  config: Config;
+  prisma: Db;
+  /** The connections of `prisma`'s pool (token checks may hold a quarter of them). */
+  poolSize: number;
+  logger: Logger;
+  cipher: DataCipher;
+}
+
 /**
  * The services object, built once (the runtime; the test harness too) from what the caller opened:
  * the database client, the logger and the data cipher. Registers the event sinks (the webhook
  * fan-out) for this process.
  */
-export function buildServices(opened: { config: Config; prisma: Db; logger: Logger; cipher: DataCipher }): Services {
+export function buildServices({ config, prisma, poolSize, logger, cipher }: Opened): Services {
   addEventSink(fanOut);
-  const { config, prisma } = opened;
   return {
-    ...opened,
-    auth: new AuthService(prisma, { tokenFailures: config.tokenFailures }),
+    config,
+    prisma,
+    logger,
+    cipher,
+    auth: new AuthService(prisma, { tokenFailures: config.tokenFailures, concurrentChecks: tokenChecksFor(poolSize) }),
     budget: new RequestBudget(config.rateLimit),
     ...createExchange(config, prisma),
     resolveHost: systemResolver,

@@ -38,7 +38,7 @@ export async function openRuntime(
   const prisma = createPrisma(database.url, config.dbPoolSize, logger.child({ component: "database" }));
   const cipher = new DataCipher(await loadDataKey(config));
   // The URL in use (embedded or DATABASE_URL), for the modules that need their own connection (holdings COPY).
-  const services = buildServices({ config: { ...config, databaseUrl: database.url }, prisma, logger, cipher });
+  const services = buildServices({ config: { ...config, databaseUrl: database.url }, prisma, poolSize: config.dbPoolSize, logger, cipher });
   return {
     services,
     database,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DataCipher } from "../src/lib/crypto.js";
+import { MAX_INPUT_DEPTH, NUL_MESSAGE, unsafeInputDetails } from "../src/lib/hostile-input.js";
 import { newId, newSecretId } from "../src/lib/ids.js";
 import { maskAccountNumber, maskEmail, maskMobile, maskPan, maskPansInText } from "../src/lib/mask.js";
 
@@ -41,5 +42,38 @@ describe("DataCipher", () => {
     expect(() => cipher.decrypt(tampered)).toThrow();
     expect(() => new DataCipher("22".repeat(32)).decrypt(blob)).toThrow();
     expect(() => new DataCipher("abcd")).toThrow(/32 bytes/);
+  });
+});
+
+describe("the input check every procedure runs", () => {
+  it("names every unsafe place in document order, paths included, and stops at 20", () => {
+    const input = JSON.parse(
+      '{"a":"ok","b\\u0000":1,"c":[{"x":"\\u0000"},"y",["\\u0000"]],"constructor":{"z":"\\u0000"},"d":{"__proto__":1,"e":"\\u0000"}}',
+    ) as unknown;
+    expect(unsafeInputDetails(input)).toEqual([
+      { path: "b\u0000", message: NUL_MESSAGE },
+      { path: "c[0].x", message: NUL_MESSAGE },
+      { path: "c[2][0]", message: NUL_MESSAGE },
+      { path: "constructor", message: "Unknown field" },
+      { path: "d.__proto__", message: "Unknown field" },
+      { path: "d.e", message: NUL_MESSAGE },
+    ]);
+    expect(unsafeInputDetails("\u0000")).toEqual([{ path: "", message: NUL_MESSAGE }]);
+    expect(unsafeInputDetails(Array.from({ length: 30 }, () => "\u0000"))).toHaveLength(20);
+    const deep = JSON.parse('{"a":'.repeat(MAX_INPUT_DEPTH + 1) + "1" + "}".repeat(MAX_INPUT_DEPTH + 1)) as unknown;
+    expect(unsafeInputDetails(deep)).toEqual([
+      { path: Array.from({ length: MAX_INPUT_DEPTH }, () => "a").join("."), message: `Nested too deeply (at most ${MAX_INPUT_DEPTH} levels)` },
+    ]);
+    expect(unsafeInputDetails(JSON.parse('{"a":'.repeat(MAX_INPUT_DEPTH) + "1" + "}".repeat(MAX_INPUT_DEPTH)))).toEqual([]);
+  });
+
+  it("skips the top-level entries of a query already checked, and only those", () => {
+    const query = Object.assign(Object.create(null) as Record<string, unknown>, { q: "a\u0000", tags: ["\u0000", "b"] });
+    expect(unsafeInputDetails({ q: "a\u0000", tags: query.tags, id: "\u0000" }, query)).toEqual([{ path: "id", message: NUL_MESSAGE }]);
+    // Same key, other value (a path parameter over a query parameter): looked at.
+    expect(unsafeInputDetails({ q: "b\u0000", tags: ["\u0000", "b"] }, query)).toEqual([
+      { path: "q", message: NUL_MESSAGE },
+      { path: "tags[0]", message: NUL_MESSAGE },
+    ]);
   });
 });

@@ -6,6 +6,8 @@ import type { Caller } from "../core/caller.js";
 import * as repo from "./auth.repo.js";
 import { TokenFailureLimit, type FailureLimitSettings } from "./token-failures.js";
 
+export { tokenChecksFor } from "./token-failures.js";
+
 export const TOKEN_TTL_SECONDS = 3600;
 /** How long a verified token is trusted without asking the database again. */
 const CACHE_TTL_MS = 30_000;
@@ -14,6 +16,8 @@ const CACHE_MAX_ENTRIES = 10_000;
 export interface AuthOptions {
   /** Failed token requests allowed per client id and per address in a window (default 10 in 5 minutes). */
   tokenFailures?: FailureLimitSettings;
+  /** Token checks that may hold a pooled connection at once (default 1; see tokenChecksFor). */
+  concurrentChecks?: number;
   now?: () => number;
 }
 
@@ -40,7 +44,7 @@ export class AuthService {
 
   constructor(private readonly db: Db, options: AuthOptions = {}) {
     this.now = options.now ?? Date.now;
-    this.failures = new TokenFailureLimit(db, options.tokenFailures ?? { limit: 10, windowMs: 300_000 }, this.now);
+    this.failures = new TokenFailureLimit(db, options.tokenFailures ?? { limit: 10, windowMs: 300_000 }, this.now, options.concurrentChecks);
   }
 
   /** Credentials in, token out, for callers inside the process (no request budget applies). */

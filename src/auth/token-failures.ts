@@ -3,6 +3,7 @@ import { addressKey } from "../lib/address-key.js";
 import { sha256Hex } from "../lib/crypto.js";
 import { AppError } from "../lib/errors.js";
 import { KeyedMutex } from "../lib/keyed-mutex.js";
+import { Semaphore } from "../lib/semaphore.js";
 import * as repo from "./auth.repo.js";
 
 export interface FailureLimitSettings {
@@ -12,6 +13,16 @@ export interface FailureLimitSettings {
 }
 
 const MAX_REMEMBERED_BLOCKS = 10_000;
+/** Token checks waiting for a database permit; more at once answer 503 (about a second of checks). */
+const MAX_WAITING_CHECKS = 100;
+
+/** The token checks a process lets hold a pooled connection at once: a quarter of the pool, at least 1. */
+export function tokenChecksFor(poolSize: number): number {
+  return Math.max(1, Math.floor(poolSize / 4));
+}
+
+const busy = () =>
+  new AppError("UNAVAILABLE", "Too many token requests at once; retry shortly", { headers: { "Retry-After": "1" } });
 
 type Blocking = Awaited<ReturnType<typeof repo.blockingTokenFailures>>;
 
@@ -26,8 +37,20 @@ export class TokenFailureLimit {
   /** Waiting requests for the same keys queue here rather than each holding a database connection. */
   private readonly mutex = new KeyedMutex();
   private readonly blocks = new Map<string, number>();
+  /**
+   * Unauthenticated requests must not be able to take the whole pool: the mutex only serialises
+   * equal keys, and distinct client ids from distinct addresses would each hold a connection.
+   */
+  private readonly checks: Semaphore;
 
-  constructor(private readonly db: Db, private readonly settings: FailureLimitSettings, private readonly now: () => number) {}
+  constructor(
+    private readonly db: Db,
+    private readonly settings: FailureLimitSettings,
+    private readonly now: () => number,
+    concurrentChecks = 1,
+  ) {
+    this.checks = new Semaphore(concurrentChecks, MAX_WAITING_CHECKS);
+  }
 
   /**
    * Runs `verify` (null: the credentials failed) unless the client id or the address is blocked,
@@ -39,16 +62,18 @@ export class TokenFailureLimit {
     const addressBlock = `address:${keys.ipKey}`;
     return this.mutex.withKeys([clientBlock, addressBlock], async () => {
       this.refuseIfKnownBlocked(clientBlock, addressBlock);
-      const now = this.now();
       const { windowMs, limit } = this.settings;
-      const outcome = await this.db.$transaction(async (tx): Promise<{ verified: T | null; blocking?: Blocking }> => {
-        await repo.lockTokenFailureKeys(tx, keys);
-        const blocking = await repo.blockingTokenFailures(tx, { ...keys, since: new Date(now - windowMs), limit });
-        if (blocking.client || blocking.address) return { verified: null, blocking };
-        const verified = await verify(tx);
-        if (verified === null) await repo.insertTokenFailure(tx, { ...keys, failedAt: new Date(now) });
-        return { verified };
-      });
+      const outcome = await this.checks.run(() => {
+        const now = this.now();
+        return this.db.$transaction(async (tx): Promise<{ verified: T | null; blocking?: Blocking }> => {
+          await repo.lockTokenFailureKeys(tx, keys);
+          const blocking = await repo.blockingTokenFailures(tx, { ...keys, since: new Date(now - windowMs), limit });
+          if (blocking.client || blocking.address) return { verified: null, blocking };
+          const verified = await verify(tx);
+          if (verified === null) await repo.insertTokenFailure(tx, { ...keys, failedAt: new Date(now) });
+          return { verified };
+        });
+      }, busy);
       if (outcome.blocking) {
         const { client, address } = outcome.blocking;
         if (client) this.remember(clientBlock, client.getTime() + windowMs);

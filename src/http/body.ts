@@ -64,11 +64,15 @@ function parseJsonObject(text: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/**
+ * The fields in a prototype-less object: in a plain one `constructor` or `toString` would look
+ * repeated and `__proto__` would vanish, instead of reaching the input checks as unknown fields.
+ */
 function parseForm(text: string): Record<string, unknown> {
   const params = new URLSearchParams(text);
-  const body: Record<string, string> = {};
+  const body = Object.create(null) as Record<string, string>;
   for (const [key, value] of params) {
-    if (key in body) {
+    if (Object.hasOwn(body, key)) {
       throw new AppError("VALIDATION_ERROR", "A form field is repeated", { details: [{ path: key, message: "Repeated field" }] });
     }
     body[key] = value;

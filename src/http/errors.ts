@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { AppError, ERROR_STATUS, formatPath, type ErrorCode, type ErrorDetail } from "../lib/errors.js";
-import type { Log } from "../lib/logger.js";
+import { errorSummary, type Log } from "../lib/logger.js";
 import { maskPansInText } from "../lib/mask.js";
 
 export interface ErrorEnvelope {
@@ -102,7 +102,13 @@ export function describeError(error: unknown): PublicError {
 /** Describes an error and logs, with the request id, what the server itself got wrong. */
 export function reportError(error: unknown, requestId: string, log: Log): PublicError {
   const outcome = describeError(error);
-  if (outcome.logAs === "error") log.error({ err: internalCause(error), request_id: requestId }, "unhandled error");
+  if (outcome.logAs === "error") {
+    // Never pino's error serializer: it writes every enumerable property, and a pg error can carry
+    // its client (connection settings, password included).
+    const cause = internalCause(error);
+    const stack = cause instanceof Error ? cause.stack : undefined;
+    log.error({ error: errorSummary(cause), ...(stack ? { stack } : {}), request_id: requestId }, "unhandled error");
+  }
   if (outcome.logAs === "warn") log.warn({ request_id: requestId }, "no database connection became free in time");
   return outcome;
 }

@@ -6,6 +6,7 @@ import { unsafeInputDetails } from "../lib/hostile-input.js";
 import { createContext, type Context } from "../trpc/context.js";
 import type { Services } from "../core/services.js";
 import { spendBudget } from "../core/request-budget.js";
+import { describeError } from "./errors.js";
 import { StaticResponses } from "./static-responses.js";
 
 /** What the HTTP layer knows about one request before it reaches a procedure. */
@@ -41,6 +42,7 @@ interface RequestState {
   authorization: string | undefined;
   idempotencyKey: string | undefined;
   clientIp: string;
+  checkedQuery: Query;
   error?: unknown;
   /** The procedure that answered, once known. */
   procedurePath?: string;
@@ -114,6 +116,7 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
       authorization: input.authorization,
       idempotencyKey: input.idempotencyKey,
       clientIp: input.clientIp,
+      checkedQuery: query,
     };
     // The handler reads a Request. It only asks the headers for the content type, and the body has
     // already been parsed; reading `signal` or copying the headers would make the server build a
@@ -158,8 +161,9 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
 
   return async (input: RestRequest): Promise<RestResult> => {
     const query = queryOf(input.target);
-    // `__proto__` cannot survive the handler's copy of the query into a plain object, so the
-    // input checks every procedure applies (src/trpc/init.ts) run on the query here too.
+    // The input checks every procedure applies (src/trpc/init.ts) run on the query here, once: before
+    // routing (an unroutable request still answers 400), and on the query as sent, since `__proto__`
+    // cannot survive the handler's copy of it into a plain object. The procedure's check then skips it.
     const unsafe = unsafeInputDetails(query);
     if (unsafe.length > 0) return { status: 400, headers: {}, error: validationError(unsafe) };
     const isGet = input.request.method === "GET";
@@ -171,7 +175,7 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
           const caller = await services.auth.authenticate(input.authorization);
           spendBudget(services.budget, caller.clientId, budgetHeaders);
         } catch (error) {
-          return { status: 401, headers: {}, error };
+          return { status: describeError(error).status, headers: {}, error };
         }
       }
       return staticResult(cached, input.ifNoneMatch, budgetHeaders);

@@ -7,7 +7,18 @@ import { isIP } from "node:net";
 export function addressKey(address: string): string {
   if (isIP(address) !== 6) return address;
   const groups = expandIpv6(address);
+  if (isIpv4Mapped(groups)) return ipv4Of(groups[6]!, groups[7]!);
   return `${groups.slice(0, 4).join(":")}::/64`;
+}
+
+/** ::ffff:a.b.c.d in any spelling (0:0:0:0:0:ffff:..., hex tail): an IPv4 client on a dual-stack path. */
+function isIpv4Mapped(groups: string[]): boolean {
+  return groups.slice(0, 5).every((group) => group === "0") && groups[5] === "ffff";
+}
+
+function ipv4Of(high: string, low: string): string {
+  const [h, l] = [parseInt(high, 16), parseInt(low, 16)];
+  return `${h >> 8}.${h & 255}.${l >> 8}.${l & 255}`;
 }
 
 /** The eight 16-bit groups of an IPv6 address, without leading zeros. */

@@ -14,47 +14,83 @@ const RESERVED_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 /** Enough to point at the problem without echoing a whole hostile body back. */
 const MAX_DETAILS = 20;
 
-interface Pending {
-  value: unknown;
-  path: PropertyKey[];
-  /** Set when the key itself is the problem: the value is not looked at. */
-  problem?: string | undefined;
+/** An object or array being walked: the stack of frames is the path to the value being looked at. */
+interface Frame {
+  container: object;
+  /** The keys of an object; undefined for an array (walked by index). */
+  keys: string[] | undefined;
+  length: number;
+  next: number;
+  /** Where the container sits in its parent; undefined for the root. */
+  key: PropertyKey | undefined;
 }
 
-export function unsafeInputDetails(input: unknown): ErrorDetail[] {
+function frameOf(container: object, key: PropertyKey | undefined): Frame {
+  const keys = Array.isArray(container) ? undefined : Object.keys(container);
+  return { container, keys, length: keys ? keys.length : (container as unknown[]).length, next: 0, key };
+}
+
+/** A problem at `key` of the innermost frame; its path is built only now. */
+function report(details: ErrorDetail[], stack: Frame[], key: PropertyKey, message: string): void {
+  const path: PropertyKey[] = [];
+  for (let i = 1; i < stack.length; i++) path.push(stack[i]!.key!);
+  path.push(key);
+  details.push({ path: formatPath(path), message });
+}
+
+/**
+ * Where `input` breaks the rules, in document order (at most MAX_DETAILS places). Top-level entries
+ * whose key and value are those of `checked` (a query the REST layer has already checked) are skipped.
+ */
+export function unsafeInputDetails(input: unknown, checked?: Readonly<Record<string, unknown>>): ErrorDetail[] {
   const details: ErrorDetail[] = [];
-  // Depth first, children pushed in reverse, so details come in document order.
-  const pending: Pending[] = [{ value: input, path: [] }];
-  while (pending.length > 0 && details.length < MAX_DETAILS) {
-    const { value, path, problem } = pending.pop()!;
-    if (problem !== undefined) {
-      details.push({ path: formatPath(path), message: problem });
+  if (typeof input === "string") {
+    if (input.includes("\u0000")) details.push({ path: formatPath([]), message: NUL_MESSAGE });
+    return details;
+  }
+  if (input === null || typeof input !== "object") return details;
+  // Depth first over a stack of containers; values are looked at in place, so a clean input
+  // allocates one frame per object or array and nothing per value.
+  const stack: Frame[] = [frameOf(input, undefined)];
+  while (stack.length > 0 && details.length < MAX_DETAILS) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.next >= frame.length) {
+      stack.pop();
       continue;
     }
+    const index = frame.next++;
+    let key: PropertyKey = index;
+    if (frame.keys !== undefined) {
+      key = frame.keys[index]!;
+      // The key itself is the problem: the value is not looked at.
+      if (key.includes("\u0000")) {
+        report(details, stack, key, NUL_MESSAGE);
+        continue;
+      }
+      if (RESERVED_KEYS.has(key)) {
+        report(details, stack, key, "Unknown field");
+        continue;
+      }
+    }
+    const value: unknown = (frame.container as Record<PropertyKey, unknown>)[key];
+    if (checked !== undefined && stack.length === 1 && frame.keys !== undefined && Object.hasOwn(checked, key) && checked[key as string] === value) continue;
     if (typeof value === "string") {
-      if (value.includes("\u0000")) details.push({ path: formatPath(path), message: NUL_MESSAGE });
+      if (value.includes("\u0000")) report(details, stack, key, NUL_MESSAGE);
       continue;
     }
     if (value === null || typeof value !== "object") continue;
     // The root object is level 1; a container at path length n is level n + 1.
-    if (path.length >= MAX_INPUT_DEPTH) {
-      details.push({ path: formatPath(path), message: `Nested too deeply (at most ${MAX_INPUT_DEPTH} levels)` });
+    if (stack.length >= MAX_INPUT_DEPTH) {
+      report(details, stack, key, `Nested too deeply (at most ${MAX_INPUT_DEPTH} levels)`);
       continue;
     }
-    const children: Pending[] = Array.isArray(value)
-      ? value.map((item, index) => ({ value: item, path: [...path, index] }))
-      : Object.keys(value).map((key) => ({
-          value: (value as Record<string, unknown>)[key],
-          path: [...path, key],
-          problem: key.includes("\u0000") ? NUL_MESSAGE : RESERVED_KEYS.has(key) ? "Unknown field" : undefined,
-        }));
-    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
+    stack.push(frameOf(value, key));
   }
   return details;
 }
 
 /** Throws the 400 VALIDATION_ERROR naming every unsafe place, if there is one. */
-export function assertSafeInput(input: unknown): void {
-  const details = unsafeInputDetails(input);
+export function assertSafeInput(input: unknown, checked?: Readonly<Record<string, unknown>>): void {
+  const details = unsafeInputDetails(input, checked);
   if (details.length > 0) throw validationError(details);
 }

@@ -2,6 +2,7 @@ import { Agent, request as httpsRequest } from "node:https";
 import type { IncomingMessage } from "node:http";
 import { isIP, type LookupFunction } from "node:net";
 import { performance } from "node:perf_hooks";
+import { httpsPort } from "./target-port.js";
 
 /**
  * One webhook POST over node:https, connected to addresses that passed the public-address check.
@@ -133,7 +134,7 @@ export async function postWebhook(request: WebhookRequest): Promise<WebhookResul
       const req = httpsRequest({
         method: "POST",
         hostname,
-        port: url.port === "" ? 443 : Number(url.port),
+        port: httpsPort(url),
         path: `${url.pathname}${url.search}`,
         headers,
         // IP literals carry no SNI (RFC 6066); names send their own.

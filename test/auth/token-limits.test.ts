@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
-import { AuthService } from "../../src/auth/auth.service.js";
+import { AuthService, tokenChecksFor } from "../../src/auth/auth.service.js";
 import { purgeExpiredTokens } from "../../src/auth/jobs/purge-expired-tokens.js";
 import { createPrisma } from "../../src/db/client.js";
 import { RequestBudget } from "../../src/core/request-budget.js";
@@ -50,12 +50,12 @@ interface Answer {
 /** A token request over real HTTP from a chosen loopback address (Linux routes all of 127/8 to lo). */
 function tokenRequest(
   baseUrl: string,
-  options: { from: string; body: Record<string, unknown>; headers?: Record<string, string> },
+  options: { from: string; body: Record<string, unknown>; headers?: Record<string, string>; path?: string },
 ): Promise<Answer> {
   const payload = JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      `${baseUrl}${TOKEN}`,
+      `${baseUrl}${options.path ?? TOKEN}`,
       {
         method: "POST",
         localAddress: options.from,
@@ -176,6 +176,19 @@ describe("failed token requests per client address", () => {
     expect((await tokenRequest(limited, { from: "127.0.2.2", body: credentials(d.client_id, d.client_secret) })).status).toBe(200);
   });
 
+  it("refuses over /trpc too, with the same Retry-After", async () => {
+    for (let i = 1; i <= 10; i++) {
+      expectInvalidClient(await tokenRequest(limited, { from: "127.0.2.5", body: credentials(`mfc_trpc_guess_${i}`, "wrong-secret") }));
+    }
+    const d = await app.newDistributor();
+    const res = await tokenRequest(limited, { from: "127.0.2.5", path: "/trpc/auth.token", body: credentials(d.client_id, d.client_secret) });
+    expect(res.status).toBe(429);
+    expect(res.body.error.message).toBe("Too many failed token requests; retry after 300 s");
+    expect(res.body.error.data).toMatchObject({ httpStatus: 429, appCode: "RATE_LIMITED" });
+    expect(res.headers["retry-after"]).toBe("300");
+    expect(res.headers["cache-control"]).toBe("no-store");
+  });
+
   it("does not count malformed requests, which never check a secret", async () => {
     const d = await app.newDistributor();
     for (let i = 0; i < 12; i++) {
@@ -286,5 +299,62 @@ describe("failure records", () => {
     await runTask(app, purgeExpiredTokens, {});
     expect(await failuresOf({ ipKey: "127.0.9.2" })).toBe(0);
     expect(await failuresOf({ ipKey: "127.0.9.1" })).toBe(1);
+  });
+});
+
+describe("token checks under a burst", () => {
+  it("hold at most a quarter of the pool: 200 wrong client ids at once leave room for the API", async () => {
+    const d = await app.newDistributor();
+    const poolSize = 4;
+    const prisma = createPrisma(app.databaseUrl, poolSize);
+    try {
+      const auth = new AuthService(prisma, { tokenFailures: app.config.tokenFailures, concurrentChecks: tokenChecksFor(poolSize) });
+      const server = await serveWith({ ...app.services, prisma, auth, budget: new RequestBudget(app.config.rateLimit) });
+      const listOrders = () => fetch(`${server}/api/orders/v1`, { headers: { authorization: `Bearer ${d.token}` } });
+      expect((await listOrders()).status).toBe(200); // the pool's first connection is opened before the burst
+      const burst = Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          tokenRequest(server, { from: `127.0.${20 + (i >> 6)}.${(i & 63) + 1}`, body: credentials(`mfc_burst_${i}`, "wrong-secret") }),
+        ),
+      );
+      // Sampled from outside (another pool): how many token checks hold their advisory locks at once.
+      let done = false;
+      let mostHolders = 0;
+      const sampling = (async () => {
+        while (!done) {
+          const [row] = await app.prisma.$queryRaw<Array<{ holders: number }>>`
+            SELECT count(DISTINCT pid)::int AS holders FROM pg_locks WHERE locktype = 'advisory' AND classid = 7206101 AND granted`;
+          mostHolders = Math.max(mostHolders, row!.holders);
+        }
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const latencies: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        const res = await listOrders();
+        latencies.push(performance.now() - started);
+        expect(res.status).toBe(200);
+      }
+      const answers = await burst;
+      done = true;
+      await sampling;
+      expect(Math.max(...latencies)).toBeLessThan(1000);
+      expect(mostHolders).toBe(1);
+      const refused = answers.filter((a) => a.status === 503);
+      expect(answers.filter((a) => a.status === 401).length + refused.length).toBe(200);
+      for (const res of refused) {
+        expect(res.body).toEqual({
+          success: false,
+          error: { code: "UNAVAILABLE", message: "Too many token requests at once; retry shortly" },
+          request_id: res.headers["x-request-id"],
+        });
+        expect(res.headers["retry-after"]).toBe("1");
+        expect(res.headers["cache-control"]).toBe("no-store");
+      }
+      const recorded = await app.prisma.tokenFailure.count({ where: { clientKey: { in: answers.map((_, i) => sha256Hex(`mfc_burst_${i}`)) } } });
+      expect(recorded).toBe(200 - refused.length);
+    } finally {
+      await prisma.$disconnect();
+    }
   });
 });

@@ -28,6 +28,39 @@ describe("POST /api/auth/v1/token", () => {
     expect(res.body.token_type).toBe("Bearer");
   });
 
+  it("answers prototype-named form fields as it does JSON ones: Unknown field, and a real repeat as repeated", async () => {
+    const d = await app.newDistributor();
+    const valid = `grant_type=client_credentials&client_id=${d.client_id}&client_secret=${d.client_secret}`;
+    const form = (body: string, headers: Record<string, string> = {}) =>
+      app.http("POST", TOKEN, { body, headers: { "content-type": "application/x-www-form-urlencoded", ...headers } });
+    for (const key of ["__proto__", "constructor", "prototype"]) {
+      const res = await form(`${valid}&${key}=x`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: "VALIDATION_ERROR", message: "The request is not valid", details: [{ path: key, message: "Unknown field" }] },
+        request_id: res.headers.get("x-request-id"),
+      });
+      const json = await app.http("POST", TOKEN, { body: `{"grant_type":"client_credentials","${key}":"x"}`, headers: { "content-type": "application/json" } });
+      expect(json.body.error.details).toEqual(res.body.error.details);
+    }
+    // With HTTP Basic the credentials join the form: the field is still refused.
+    const basic = Buffer.from(`${d.client_id}:${d.client_secret}`).toString("base64");
+    const withBasic = await form("grant_type=client_credentials&__proto__=x", { authorization: `Basic ${basic}` });
+    expect(withBasic.status).toBe(400);
+    expect(withBasic.body.error.details).toEqual([{ path: "__proto__", message: "Unknown field" }]);
+
+    for (const key of ["toString", "hasOwnProperty"]) {
+      const res = await form(`${valid}&${key}=x`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ path: key, message: "Unknown field" }]);
+    }
+    const repeated = await form(`${valid}&client_id=again`);
+    expect(repeated.status).toBe(400);
+    expect(repeated.body.error).toEqual({ code: "VALIDATION_ERROR", message: "A form field is repeated", details: [{ path: "client_id", message: "Repeated field" }] });
+    expect(await app.prisma.accessToken.count({ where: { apiClient: { clientId: d.client_id } } })).toBe(1);
+  });
+
   it("accepts HTTP Basic client authentication", async () => {
     const d = await app.newDistributor();
     const basic = Buffer.from(`${d.client_id}:${d.client_secret}`).toString("base64");

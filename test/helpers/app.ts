@@ -65,10 +65,12 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
     });
     const logger = createLogger("info", sink);
     // Test files share one PostgreSQL, so each keeps a small pool unless it asks for MF_DB_POOL_SIZE.
-    state.prisma = createPrisma(db.url, env.MF_DB_POOL_SIZE ? state.config.dbPoolSize : 5);
+    const poolSize = env.MF_DB_POOL_SIZE ? state.config.dbPoolSize : 5;
+    state.prisma = createPrisma(db.url, poolSize);
     state.services = buildServices({
       config: state.config,
       prisma: state.prisma,
+      poolSize,
       logger,
       cipher: new DataCipher(randomBytes(32).toString("hex")),
     });

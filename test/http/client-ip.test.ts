@@ -12,11 +12,26 @@ describe("the client's address", () => {
   it("with n trusted proxies is the n-th address from the right of X-Forwarded-For", () => {
     expect(clientAddress("10.0.0.2", "198.51.100.1, 203.0.113.7", 1)).toBe("203.0.113.7");
     expect(clientAddress("10.0.0.2", "198.51.100.1, 203.0.113.7, 10.0.0.1", 2)).toBe("203.0.113.7");
-    // Fewer entries than proxies: the leftmost there is; a malformed entry stops the walk.
+    // Fewer entries than proxies: the leftmost there is, as Express's `trust proxy` with a hop count
+    // answers; a malformed entry stops the walk.
     expect(clientAddress("10.0.0.2", "203.0.113.7", 3)).toBe("203.0.113.7");
+    expect(clientAddress("10.0.0.2", "203.0.113.7, 10.0.0.1", 3)).toBe("203.0.113.7");
     expect(clientAddress("10.0.0.2", "not-an-ip, 203.0.113.7", 2)).toBe("203.0.113.7");
     expect(clientAddress("10.0.0.2", "garbage", 1)).toBe("10.0.0.2");
     expect(clientAddress("10.0.0.2", "2001:DB8::1", 1)).toBe("2001:db8::1");
+  });
+
+  it("reads X-Forwarded-For entries with a port or in brackets, as some proxies write them", () => {
+    expect(clientAddress("10.0.0.2", "1.2.3.4:5678", 1)).toBe("1.2.3.4");
+    expect(clientAddress("10.0.0.2", "[2001:db8::1]:443", 1)).toBe("2001:db8::1");
+    expect(clientAddress("10.0.0.2", "[2001:DB8::1]", 1)).toBe("2001:db8::1");
+    expect(clientAddress("10.0.0.2", "198.51.100.1:1000, 203.0.113.7:443, [2001:db8::9]:8443", 2)).toBe("203.0.113.7");
+    expect(clientAddress("10.0.0.2", "[::ffff:1.2.3.4]:80", 1)).toBe("1.2.3.4");
+    // Still no address: the walk stops there.
+    expect(clientAddress("10.0.0.2", "1.2.3.4:", 1)).toBe("10.0.0.2");
+    expect(clientAddress("10.0.0.2", "[1.2.3.4]:80", 1)).toBe("10.0.0.2");
+    expect(clientAddress("10.0.0.2", "1.2.3.4:99999", 1)).toBe("10.0.0.2");
+    expect(clientAddress("10.0.0.2", "[2001:db8::1", 1)).toBe("10.0.0.2");
   });
 });
 
@@ -30,5 +45,14 @@ describe("the key failures are counted under", () => {
     expect(addressKey("64:ff9b::192.0.2.1")).toBe("64:ff9b:0:0::/64");
     expect(addressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
     expect(addressKey("unknown")).toBe("unknown");
+  });
+
+  it("is the IPv4 address of an IPv4-mapped IPv6 address, however written", () => {
+    expect(addressKey("::ffff:1.2.3.4")).toBe("1.2.3.4");
+    expect(addressKey("0:0:0:0:0:ffff:1.2.3.4")).toBe("1.2.3.4");
+    expect(addressKey("0:0:0:0:0:FFFF:0102:0304")).toBe("1.2.3.4");
+    expect(addressKey("::ffff:c000:0201")).toBe("192.0.2.1");
+    // Not mapped: the IPv4-compatible and NAT64 forms stay IPv6.
+    expect(addressKey("::1.2.3.4")).toBe("0:0:0:0::/64");
   });
 });

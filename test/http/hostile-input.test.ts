@@ -247,6 +247,7 @@ describe("/trpc errors", () => {
       headers: { authorization: "Bearer x" },
     });
     expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("1");
     const body = (await res.json()) as { error: { message: string; data: { appCode: string } } };
     expect(body.error.data.appCode).toBe("UNAVAILABLE");
     expect(body.error.message).toBe("The service is busy; retry shortly");

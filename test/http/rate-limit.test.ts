@@ -3,6 +3,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { RequestBudget } from "../../src/core/request-budget.js";
+import { createRestHandler } from "../../src/http/rest.js";
+import type { AppError } from "../../src/lib/errors.js";
+import { appRouter } from "../../src/router.js";
 import { httpServerOptions, startHttpServer } from "../../src/http/server.js";
 import { useTestApp } from "../helpers/app.js";
 
@@ -161,5 +164,31 @@ describe("the default budget", () => {
     expect(res.headers.get("ratelimit-limit")).toBe("200");
     // The token request spent one; by the next request the real clock may have refilled it.
     expect(["198", "199"]).toContain(res.headers.get("ratelimit-remaining"));
+  });
+});
+
+describe("the REST handler's result for a static response", () => {
+  it("carries the status of the error: 429 beyond the budget, 401 without a token", async () => {
+    const d = await app.newDistributor();
+    const rest = createRestHandler(appRouter, { ...app.services, budget: new RequestBudget({ rps: 1, burst: 1 }, () => clock) }, { staticResponses: true });
+    const target = "/api/masters/v1/countries";
+    const get = (authorization: string | undefined) =>
+      rest({
+        request: new Request(`${baseUrl}${target}`),
+        requestId: "req_static",
+        authorization,
+        idempotencyKey: undefined,
+        clientIp: "127.0.0.1",
+        body: undefined,
+        target,
+        ifNoneMatch: undefined,
+      });
+    expect((await get(`Bearer ${d.token}`)).status).toBe(200); // runs the procedure and keeps the answer
+    const refused = await get(`Bearer ${d.token}`); // served from the kept answer, beyond the budget
+    expect(refused.status).toBe(429);
+    expect((refused.error as AppError).appCode).toBe("RATE_LIMITED");
+    const anonymous = await get(undefined);
+    expect(anonymous.status).toBe(401);
+    expect((anonymous.error as AppError).appCode).toBe("UNAUTHORIZED");
   });
 });

@@ -118,6 +118,37 @@ describe("one error model", () => {
   });
 });
 
+describe("the log of an unexpected failure", () => {
+  it("carries the error's type, code, message and stack, never its other properties (a pg client's settings)", async () => {
+    class PoolError extends Error {
+      override name = "PoolError";
+    }
+    const failure = Object.assign(new PoolError("connection terminated unexpectedly\nsecond line"), {
+      code: "57P01",
+      client: { connectionParameters: { user: "mf", database: "mf", settings: { password: "pw-hunter2-leak" } } },
+    });
+    const failing = {
+      authenticate: async () => {
+        throw failure;
+      },
+    } as unknown as AuthService;
+    const broken = createApp({ ...app.services, auth: failing }, { readiness: async () => null });
+    for (const path of ["/api/masters/v1/countries", "/trpc/masters.countries?input=%7B%7D"]) {
+      const requestId = `log-props-${path.length}`;
+      const res = await broken.request(path, { headers: { authorization: "Bearer x", "x-request-id": requestId } });
+      expect(res.status).toBe(500);
+      const lines = app.logs.filter((l) => l.includes(requestId) && l.includes("unhandled error"));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).not.toContain("pw-hunter2-leak");
+      expect(lines[0]).not.toContain("connectionParameters");
+      const logged = JSON.parse(lines[0]!) as Record<string, unknown>;
+      expect(logged.error).toEqual({ type: "PoolError", code: "57P01", message: "connection terminated unexpectedly" });
+      expect(logged.stack).toBe(failure.stack);
+      expect(logged.err).toBeUndefined();
+    }
+  });
+});
+
 describe("an exhausted connection pool", () => {
   it("is a 503 UNAVAILABLE with Retry-After, not a 500", async () => {
     const busy = {
