@@ -44,9 +44,8 @@ export const middleware = t.middleware;
  * no schema accepts and the layers below choke on (NUL characters, prototype-named keys, deep
  * nesting).
  */
-export const publicProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
-  // On REST the query was checked before routing (rest.ts): only the rest of the input is walked.
-  assertSafeInput(await getRawInput(), ctx.checkedQuery);
+export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+  assertSafeInput(await getRawInput());
   return next();
 });
 
