@@ -42,7 +42,6 @@ interface RequestState {
   authorization: string | undefined;
   idempotencyKey: string | undefined;
   clientIp: string;
-  checkedQuery: Query;
   error?: unknown;
   /** The procedure that answered, once known. */
   procedurePath?: string;
@@ -116,7 +115,6 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
       authorization: input.authorization,
       idempotencyKey: input.idempotencyKey,
       clientIp: input.clientIp,
-      checkedQuery: query,
     };
     // The handler reads a Request. It only asks the headers for the content type, and the body has
     // already been parsed; reading `signal` or copying the headers would make the server build a
@@ -161,9 +159,9 @@ export function createRestHandler(appRouter: AnyRouter, services: Services, opti
 
   return async (input: RestRequest): Promise<RestResult> => {
     const query = queryOf(input.target);
-    // The input checks every procedure applies (src/trpc/init.ts) run on the query here, once: before
+    // The input checks every procedure applies (src/trpc/init.ts) run on the query here too: before
     // routing (an unroutable request still answers 400), and on the query as sent, since `__proto__`
-    // cannot survive the handler's copy of it into a plain object. The procedure's check then skips it.
+    // cannot survive the handler's copy of it into a plain object.
     const unsafe = unsafeInputDetails(query);
     if (unsafe.length > 0) return { status: 400, headers: {}, error: validationError(unsafe) };
     const isGet = input.request.method === "GET";

@@ -38,11 +38,8 @@ function report(details: ErrorDetail[], stack: Frame[], key: PropertyKey, messag
   details.push({ path: formatPath(path), message });
 }
 
-/**
- * Where `input` breaks the rules, in document order (at most MAX_DETAILS places). Top-level entries
- * whose key and value are those of `checked` (a query the REST layer has already checked) are skipped.
- */
-export function unsafeInputDetails(input: unknown, checked?: Readonly<Record<string, unknown>>): ErrorDetail[] {
+/** Where `input` breaks the rules, in document order (at most MAX_DETAILS places). */
+export function unsafeInputDetails(input: unknown): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   if (typeof input === "string") {
     if (input.includes("\u0000")) details.push({ path: formatPath([]), message: NUL_MESSAGE });
@@ -73,7 +70,6 @@ export function unsafeInputDetails(input: unknown, checked?: Readonly<Record<str
       }
     }
     const value: unknown = (frame.container as Record<PropertyKey, unknown>)[key];
-    if (checked !== undefined && stack.length === 1 && frame.keys !== undefined && Object.hasOwn(checked, key) && checked[key as string] === value) continue;
     if (typeof value === "string") {
       if (value.includes("\u0000")) report(details, stack, key, NUL_MESSAGE);
       continue;
@@ -90,7 +86,7 @@ export function unsafeInputDetails(input: unknown, checked?: Readonly<Record<str
 }
 
 /** Throws the 400 VALIDATION_ERROR naming every unsafe place, if there is one. */
-export function assertSafeInput(input: unknown, checked?: Readonly<Record<string, unknown>>): void {
-  const details = unsafeInputDetails(input, checked);
+export function assertSafeInput(input: unknown): void {
+  const details = unsafeInputDetails(input);
   if (details.length > 0) throw validationError(details);
 }

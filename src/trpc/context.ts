@@ -12,8 +12,6 @@ export interface Context extends Services {
   clientIp: string;
   /** A procedure may set the success status (201 on creation) and extra headers. */
   response: { status?: number; headers: Record<string, string> };
-  /** The query of a REST request, already found safe (src/http/rest.ts): the input check skips its entries. */
-  checkedQuery?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export interface RequestInfo {
@@ -21,7 +19,6 @@ export interface RequestInfo {
   authorization: string | undefined;
   idempotencyKey?: string | undefined;
   clientIp?: string | undefined;
-  checkedQuery?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export function createContext(services: Services, request: RequestInfo): Context {
@@ -33,6 +30,5 @@ export function createContext(services: Services, request: RequestInfo): Context
     idempotencyKey: request.idempotencyKey,
     clientIp: request.clientIp ?? "unknown",
     response: { headers: {} },
-    checkedQuery: request.checkedQuery,
   };
 }

@@ -64,10 +64,9 @@ export const middleware = t.middleware;
  * no schema accepts and the layers below choke on (NUL characters, prototype-named keys, deep
  * nesting). An application error from anywhere below leaves as the tRPC error of its code.
  */
-export const publicProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
+export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
   try {
-    // On REST the query was checked before routing (rest.ts): only the rest of the input is walked.
-    assertSafeInput(await getRawInput(), ctx.checkedQuery);
+    assertSafeInput(await getRawInput());
   } catch (error) {
     throw error instanceof AppError ? asTRPCError(error) : error;
   }
