@@ -1,3 +1,4 @@
+import { Writable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WorkerLiveness } from "../../src/jobs/worker-liveness.js";
@@ -175,6 +176,42 @@ describe("status sync: PENDING orders with no exchange number whose dispatch is 
       expect(await eventNames(app, id)).toEqual([]);
     }
     expect((await dispatchJob(running))!.locked_by).toBe("pool-busy");
+  });
+});
+
+describe("status sync when the recovery's lookup fails", () => {
+  it("logs one short line and still applies the exchange's answers for the orders it has", async () => {
+    const booked = await place();
+    await app.services.exchange.placeOrder({
+      orderId: booked, clientCode: "X", orderType: "LUMPSUM_PURCHASE", schemeCode: "940001", toSchemeCode: null, purchaseType: "FRESH",
+      amount: "1000.00", units: null, allUnits: false, folioNo: null, mandateId: null, euin: null, euinDeclared: false, remarks: null,
+    });
+    // Dispatched (the exchange's number stored) but its answer not applied yet: the ordinary sync's business.
+    await deleteJob(booked);
+    const number = `SBX${booked.slice(-12).toUpperCase()}`;
+    await app.prisma.order.update({ where: { id: booked }, data: { exchangeOrderNumber: number } });
+    // Recovery's candidate: no dispatch job, no number.
+    const undispatched = await place();
+    await deleteJob(undispatched);
+    const exchange = app.services.exchange;
+    const failingLookup: typeof exchange = Object.assign(Object.create(exchange) as typeof exchange, {
+      orderStatus: async (ids: string[]) => {
+        if (ids.includes(undispatched)) throw new Error("exchange status lookup timed out\nwith details on a second line");
+        return exchange.orderStatus(ids);
+      },
+    });
+    const lines: string[] = [];
+    const logger = createLogger("info", new Writable({ write: (chunk, _e, done) => (lines.push(...String(chunk).split("\n").filter(Boolean)), done()) }));
+
+    await syncOrdersWithExchange({}, { services: { ...app.services, exchange: failingLookup }, log: logger, job: { attempts: 1, max_attempts: 5 } as never });
+
+    expect(await row(booked)).toMatchObject({ status: "ACCEPTED", exchangeOrderNumber: number });
+    expect(await eventNames(app, booked)).toEqual(["order.accepted"]);
+    expect(await row(undispatched)).toMatchObject({ status: "PENDING", exchangeOrderNumber: null });
+    const warnings = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 40);
+    expect(warnings).toEqual([
+      { level: 40, time: expect.any(String), msg: "recovering undispatched orders failed; the status sync goes on", error: { message: "exchange status lookup timed out" } },
+    ]);
   });
 });
 
