@@ -77,6 +77,6 @@ export function applyAllotmentRow(db: Parameters<typeof allotOrder>[0], row: All
 
 /** Daily: installments due today (India) become child orders. */
 export const createInstallments: TaskHandler<"orders__create_installments"> = async (_payload, { services, log }) => {
-  const created = await createDueInstallments(services.prisma, todayInIndia());
+  const created = await createDueInstallments(services.prisma, todayInIndia(), log);
   if (created > 0) log.info({ created }, "installment orders created");
 };
