@@ -58,7 +58,7 @@ function printBanner(config: Config, credentials: SandboxCredentials | null, emb
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof EmbeddedPostgresError) {
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${error instanceof EmbeddedPostgresError ? error.forTerminal() : error.message}\n`);
   } else {
     process.stderr.write(`Start-up failed: ${(error as Error | undefined)?.stack ?? String(error)}\n`);
   }
