@@ -3,7 +3,7 @@
  * Type-only imports count too (tsPreCompilationDeps), except where a rule says otherwise.
  */
 /** The entry points and the assembly points: the top floor. */
-const TOP = "^src/(app|main|cli|runtime|worker|router|openapi|tasks|build-services)[.]ts$";
+const TOP = "^src/(app|main|shutdown|cli|runtime|worker|router|openapi|tasks|build-services)[.]ts$";
 const EDGE = "^src/(trpc|http)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */

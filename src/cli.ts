@@ -116,7 +116,8 @@ run(process.argv.slice(2)).catch((error: unknown) => {
     console.error(`${error.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  if (error instanceof ConfigError || error instanceof EmbeddedPostgresError) console.error(error.message);
+  if (error instanceof EmbeddedPostgresError) console.error(error.forTerminal());
+  else if (error instanceof ConfigError) console.error(error.message);
   else if (error instanceof AppError) {
     console.error(`${error.appCode}: ${error.message}`);
     for (const d of error.details ?? []) console.error(`  ${d.path}: ${d.message}`);

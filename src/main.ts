@@ -6,6 +6,7 @@ import { httpServerOptions, startHttpServer } from "./http/server.js";
 import { createLogger } from "./lib/logger.js";
 import { openRuntime } from "./runtime.js";
 import { seedSandbox, type SandboxCredentials } from "./seed/sandbox.js";
+import { stopService } from "./shutdown.js";
 import { startWorker, type WorkerHandle } from "./worker.js";
 
 async function main(): Promise<void> {
@@ -29,12 +30,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "stopping");
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await worker?.stop();
-    await runtime.close();
-    logger.info("stopped");
-    process.exit(0);
+    process.exit(await stopService({ server, worker, runtime, logger }, signal));
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
@@ -62,7 +58,7 @@ function printBanner(config: Config, credentials: SandboxCredentials | null, emb
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof EmbeddedPostgresError) {
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${error instanceof EmbeddedPostgresError ? error.forTerminal() : error.message}\n`);
   } else {
     process.stderr.write(`Start-up failed: ${(error as Error | undefined)?.stack ?? String(error)}\n`);
   }

@@ -36,49 +36,76 @@ export async function startWorker(
   logLostConnections(pgPool, log, "worker database connection lost", () => stopping);
 
   const liveness = new WorkerLiveness(connectionString, log);
-  await liveness.acquire();
   const events = new EventEmitter() as WorkerEvents;
   let workerPool: WorkerPool | undefined;
-  events.on("pool:create", (event) => (workerPool = event.workerPool));
-  const runner = await run({
-    pgPool,
-    events,
-    concurrency: services.config.workerConcurrency,
-    noHandleSignals: true,
-    pollInterval: 2_000,
-    taskList: buildTaskList(services),
-    parsedCronItems: parseCronItems(cronItems(services.config)),
-    logger: workerLogger(log),
+  let registered: Promise<void> | undefined;
+  // graphile-worker reports its pool (the `locked_by` of its jobs) before it spawns the workers that take
+  // jobs: the registration goes out on the liveness connection right then, not after run() returns.
+  events.on("pool:create", (event) => {
+    workerPool = event.workerPool;
+    registered = liveness.register(event.workerPool.id);
+    registered.catch(() => {}); // awaited below
   });
-  await liveness.register(workerPool!.id);
+  let runner: Runner | undefined;
+  try {
+    await liveness.acquire();
+    runner = await run({
+      pgPool,
+      events,
+      concurrency: services.config.workerConcurrency,
+      noHandleSignals: true,
+      pollInterval: 2_000,
+      taskList: buildTaskList(services),
+      parsedCronItems: parseCronItems(cronItems(services.config)),
+      logger: workerLogger(log),
+    });
+    if (!registered) throw new Error("graphile-worker did not report its worker pool");
+    await registered;
+  } catch (error) {
+    // Nothing a failed start opened may stay open: the runner, the liveness connection (and its lock), the pool.
+    stopping = true;
+    await runner?.stop().catch(() => {});
+    await liveness.close().catch(() => {});
+    await pgPool.end().catch(() => {});
+    throw error;
+  }
+  const started = runner;
 
-  // Jobs a killed worker process still holds: released at start and then checked every few seconds.
+  // Jobs a killed worker process still holds: checked every few seconds (the first judgement once this
+  // process's own liveness connection has settled, see WorkerLiveness).
   const releaseStopped = () =>
     liveness.releaseStoppedPools(pgPool).catch((error: unknown) => stopping || log.warn({ error: errorSummary(error) }, "releasing stopped workers' jobs failed"));
-  await releaseStopped();
   const heartbeat = setInterval(() => void liveness.heartbeat().catch((error: unknown) => stopping || log.warn({ error: errorSummary(error) }, "worker heartbeat failed")), HEARTBEAT_MS);
   const recovery = setInterval(() => void releaseStopped(), RECOVERY_EVERY_MS);
   heartbeat.unref();
   recovery.unref();
 
   return {
-    runner,
+    runner: started,
     stop: async () => {
       stopping = true;
       clearInterval(heartbeat);
       clearInterval(recovery);
-      const stopped = runner.stop();
-      const grace = options.stopGraceMs ?? STOP_GRACE_MS;
-      let timer: NodeJS.Timeout | undefined;
-      const inTime = await Promise.race([stopped.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), grace)))]);
-      clearTimeout(timer);
-      if (!inTime) {
-        log.warn({ grace_ms: grace }, "jobs still running at the stop deadline are failed now, to run again");
-        // The jobs are failed (unlocked for a retry); the graceful stop itself would still wait for them.
-        await Promise.resolve(workerPool!.forcefulShutdown("stop deadline")).catch((error: unknown) => log.warn({ error: errorSummary(error) }, "forceful worker stop failed"));
+      try {
+        const stopped = started.stop();
+        const grace = options.stopGraceMs ?? STOP_GRACE_MS;
+        let timer: NodeJS.Timeout | undefined;
+        const inTime = await Promise.race([stopped.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), grace)))]).finally(() =>
+          clearTimeout(timer),
+        );
+        if (!inTime) {
+          log.warn({ grace_ms: grace }, "jobs still running at the stop deadline are failed now, to run again");
+          // The jobs are failed (unlocked for a retry); the graceful stop itself would still wait for them.
+          await Promise.resolve(workerPool!.forcefulShutdown("stop deadline")).catch((error: unknown) => log.warn({ error: errorSummary(error) }, "forceful worker stop failed"));
+        }
+      } finally {
+        // Whatever the runner's stop did, the registration, the liveness lock and the pool end with it.
+        try {
+          await liveness.close();
+        } finally {
+          await pgPool.end();
+        }
       }
-      await liveness.close();
-      await pgPool.end();
     },
   };
 }

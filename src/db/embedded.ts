@@ -29,17 +29,30 @@ export class EmbeddedPostgresError extends Error {
     super(message);
     this.name = "EmbeddedPostgresError";
   }
+
+  /** What a command prints on the terminal (stderr) for this error; never given to the logger. */
+  forTerminal(): string {
+    return this.message;
+  }
 }
 
-/** The embedded server of a data directory is in use by another live process of the service. */
+/**
+ * The embedded server of a data directory is in use by another live process of the service. Its message
+ * (what errorSummary or a log line would carry) names the server without a password; the DATABASE_URL to
+ * paste, which needs it (the server asks for one), is only in `forTerminal()`, which start-up errors print.
+ */
 export class EmbeddedPostgresInUseError extends EmbeddedPostgresError {
   constructor(readonly dataDir: string, readonly ownerPid: number | null, readonly ownerLabel: string, readonly port: number) {
     super(
       `The embedded PostgreSQL in ${dataDir} is in use by another process (pid ${ownerPid ?? "unknown"}, ${ownerLabel}). ` +
-        `Stop that process first; to run another process on the same database, give it ` +
-        `DATABASE_URL=postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/mf.`,
+        `Stop that process first; to run another process on the same database, set its DATABASE_URL to that server ` +
+        `(127.0.0.1:${port}, database mf, user ${USER}).`,
     );
     this.name = "EmbeddedPostgresInUseError";
+  }
+
+  override forTerminal(): string {
+    return `${this.message}\n  DATABASE_URL=${urlFor(this.port, "mf")}`;
   }
 }
 
@@ -81,6 +94,8 @@ export async function postgresBinaries(): Promise<{ postgres: string; initdb: st
  *    fast shutdown and waits for it. When the postmaster ends on its own, the watchdog ends too.
  * Asynchronous commands of a non-interactive shell read /dev/null, hence the descriptor 3 for the pipe.
  */
+/** The watchdog's `$0`: how its process is told from other shells. */
+const WATCHDOG_NAME = "mf-embedded-postgres";
 const WATCHDOG = [
   "exec 3<&0",
   '"$@" </dev/null &',
@@ -137,10 +152,41 @@ export async function startEmbeddedPostgres(options: {
   }
 
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) await initialise(dataDir, onLog);
+  const postmaster = await spawnPostmaster({ dataDir, port: options.port, onLog });
+  const { adminUrl, ...rest } = urls(options.port);
+  const ready = await Promise.race([waitUntilAccepting(adminUrl, 60_000), postmaster.exited.then(() => false as const)]);
+  if (!ready) {
+    await postmaster.stop();
+    throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${dataDir} did not start:\n${postmaster.stderr().trim() || "(no output)"}`);
+  }
+  const ownerConnection = await claimOwnership(adminUrl, options.ownerLabel ?? path.basename(process.argv[1] ?? "node"));
+  return {
+    adminUrl,
+    ...rest,
+    shared: false,
+    stop: async () => {
+      await untilOtherSessionsEnd(ownerConnection, 3_000).catch(() => {});
+      await ownerConnection.end().catch(() => {});
+      await postmaster.stop();
+    },
+  };
+}
+
+export interface SpawnedPostmaster {
+  exited: Promise<{ code: number | null; signal: string | null }>;
+  /** The last few KB the server wrote to stderr. */
+  stderr(): string;
+  /** Closes the watchdog's lifeline and waits for the server (and the watchdog) to end. */
+  stop(): Promise<void>;
+}
+
+/** Starts the postmaster of `dataDir` under its watchdog (see WATCHDOG); it does not wait for it to accept connections. */
+export async function spawnPostmaster(options: { dataDir: string; port: number; onLog?: (line: string) => void }): Promise<SpawnedPostmaster> {
+  const onLog = options.onLog ?? (() => {});
   const ids = await postgresUserIds();
   const { postgres } = await postgresBinaries();
-  const flags = ["-D", dataDir, "-p", String(options.port), "-c", "max_connections=300", "-c", "listen_addresses=127.0.0.1"];
-  const watchdog = spawn("/bin/sh", ["-c", WATCHDOG, "mf-embedded-postgres", postgres, ...flags], {
+  const flags = ["-D", options.dataDir, "-p", String(options.port), "-c", "max_connections=300", "-c", "listen_addresses=127.0.0.1"];
+  const watchdog = spawn("/bin/sh", ["-c", WATCHDOG, WATCHDOG_NAME, postgres, ...flags], {
     ...ids,
     detached: true,
     stdio: ["pipe", "ignore", "pipe"],
@@ -155,24 +201,7 @@ export async function startEmbeddedPostgres(options: {
   // The pipe is the watchdog's lifeline; an error on it (the watchdog gone) must not crash the service.
   watchdog.stdin!.on("error", () => {});
   const exited = once(watchdog, "exit").then(([code, signal]) => ({ code: code as number | null, signal: signal as string | null }));
-
-  const { adminUrl, ...rest } = urls(options.port);
-  const ready = await Promise.race([waitUntilAccepting(adminUrl, 60_000), exited.then(() => false as const)]);
-  if (!ready) {
-    await stopWatchdog(watchdog, exited);
-    throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${dataDir} did not start:\n${stderr.trim() || "(no output)"}`);
-  }
-  const ownerConnection = await claimOwnership(adminUrl, options.ownerLabel ?? path.basename(process.argv[1] ?? "node"));
-  return {
-    adminUrl,
-    ...rest,
-    shared: false,
-    stop: async () => {
-      await untilOtherSessionsEnd(ownerConnection, 3_000).catch(() => {});
-      await ownerConnection.end().catch(() => {});
-      await stopWatchdog(watchdog, exited);
-    },
-  };
+  return { exited, stderr: () => stderr, stop: () => stopWatchdog(watchdog, exited) };
 }
 
 function urlFor(port: number, database: string): string {
@@ -272,8 +301,11 @@ function processState(pid: number, dataDir: string): "postgres" | "gone" | "othe
 }
 
 /**
- * The live process that started the server (it holds the owner lock), null when there is none, or "gone"
- * when the server ended while we asked (a watchdog finishing its shutdown).
+ * The live process that started the server, null when there is none (an orphan), or "gone" when the
+ * server ended while we asked (a watchdog finishing its shutdown). The owner holds the owner lock, except
+ * in the moment between its server accepting connections and its claiming the lock: a server whose
+ * watchdog is alive has a live owner (the watchdog ends the server when its service goes), so the lock is
+ * waited for, briefly, to name it. Without /proc, the lock is looked at once more after a pause instead.
  */
 async function ownerOf(running: RunningPostmaster, dataDir: string): Promise<{ pid: number | null; label: string } | null | "gone"> {
   const adminUrl = urlFor(running.port, "postgres");
@@ -289,22 +321,90 @@ async function ownerOf(running: RunningPostmaster, dataDir: string): Promise<{ p
   client.on("error", () => {});
   await client.connect();
   try {
-    const { rows } = await client.query<{ free: boolean }>("SELECT pg_try_advisory_lock($1, $2) AS free", [...OWNER_LOCK]);
-    if (rows[0]!.free) return null; // nobody holds it; the session ends just below and releases it
-    const holder = await client.query<{ application_name: string }>(
-      `SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objid = $2 AND l.granted LIMIT 1`,
-      [...OWNER_LOCK],
-    );
-    const [, pid, label] = /^mf-embedded-owner (\d+) (.*)$/.exec(holder.rows[0]?.application_name ?? "") ?? [];
-    return { pid: pid ? Number(pid) : null, label: label ?? "unknown" };
+    const deadline = Date.now() + OWNER_CLAIM_WAIT_MS;
+    let lookedAgain = false;
+    for (;;) {
+      const holder = await ownerLockHolder(client);
+      if (holder) return holder;
+      const watchdog = watchdogOf(running.pid, dataDir);
+      if (watchdog === "none") return null;
+      if (watchdog === "unknown") {
+        if (lookedAgain) return null;
+        lookedAgain = true;
+        await delay(2_000);
+        continue;
+      }
+      if (!alive()) return "gone";
+      if (Date.now() > deadline) return { pid: watchdog.ownerPid, label: "starting" };
+      await delay(100);
+    }
   } finally {
     await client.end().catch(() => {});
   }
 }
 
+/** How long a server under a live watchdog is given for its owner to claim the owner lock. */
+const OWNER_CLAIM_WAIT_MS = 10_000;
+
+/** Who holds the owner lock (from its session's application_name), or null when it is free. */
+async function ownerLockHolder(client: pg.Client): Promise<{ pid: number | null; label: string } | null> {
+  const { rows } = await client.query<{ free: boolean }>("SELECT pg_try_advisory_lock($1, $2) AS free", [...OWNER_LOCK]);
+  if (rows[0]!.free) {
+    // Let go at once: an owner claiming it now (pg_advisory_lock) must not wait for us.
+    await client.query("SELECT pg_advisory_unlock($1, $2)", [...OWNER_LOCK]);
+    return null;
+  }
+  const holder = await client.query<{ application_name: string }>(
+    `SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objid = $2 AND l.granted LIMIT 1`,
+    [...OWNER_LOCK],
+  );
+  const [, pid, label] = /^mf-embedded-owner (\d+) (.*)$/.exec(holder.rows[0]?.application_name ?? "") ?? [];
+  return { pid: pid ? Number(pid) : null, label: label ?? "unknown" };
+}
+
+/**
+ * The watchdog the postmaster `pid` runs under, if it is alive: its parent is a shell named WATCHDOG_NAME
+ * for the same data directory. Its owner is the watchdog's parent. "unknown" without /proc.
+ */
+function watchdogOf(pid: number, dataDir: string): { ownerPid: number | null } | "none" | "unknown" {
+  const parent = parentPid(pid);
+  if (parent === undefined) return existsSync("/proc/self/stat") ? "none" : "unknown";
+  if (parent <= 1) return "none";
+  try {
+    const args = readFileSync(`/proc/${parent}/cmdline`, "utf8").split("\0");
+    if (args[3] !== WATCHDOG_NAME || !args.includes(dataDir)) return "none";
+  } catch {
+    return "none";
+  }
+  if (processStatus(parent) === "Z") return "none";
+  const owner = parentPid(parent);
+  return { ownerPid: owner && owner > 1 ? owner : null };
+}
+
+/** The parent pid of a live process from /proc/<pid>/stat, undefined when it cannot be read. */
+function parentPid(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // After the command name in parentheses (which may hold spaces): state, then the parent pid.
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    return Number.isInteger(ppid) ? ppid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function processStatus(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Holds the owner lock for as long as this process runs the server (the session ends with the process). */
-async function claimOwnership(adminUrl: string, label: string): Promise<pg.Client> {
+export async function claimOwnership(adminUrl: string, label: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: adminUrl, application_name: `${OWNER_APPLICATION} ${process.pid} ${label}`.slice(0, 63) });
   // Ended by our own stop, or by the server's shutdown: nothing to report either way.
   client.on("error", () => {});

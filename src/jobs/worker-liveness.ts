@@ -13,6 +13,11 @@ import { errorSummary, type Logger } from "../lib/logger.js";
  * moment keeps its jobs. The jobs of a stopped pool are released with graphile-worker's own
  * `force_unlock_workers` and run again (every task is idempotent). Pools that never registered (another
  * program using graphile-worker) are left to graphile-worker's own expiry.
+ *
+ * After a database outage longer than STALE_AFTER_MS every lock is gone and every heartbeat stale at
+ * once, live workers' included, and they reconnect one heartbeat after another. So a process judges
+ * other pools only while its own liveness connection has been up for one stale period: by then every
+ * live worker has beaten again.
  */
 export const HEARTBEAT_MS = 5_000;
 export const STALE_AFTER_MS = 20_000;
@@ -27,18 +32,28 @@ export interface ReleasedPool {
 
 export class WorkerLiveness {
   private connection: pg.Client | null = null;
+  /** When the current connection was made (Date.now()). */
+  private connectedAt = 0;
   private poolId: string | null = null;
   private readonly lockKey = (randomBytes(8).readBigInt64BE() & 0x7fff_ffff_ffff_ffffn).toString();
   private closed = false;
+  /** The heartbeat under way, if any: a stop waits for it, and the next tick skips while it runs. */
+  private beating: Promise<void> | null = null;
+  private readonly settleMs: number;
 
   constructor(
     private readonly connectionString: string,
     private readonly log: Logger,
-  ) {}
+    /** settleMs: how long its own connection must have been up before it judges other pools (tests shorten it). */
+    options: { settleMs?: number } = {},
+  ) {
+    this.settleMs = options.settleMs ?? STALE_AFTER_MS;
+  }
 
   /** Takes the liveness lock; call before the runner starts taking jobs. */
   async acquire(): Promise<void> {
     this.connection = await this.connect();
+    this.connectedAt = Date.now();
   }
 
   /** Records the runner's pool (its jobs' `locked_by`) as alive. */
@@ -50,19 +65,38 @@ export class WorkerLiveness {
     );
   }
 
-  /** Refreshes the heartbeat; after a lost connection, takes the lock again and re-registers. */
-  async heartbeat(): Promise<void> {
-    if (this.closed || !this.poolId) return;
-    if (!this.connection) {
-      this.connection = await this.connect();
-      this.log.info({ pool_id: this.poolId }, "worker liveness connection restored");
+  /**
+   * Refreshes the heartbeat; after a lost connection, takes the lock again and re-registers. While a
+   * heartbeat is still under way (a slow reconnect), another call does nothing.
+   */
+  heartbeat(): Promise<void> {
+    if (this.closed || !this.poolId || this.beating) return Promise.resolve();
+    const beating = this.beat(this.poolId).finally(() => {
+      if (this.beating === beating) this.beating = null;
+    });
+    this.beating = beating;
+    return beating;
+  }
+
+  private async beat(poolId: string): Promise<void> {
+    let connection = this.connection;
+    if (!connection) {
+      connection = await this.connect();
+      // The worker stopped while this connected: the new session (and its lock) must not outlive it.
+      if (this.closed) {
+        await connection.end().catch(() => {});
+        return;
+      }
+      this.connection = connection;
+      this.connectedAt = Date.now();
+      this.log.info({ pool_id: poolId }, "worker liveness connection restored");
     }
-    const { rowCount } = await this.connection.query(`UPDATE worker_processes SET heartbeat_at = now() WHERE pool_id = $1`, [this.poolId]);
-    if (rowCount === 0) {
+    const { rowCount } = await connection.query(`UPDATE worker_processes SET heartbeat_at = now() WHERE pool_id = $1`, [poolId]);
+    if (rowCount === 0 && !this.closed) {
       // Another process judged this one stopped (lock and heartbeat lost together for STALE_AFTER_MS):
       // some of its jobs may run twice, which idempotent tasks tolerate. Register again.
-      this.log.warn({ pool_id: this.poolId }, "this worker was taken for stopped and its jobs released; registering again");
-      await this.register(this.poolId);
+      this.log.warn({ pool_id: poolId }, "this worker was taken for stopped and its jobs released; registering again");
+      await this.register(poolId);
     }
   }
 
@@ -71,6 +105,8 @@ export class WorkerLiveness {
    * 4 hours. Safe to run from any number of processes at once.
    */
   async releaseStoppedPools(pool: pg.Pool): Promise<ReleasedPool[]> {
+    // Without a settled connection of its own, the database may just have come back: judge nobody yet.
+    if (!this.connection || Date.now() - this.connectedAt < this.settleMs) return [];
     const client = await pool.connect();
     const released: ReleasedPool[] = [];
     try {
@@ -105,9 +141,10 @@ export class WorkerLiveness {
     return released;
   }
 
-  /** A clean stop: the row goes, and the lock with the connection. */
+  /** A clean stop: the row goes, and the lock with the connection (after a heartbeat under way ends). */
   async close(): Promise<void> {
     this.closed = true;
+    await this.beating?.catch(() => {});
     const connection = this.connection;
     this.connection = null;
     if (!connection) return;
@@ -119,7 +156,15 @@ export class WorkerLiveness {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.connectionString, application_name: `mf-worker ${process.pid}` });
+    // Bounded, so a connect or query that hangs (a half-open network) cannot hold a heartbeat, and the stop waiting for it, for long.
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      application_name: `mf-worker ${process.pid}`,
+      connectionTimeoutMillis: HEARTBEAT_MS,
+      query_timeout: HEARTBEAT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: HEARTBEAT_MS,
+    });
     client.on("error", (error) => {
       if (this.closed) return;
       this.log.warn({ error: errorSummary(error) }, "worker liveness connection lost; reconnecting at the next heartbeat");

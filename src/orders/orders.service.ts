@@ -2,6 +2,7 @@ import type { Db, DbOrTx, Prisma } from "../db/client.js";
 import { bodyHash, idempotent, type Stored } from "../idempotency/idempotency.js";
 import { enqueue } from "../jobs/enqueue.js";
 import { AppError, notFound } from "../lib/errors.js";
+import type { Log } from "../lib/logger.js";
 import { readCursor, toPage } from "../lib/zod.js";
 import { decimalOrNull, rupeesToDecimal } from "../lib/formats.js";
 import { newId } from "../lib/ids.js";
@@ -191,7 +192,7 @@ export async function getOrder(services: Services, caller: Caller, id: string): 
   const row = await services.prisma.order.findFirst({ where: { id, distributorId: caller.distributorId } });
   if (!row) throw notFound(`Order ${id}`);
   const payments = await latestPayments(services.prisma, [id]);
-  return toView(row, payments.get(id) ?? null);
+  return toView(row, payments.get(id) ?? null, services.logger);
 }
 
 /** The latest payment of each order (an order may have a failed payment and a newer one). */
@@ -216,7 +217,7 @@ function placed(row: OrderRow) {
   };
 }
 
-function toView(row: OrderRow, paymentId: string | null) {
+function toView(row: OrderRow, paymentId: string | null, log: Log) {
   return {
     ...placed(row),
     payment_status: row.paymentStatus as "NOT_REQUIRED" | "UNPAID" | "PENDING" | "PAID" | "FAILED" | "REFUNDED",
@@ -242,7 +243,7 @@ function toView(row: OrderRow, paymentId: string | null) {
     installment_no: row.installmentNo,
     bank_account_id: row.bankAccountId,
     sub_broker_arn: row.subBrokerArn,
-    ...orderedView(row),
+    ...orderedView(row, log),
     updated_at: row.updatedAt.toISOString(),
   };
 }
@@ -280,7 +281,7 @@ export async function listOrders(
     take: query.limit + 1,
   });
   const payments = await latestPayments(services.prisma, rows.map((r) => r.id));
-  return toPage(rows, query.limit, (row) => [row.id], (row) => toView(row, payments.get(row.id) ?? null));
+  return toPage(rows, query.limit, (row) => [row.id], (row) => toView(row, payments.get(row.id) ?? null, services.logger));
 }
 
 export async function listInstallments(services: Services, caller: Caller, id: string) {

@@ -100,7 +100,7 @@ export async function simulateNextInstallment(services: SandboxServices, caller:
   if (order.status !== "ACCEPTED") {
     throw invalidState(`Registration ${id} is ${order.status}; only an ACCEPTED registration has installments to create`);
   }
-  const created = await createNextInstallment(services.prisma, id);
+  const created = await createNextInstallment(services.prisma, id, services.logger);
   if (!created) throw invalidState(`Registration ${id} has no scheduled installment left`);
   return ok(`Installment ${created.installmentNo} of ${created.installments} created`, created.childId);
 }

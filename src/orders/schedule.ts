@@ -1,6 +1,7 @@
 import type { Db, Prisma, Tx } from "../db/client.js";
 import { recordEvent } from "../events/events.repo.js";
 import { newId } from "../lib/ids.js";
+import type { Log } from "../lib/logger.js";
 import { createPayment } from "../payments/payments.service.js";
 import { orderDetails } from "./order-details.js";
 
@@ -41,8 +42,8 @@ function clampedDay(year: number, month: number, day: number): number {
 
 const iso = (date: Date) => date.toISOString().slice(0, 10);
 
-function planOf(order: OrderRow): Plan | null {
-  const details = orderDetails(order);
+function planOf(order: OrderRow, log?: Pick<Log, "warn">): Plan | null {
+  const details = orderDetails(order, log);
   if (details.sip) {
     const { frequency, start_date, installments, installment_day } = details.sip;
     // A top-up's sip object names its SIP and has no plan.
@@ -86,7 +87,7 @@ const LIVE_REGISTRATION = new Set(["ACCEPTED", "ALLOTTED"]);
  * units and need none. Each installment becomes a child once (its row moves SCHEDULED -> CREATED in
  * the child's transaction). Returns the number of child orders created.
  */
-export async function createDueInstallments(db: Db, today: string): Promise<number> {
+export async function createDueInstallments(db: Db, today: string, log?: Pick<Log, "warn">): Promise<number> {
   let created = 0;
   for (;;) {
     const due = await db.orderInstallment.findMany({
@@ -95,7 +96,7 @@ export async function createDueInstallments(db: Db, today: string): Promise<numb
       take: INSTALLMENT_BATCH,
     });
     if (due.length === 0) return created;
-    for (const row of due) if (await createChild(db, row)) created++;
+    for (const row of due) if (await createChild(db, row, log)) created++;
   }
 }
 
@@ -103,17 +104,17 @@ export async function createDueInstallments(db: Db, today: string): Promise<numb
  * The sandbox's next-installment: the registration's next SCHEDULED installment becomes its child order
  * now, through the same code as on its due date. Null when none is left (or the registration has ended).
  */
-export async function createNextInstallment(db: Db, orderId: string): Promise<{ childId: string; installmentNo: number; installments: number | undefined } | null> {
+export async function createNextInstallment(db: Db, orderId: string, log?: Pick<Log, "warn">): Promise<{ childId: string; installmentNo: number; installments: number | undefined } | null> {
   for (;;) {
     const next = await db.orderInstallment.findFirst({ where: { orderId, status: "SCHEDULED" }, orderBy: { installmentNo: "asc" } });
     if (!next) return null;
-    const created = await createChild(db, next);
+    const created = await createChild(db, next, log);
     // Null: a concurrent call (or the hourly job) took this one first, or the registration ended; look again.
     if (created) return { ...created, installmentNo: next.installmentNo };
   }
 }
 
-async function createChild(db: Db, row: Prisma.OrderInstallmentGetPayload<object>): Promise<{ childId: string; installments: number | undefined } | null> {
+async function createChild(db: Db, row: Prisma.OrderInstallmentGetPayload<object>, log?: Pick<Log, "warn">): Promise<{ childId: string; installments: number | undefined } | null> {
   return db.$transaction(async (tx) => {
     const parent = await tx.order.findUniqueOrThrow({ where: { id: row.orderId } });
     const scheduled = { orderId: row.orderId, installmentNo: row.installmentNo, status: "SCHEDULED" };
@@ -124,7 +125,7 @@ async function createChild(db: Db, row: Prisma.OrderInstallmentGetPayload<object
     const childId = newId("ord");
     const { count } = await tx.orderInstallment.updateMany({ where: scheduled, data: { status: "CREATED", childOrderId: childId } });
     if (count !== 1) return null;
-    const total = planOf(parent)?.installments;
+    const total = planOf(parent, log)?.installments;
     const child = await tx.order.create({
       data: {
         id: childId,

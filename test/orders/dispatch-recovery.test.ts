@@ -1,3 +1,4 @@
+import { Writable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WorkerLiveness } from "../../src/jobs/worker-liveness.js";
@@ -29,6 +30,29 @@ afterAll(async () => {
   for (const holder of holders) await holder.end();
   await pool?.end();
 });
+
+/** A logger whose JSON lines land in `lines`. */
+function capturingLogger() {
+  const lines: string[] = [];
+  const logger = createLogger("info", new Writable({ write: (chunk, _e, done) => (lines.push(...String(chunk).split("\n").filter(Boolean)), done()) }));
+  return { lines, logger };
+}
+/** The sessions of this test process's worker liveness connections (see WorkerLiveness). */
+const livenessSessions = async () =>
+  (await app.prisma.$queryRawUnsafe<Array<{ pid: number }>>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
+    `mf-worker ${process.pid}`,
+  )).map((r) => r.pid);
+/** Ends the liveness connections, as a database restart or a network cut would. */
+const cutLiveness = async (lines: string[]) => {
+  const before = lines.filter((l) => l.includes("worker liveness connection lost")).length;
+  const sessions = await livenessSessions();
+  expect(sessions).toHaveLength(1);
+  await app.prisma.$queryRawUnsafe(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1`, sessions[0]);
+  await expect.poll(() => lines.filter((l) => l.includes("worker liveness connection lost")).length, { timeout: 5_000 }).toBe(before + 1);
+};
+const poolRow = (poolId: string) => app.prisma.$queryRawUnsafe<Array<{ pool_id: string }>>(`SELECT pool_id FROM worker_processes WHERE pool_id = $1`, poolId);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const place = async (remarks?: string) => {
   const res = await app.http("POST", "/api/orders/v1/", {
@@ -84,7 +108,8 @@ describe("jobs held by a stopped worker process", () => {
     await lockJob(fresh, "pool-fresh");
     await lockJob(unknown, "pool-never-registered");
 
-    const liveness = new WorkerLiveness(app.databaseUrl, createLogger("silent"));
+    const liveness = new WorkerLiveness(app.databaseUrl, createLogger("silent"), { settleMs: 0 });
+    await liveness.acquire();
     const released = await liveness.releaseStoppedPools(pool);
 
     expect(released).toEqual([{ poolId: "pool-dead", pid: 4242, host: "test-host", jobs: 1 }]);
@@ -96,6 +121,7 @@ describe("jobs held by a stopped worker process", () => {
     expect(pools.map((p) => p.pool_id)).toEqual(["pool-fresh", "pool-slow"]);
     // A second pass (another process at the same time, or the next interval) finds nothing more to do.
     expect(await liveness.releaseStoppedPools(pool)).toEqual([]);
+    await liveness.close();
   });
 
   it("a registered worker holds its lock and beats; after a clean stop its row is gone", async () => {
@@ -104,7 +130,10 @@ describe("jobs held by a stopped worker process", () => {
     await liveness.register("pool-me");
     await app.prisma.$executeRawUnsafe(`UPDATE worker_processes SET heartbeat_at = now() - interval '1 hour' WHERE pool_id = 'pool-me'`);
     // Another process looking: the heartbeat is stale, but the lock says it is alive.
-    expect(await new WorkerLiveness(app.databaseUrl, createLogger("silent")).releaseStoppedPools(pool)).toEqual([]);
+    const other = new WorkerLiveness(app.databaseUrl, createLogger("silent"), { settleMs: 0 });
+    await other.acquire();
+    expect(await other.releaseStoppedPools(pool)).toEqual([]);
+    await other.close();
     await liveness.heartbeat();
     const [beat] = await app.prisma.$queryRawUnsafe<Array<{ fresh: boolean }>>(
       `SELECT heartbeat_at > now() - interval '5 seconds' AS fresh FROM worker_processes WHERE pool_id = 'pool-me'`,
@@ -112,6 +141,69 @@ describe("jobs held by a stopped worker process", () => {
     expect(beat!.fresh).toBe(true);
     await liveness.close();
     expect(await app.prisma.$queryRawUnsafe(`SELECT pool_id FROM worker_processes WHERE pool_id = 'pool-me'`)).toEqual([]);
+  });
+});
+
+describe("the liveness connection lost and restored", () => {
+  it("a heartbeat reconnecting while the worker stops: the stop waits for it, no connection and no row are left", async () => {
+    const { lines, logger } = capturingLogger();
+    const liveness = new WorkerLiveness(app.databaseUrl, logger);
+    await liveness.acquire();
+    await liveness.register("pool-stopping");
+    await cutLiveness(lines);
+    // Meanwhile another process took this one for stopped (its row is gone).
+    await app.prisma.$executeRawUnsafe(`DELETE FROM worker_processes WHERE pool_id = 'pool-stopping'`);
+
+    const beat = liveness.heartbeat(); // reconnecting: past the `closed` check when the stop comes
+    await liveness.close();
+    expect(await livenessSessions()).toEqual([]);
+    expect(await poolRow("pool-stopping")).toEqual([]);
+    await beat;
+    await sleep(200);
+    expect(await livenessSessions()).toEqual([]);
+    expect(await poolRow("pool-stopping")).toEqual([]);
+  });
+
+  it("a tick while a heartbeat is still reconnecting is skipped: one connection, no error", async () => {
+    const { lines, logger } = capturingLogger();
+    const liveness = new WorkerLiveness(app.databaseUrl, logger);
+    await liveness.acquire();
+    await liveness.register("pool-slow-beat");
+    await cutLiveness(lines);
+    await Promise.all([liveness.heartbeat(), liveness.heartbeat(), liveness.heartbeat()]);
+    expect(await livenessSessions()).toHaveLength(1);
+    expect(lines.filter((l) => l.includes("worker liveness connection restored"))).toHaveLength(1);
+    await liveness.close();
+    expect(await livenessSessions()).toEqual([]);
+  });
+
+  it("a process judges other pools only once its own liveness connection has been up for one stale period", async () => {
+    const { lines, logger } = capturingLogger();
+    const [first, second] = [await place(), await place()];
+    // Pools whose lock is free and heartbeat stale: after a long outage, live ones look like this too.
+    await registerPool("pool-after-outage-1", 9201, "1 minute");
+    await lockJob(first, "pool-after-outage-1");
+    const liveness = new WorkerLiveness(app.databaseUrl, logger, { settleMs: 1_000 });
+    expect(await liveness.releaseStoppedPools(pool)).toEqual([]); // no connection of its own yet
+    await liveness.acquire();
+    await liveness.register("pool-judge");
+    expect(await liveness.releaseStoppedPools(pool)).toEqual([]);
+    expect((await dispatchJob(first))!.locked_by).toBe("pool-after-outage-1");
+    await sleep(1_100);
+    expect((await liveness.releaseStoppedPools(pool)).map((p) => p.poolId)).toEqual(["pool-after-outage-1"]);
+
+    // Its own connection lost, then back: again nobody is judged for one period.
+    await registerPool("pool-after-outage-2", 9202, "1 minute");
+    await lockJob(second, "pool-after-outage-2");
+    await cutLiveness(lines);
+    expect(await liveness.releaseStoppedPools(pool)).toEqual([]);
+    await liveness.heartbeat();
+    expect(await livenessSessions()).toHaveLength(1);
+    expect(await liveness.releaseStoppedPools(pool)).toEqual([]);
+    expect((await dispatchJob(second))!.locked_by).toBe("pool-after-outage-2");
+    await sleep(1_100);
+    expect((await liveness.releaseStoppedPools(pool)).map((p) => p.poolId)).toEqual(["pool-after-outage-2"]);
+    await liveness.close();
   });
 });
 
@@ -175,6 +267,42 @@ describe("status sync: PENDING orders with no exchange number whose dispatch is 
       expect(await eventNames(app, id)).toEqual([]);
     }
     expect((await dispatchJob(running))!.locked_by).toBe("pool-busy");
+  });
+});
+
+describe("status sync when the recovery's lookup fails", () => {
+  it("logs one short line and still applies the exchange's answers for the orders it has", async () => {
+    const booked = await place();
+    await app.services.exchange.placeOrder({
+      orderId: booked, clientCode: "X", orderType: "LUMPSUM_PURCHASE", schemeCode: "940001", toSchemeCode: null, purchaseType: "FRESH",
+      amount: "1000.00", units: null, allUnits: false, folioNo: null, mandateId: null, euin: null, euinDeclared: false, remarks: null,
+    });
+    // Dispatched (the exchange's number stored) but its answer not applied yet: the ordinary sync's business.
+    await deleteJob(booked);
+    const number = `SBX${booked.slice(-12).toUpperCase()}`;
+    await app.prisma.order.update({ where: { id: booked }, data: { exchangeOrderNumber: number } });
+    // Recovery's candidate: no dispatch job, no number.
+    const undispatched = await place();
+    await deleteJob(undispatched);
+    const exchange = app.services.exchange;
+    const failingLookup: typeof exchange = Object.assign(Object.create(exchange) as typeof exchange, {
+      orderStatus: async (ids: string[]) => {
+        if (ids.includes(undispatched)) throw new Error("exchange status lookup timed out\nwith details on a second line");
+        return exchange.orderStatus(ids);
+      },
+    });
+    const lines: string[] = [];
+    const logger = createLogger("info", new Writable({ write: (chunk, _e, done) => (lines.push(...String(chunk).split("\n").filter(Boolean)), done()) }));
+
+    await syncOrdersWithExchange({}, { services: { ...app.services, exchange: failingLookup }, log: logger, job: { attempts: 1, max_attempts: 5 } as never });
+
+    expect(await row(booked)).toMatchObject({ status: "ACCEPTED", exchangeOrderNumber: number });
+    expect(await eventNames(app, booked)).toEqual(["order.accepted"]);
+    expect(await row(undispatched)).toMatchObject({ status: "PENDING", exchangeOrderNumber: null });
+    const warnings = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 40);
+    expect(warnings).toEqual([
+      { level: 40, time: expect.any(String), msg: "recovering undispatched orders failed; the status sync goes on", error: { message: "exchange status lookup timed out" } },
+    ]);
   });
 });
 

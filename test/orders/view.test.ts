@@ -75,4 +75,36 @@ describe("GET /api/orders/v1/{id} returns what was ordered", () => {
     expect(res.status).toBe(200);
     expect(ordered(res.body)).toEqual({ ...none, switch: { to_scheme_code: "970002" } });
   });
+
+  it("a stored details row that does not fit its schema: the fields that fit are shown, one warning names the paths, never a 500", async () => {
+    const sip = { frequency: "WEEKLY", start_date: today(), installments: 2, installment_day: 1 };
+    const id = await place({ order_type: "SIP", scheme_code: "970001", amount: 1000, sip, euin: { code: "E654321", declaration: false } });
+    await runTask(app, dispatchOrder, { order_id: id });
+    // As an older version, or a hand edit, could have left it: a frequency the schema does not know.
+    await app.prisma.$executeRawUnsafe(
+      `UPDATE orders SET details = $2::jsonb WHERE id = $1`,
+      id,
+      JSON.stringify({ euin: { code: "E654321", declaration: false }, sip: { ...sip, frequency: "FORTNIGHTLY", installments: "two" } }),
+    );
+    const warnings = () => app.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 40 && l.order_id === id);
+
+    const res = await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token });
+    expect(res.status, res.text).toBe(200);
+    expect(ordered(res.body)).toEqual({ ...none, euin: { code: "E654321", declaration: false } });
+    const listed = await app.http("GET", "/api/orders/v1?limit=100", { token: ctx.token });
+    expect(listed.status, listed.text).toBe(200);
+    expect(ordered((listed.body.data as Array<Record<string, unknown>>).find((o) => o.id === id)!)).toEqual({ ...none, euin: { code: "E654321", declaration: false } });
+    // The installment job still makes the due installment (the schedule was written at acceptance).
+    expect(await createDueInstallments(app.prisma, today(), app.services.logger)).toBeGreaterThanOrEqual(1);
+    expect(await app.prisma.order.count({ where: { parentOrderId: id } })).toBe(1);
+
+    expect(warnings().length).toBeGreaterThanOrEqual(3);
+    for (const line of warnings()) {
+      expect(line).toEqual({
+        level: 40, time: expect.any(String), msg: "stored order details do not fit their schema; those fields are left out",
+        order_id: id, invalid_paths: ["sip.frequency", "sip.installments"],
+      });
+    }
+    expect(app.logs.join("\n")).not.toMatch(/FORTNIGHTLY|"two"/);
+  });
 });

@@ -124,6 +124,9 @@ describe("npm run mf next to npm start", () => {
     running.push(second);
     expect(await second.exited).toBe(1);
     expect(second.output()).toMatch(new RegExp(`The embedded PostgreSQL in ${dataDir}/pg is in use by another process \\(pid \\d+, npm start\\)`));
+    // The line to paste is printed on the terminal (the server needs its password); no log line has it.
+    expect(second.output()).toContain(`\n  DATABASE_URL=postgres://postgres:postgres@127.0.0.1:${env.MF_EMBEDDED_PG_PORT}/mf\n`);
+    expect(second.output().split("\n").filter((l) => l.startsWith("{") && l.includes("postgres:postgres@"))).toEqual([]);
     expect(second.output()).not.toMatch(/TypeError|\n\s+at /);
     expect((await fetch(`http://127.0.0.1:${env.PORT}/readyz`)).status).toBe(200);
     expect(await postmasterPid()).toBe(pid);

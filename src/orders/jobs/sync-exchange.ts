@@ -1,6 +1,7 @@
 import type { AllotmentReport } from "../../exchange/port.js";
 import type { TaskHandler } from "../../jobs/task.js";
 import { todayInIndia } from "../../lib/india-date.js";
+import { errorSummary } from "../../lib/logger.js";
 import { Decimal } from "../../lib/money.js";
 import { allotOrder, applyPlacement, isRegistration, rejectAccepted } from "../order-moves.js";
 import { recoverUndispatchedOrders } from "./dispatch-recovery.js";
@@ -14,11 +15,15 @@ const SYNC_BATCH = 500;
  * ACCEPTED), applies what the exchange now reports: a decision on a held order, a later rejection,
  * or its allotment row (valid: ALLOTTED; invalid: REJECTED). Every move is conditional, so the pass
  * is safe to repeat and to race a simulation. It first recovers PENDING orders whose dispatch did not
- * finish (see recoverUndispatchedOrders).
+ * finish (see recoverUndispatchedOrders); a failure there is logged and does not hold up the sync
+ * (the next pass tries the recovery again).
  */
 export const syncOrdersWithExchange: TaskHandler<"orders__sync_exchange"> = async (_payload, { services, log }) => {
   let afterId = "";
-  let moved = await recoverUndispatchedOrders({ services, log });
+  let moved = await recoverUndispatchedOrders({ services, log }).catch((error: unknown) => {
+    log.warn({ error: errorSummary(error) }, "recovering undispatched orders failed; the status sync goes on");
+    return 0;
+  });
   for (;;) {
     const orders = await services.prisma.order.findMany({
       where: { status: { in: ["PENDING", "ACCEPTED"] }, exchangeOrderNumber: { not: null }, id: { gt: afterId } },
@@ -72,6 +77,6 @@ export function applyAllotmentRow(db: Parameters<typeof allotOrder>[0], row: All
 
 /** Daily: installments due today (India) become child orders. */
 export const createInstallments: TaskHandler<"orders__create_installments"> = async (_payload, { services, log }) => {
-  const created = await createDueInstallments(services.prisma, todayInIndia());
+  const created = await createDueInstallments(services.prisma, todayInIndia(), log);
   if (created > 0) log.info({ created }, "installment orders created");
 };
