@@ -106,7 +106,7 @@ async function listenBoth<S>(runtime: Runtime, bench: PostBenchmark<S>): Promise
   const { z } = await import("zod");
   const { createApp } = await import("../src/app.js");
   const { createDistributor } = await import("../src/auth/distributors.service.js");
-  const { appRouter } = await import("../src/trpc/router.js");
+  const { appRouter } = await import("../src/router.js");
   const { authedProcedure, router } = await import("../src/trpc/init.js");
 
   const { prisma } = runtime.services;

@@ -11,9 +11,10 @@ import { mountDocs } from "./http/docs.js";
 import { describeError, envelope, renderError, reportError } from "./http/errors.js";
 import { noStore } from "./http/no-store.js";
 import { createRestHandler } from "./http/rest.js";
-import { createContext, type Services } from "./trpc/context.js";
-import { buildOpenApiDocument } from "./trpc/openapi.js";
-import { appRouter } from "./trpc/router.js";
+import { createContext } from "./trpc/context.js";
+import type { Services } from "./core/services.js";
+import { buildOpenApiDocument } from "./openapi.js";
+import { appRouter } from "./router.js";
 
 type Env = { Variables: { requestId: string; log: Log } };
 

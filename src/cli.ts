@@ -9,7 +9,7 @@ import { createLogger } from "./lib/logger.js";
 import { importNavAllFile } from "./masters/schemes.service.js";
 import { describeRefresh, refreshHoldings } from "./holdings/refresh.js";
 import { openRuntime, type Runtime } from "./runtime.js";
-import { OPENAPI_FILE, openApiText } from "./trpc/openapi-file.js";
+import { OPENAPI_FILE, openApiText } from "./openapi.js";
 
 const USAGE = `Usage: npm run mf -- <command> [options]
 

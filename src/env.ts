@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { holdingsRefreshCronItem } from "./holdings/cron.js";
+import { indiaCronMatcher } from "./lib/india-cron.js";
 
 const flag = z.enum(["0", "1", "true", "false"]).optional().transform((v) => v === "1" || v === "true");
 
@@ -98,7 +98,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`WEBHOOK_RETRY_DELAYS: ${(error as Error).message}`);
   }
   try {
-    holdingsRefreshCronItem(env.HOLDINGS_REFRESH_CRON);
+    indiaCronMatcher(env.HOLDINGS_REFRESH_CRON);
   } catch (error) {
     problems.push(`HOLDINGS_REFRESH_CRON: ${(error as Error).message} (a 5-field cron expression in Asia/Kolkata time)`);
   }

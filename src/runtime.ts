@@ -1,16 +1,13 @@
-import { AuthService, tokenChecksFor } from "./auth/auth.service.js";
+import { buildServices } from "./build-services.js";
 import { createPrisma } from "./db/client.js";
 import { openDatabase, type Database, type OpenDatabaseOptions } from "./db/database.js";
 import { applyMigrations, pendingMigrations } from "./db/migrate.js";
 import type { Config } from "./env.js";
-import { createExchange } from "./exchange/exchange.js";
 import { DataCipher } from "./lib/crypto.js";
 import { loadDataKey } from "./lib/data-key.js";
 import { createLogger, type Logger } from "./lib/logger.js";
-import type { Services } from "./trpc/context.js";
-import { systemResolver } from "./webhooks/public-address.js";
+import type { Services } from "./core/services.js";
 import { migrateWorkerSchema } from "./worker.js";
-import { RequestBudget } from "./http/rate-limit.js";
 
 export interface Runtime {
   services: Services;
@@ -41,7 +38,7 @@ export async function openRuntime(
   const prisma = createPrisma(database.url, config.dbPoolSize, logger.child({ component: "database" }));
   const cipher = new DataCipher(await loadDataKey(config));
   // The URL in use (embedded or DATABASE_URL), for the modules that need their own connection (holdings COPY).
-  const services: Services = { config: { ...config, databaseUrl: database.url }, prisma, logger, auth: new AuthService(prisma, { tokenFailures: config.tokenFailures, concurrentChecks: tokenChecksFor(config.dbPoolSize) }), budget: new RequestBudget(config.rateLimit), cipher, ...createExchange(config, prisma), resolveHost: systemResolver };
+  const services = buildServices({ config: { ...config, databaseUrl: database.url }, prisma, poolSize: config.dbPoolSize, logger, cipher });
   return {
     services,
     database,

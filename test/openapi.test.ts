@@ -4,8 +4,7 @@ import { describe, expect, it } from "vitest";
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { z } from "zod";
-import { buildOpenApiDocument } from "../src/trpc/openapi.js";
-import { OPENAPI_FILE, openApiText } from "../src/trpc/openapi-file.js";
+import { buildOpenApiDocument, OPENAPI_FILE, openApiText } from "../src/openapi.js";
 import { useTestApp } from "./helpers/app.js";
 
 const app = useTestApp();

@@ -1,7 +1,8 @@
+import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../src/lib/errors.js";
 import { createContext } from "../src/trpc/context.js";
-import { appRouter } from "../src/trpc/router.js";
+import { appRouter } from "../src/router.js";
 import { useTestApp } from "./helpers/app.js";
 
 const app = useTestApp();
@@ -18,15 +19,18 @@ describe("procedures through the server-side tRPC caller", () => {
     expect(page.next_cursor === null || typeof page.next_cursor === "string").toBe(true);
   });
 
-  it("throw the application error for a missing token and for invalid input", async () => {
+  it("throw the tRPC error of the application error's code, carrying it as the cause", async () => {
     const noToken = await caller().masters.countries({}).catch((e: unknown) => e);
-    expect(noToken).toBeInstanceOf(AppError);
-    expect((noToken as AppError).appCode).toBe("UNAUTHORIZED");
+    expect(noToken).toBeInstanceOf(TRPCError);
+    expect((noToken as TRPCError).code).toBe("UNAUTHORIZED");
+    expect((noToken as TRPCError).cause).toBeInstanceOf(AppError);
+    expect(((noToken as TRPCError).cause as AppError).appCode).toBe("UNAUTHORIZED");
 
     const d = await app.newDistributor();
     const invalid = await caller(`Bearer ${d.token}`).masters.states({ code: "IND" }).catch((e: unknown) => e);
     expect((invalid as { code: string }).code).toBe("BAD_REQUEST");
     const unknown = await caller(`Bearer ${d.token}`).masters.states({ code: "QQ" }).catch((e: unknown) => e);
-    expect((unknown as AppError).appCode).toBe("NOT_FOUND");
+    expect((unknown as TRPCError).code).toBe("NOT_FOUND");
+    expect(((unknown as TRPCError).cause as AppError).appCode).toBe("NOT_FOUND");
   });
 });

@@ -1,7 +1,7 @@
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
 import { todayInIndia } from "../src/lib/india-date.js";
-import type { AppRouter } from "../src/trpc/router.js";
+import type { AppRouter } from "../src/router.js";
 import { useTestApp } from "./helpers/app.js";
 
 const app = useTestApp();

@@ -1,4 +1,4 @@
-import { spendBudget } from "../http/rate-limit.js";
+import { spendBudget } from "../core/request-budget.js";
 import { publicProcedure, router } from "../trpc/init.js";
 import { TokenRequest, TokenResponse } from "./auth.schemas.js";
 

@@ -2,7 +2,7 @@ import type { Db } from "../db/client.js";
 import { AppError } from "../lib/errors.js";
 import { constantTimeEqual, sha256Hex } from "../lib/crypto.js";
 import { newSecret } from "../lib/ids.js";
-import type { Caller } from "../trpc/context.js";
+import type { Caller } from "../core/caller.js";
 import * as repo from "./auth.repo.js";
 import { TokenFailureLimit, type FailureLimitSettings } from "./token-failures.js";
 

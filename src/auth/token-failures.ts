@@ -1,5 +1,5 @@
 import type { Db, Tx } from "../db/client.js";
-import { addressKey } from "../http/client-ip.js";
+import { addressKey } from "../lib/address-key.js";
 import { sha256Hex } from "../lib/crypto.js";
 import { AppError } from "../lib/errors.js";
 import { KeyedMutex } from "../lib/keyed-mutex.js";

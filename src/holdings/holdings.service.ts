@@ -1,8 +1,9 @@
-import { Decimal } from "@prisma/client/runtime/client";
+import { Decimal } from "../lib/money.js";
 import type { DbOrTx } from "../db/client.js";
 import { notFound } from "../lib/errors.js";
 import { maskPan } from "../lib/mask.js";
-import type { Caller, Services } from "../trpc/context.js";
+import type { Caller } from "../core/caller.js";
+import type { Services } from "../core/services.js";
 import type { PositionView, SummaryView } from "./holdings.schemas.js";
 import { investorPanHash, positionsByPanHash, sumFolioUnits, type PositionRow } from "./holdings.repo.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { todayInIndia } from "../lib/india-date.js";
-import type { Services } from "../trpc/context.js";
+import type { Services } from "../core/services.js";
 import { describeRefresh, refreshHoldings } from "./refresh.js";
 
 export const RefreshQuery = z.strictObject({});

@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { Decimal } from "@prisma/client/runtime/client";
+import { Decimal } from "../lib/money.js";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { DataCipher } from "../lib/crypto.js";

@@ -1,4 +1,4 @@
-import type { Services } from "../trpc/context.js";
+import type { Services } from "../core/services.js";
 import { holdingsFeedDir, listFeedBatches, type WaitingFile } from "./feed-dir.js";
 import { importBatch, withImportClient, type ImportReport } from "./import.js";
 import { writeSandboxFeeds } from "./sandbox-registrar.js";

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Decimal } from "@prisma/client/runtime/client";
+import { Decimal } from "../lib/money.js";
 import { decryptDetails } from "../investors/investors.service.js";
+import { SANDBOX_DISTRIBUTOR } from "../auth/sandbox-distributor.js";
 import { todayInIndia } from "../lib/india-date.js";
-import { SEEDED_FOLIOS } from "../seed/demo-holdings.js";
-import { SANDBOX_DISTRIBUTOR } from "../seed/sandbox.js";
-import type { Services } from "../trpc/context.js";
+import type { Services } from "../core/services.js";
 import { REGISTRAR_FOLDERS } from "./feed-dir.js";
+import { SEEDED_FOLIOS } from "./sandbox-folios.js";
 import type { Registrar } from "./registrars/feed.js";
 
 /**

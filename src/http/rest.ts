@@ -3,9 +3,10 @@ import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { z } from "zod";
 import { validationError } from "../lib/errors.js";
 import { unsafeInputDetails } from "../lib/hostile-input.js";
-import { createContext, type Context, type Services } from "../trpc/context.js";
+import { createContext, type Context } from "../trpc/context.js";
+import type { Services } from "../core/services.js";
+import { spendBudget } from "../core/request-budget.js";
 import { describeError } from "./errors.js";
-import { spendBudget } from "./rate-limit.js";
 import { StaticResponses } from "./static-responses.js";
 
 /** What the HTTP layer knows about one request before it reaches a procedure. */

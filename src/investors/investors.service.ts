@@ -8,7 +8,8 @@ import { AppError, notFound } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import { maskAccountNumber, maskEmail, maskMobile, maskPan } from "../lib/mask.js";
 import { readCursor, toPage } from "../lib/zod.js";
-import type { Caller, Services } from "../trpc/context.js";
+import type { Caller } from "../core/caller.js";
+import type { Services } from "../core/services.js";
 import * as repo from "./investors.repo.js";
 import type { CreateInvestorInput } from "./investors.schemas.js";
 

@@ -1,5 +1,6 @@
 import { notFound } from "../lib/errors.js";
-import type { Caller, Services } from "../trpc/context.js";
+import type { Caller } from "../core/caller.js";
+import type { Services } from "../core/services.js";
 import type { SandboxExchange } from "../exchange/sandbox.js";
 import { decideRegistration } from "../simulation/registration-decision.js";
 import { findInvestor } from "./investors.repo.js";

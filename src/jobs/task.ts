@@ -1,5 +1,5 @@
 import type { Job } from "graphile-worker";
-import type { Services } from "../trpc/context.js";
+import type { Services } from "../core/services.js";
 import type { Logger } from "../lib/logger.js";
 import type { TaskName, TaskPayload } from "./catalog.js";
 

@@ -1,4 +1,3 @@
-import { TRPCError } from "@trpc/server";
 import { maskPansInText } from "./mask.js";
 
 /** The closed set of error codes of the public error envelope, with their HTTP status. */
@@ -25,25 +24,11 @@ export interface ErrorDetail {
   reason?: string;
 }
 
-const TRPC_CODE: Record<ErrorCode, TRPCError["code"]> = {
-  VALIDATION_ERROR: "BAD_REQUEST",
-  UNAUTHORIZED: "UNAUTHORIZED",
-  FORBIDDEN: "FORBIDDEN",
-  NOT_FOUND: "NOT_FOUND",
-  INVALID_STATE: "CONFLICT",
-  CONFLICT: "CONFLICT",
-  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
-  UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
-  RATE_LIMITED: "TOO_MANY_REQUESTS",
-  INTERNAL: "INTERNAL_SERVER_ERROR",
-  UNAVAILABLE: "SERVICE_UNAVAILABLE",
-};
-
 /**
- * The one application error. It extends TRPCError so that both transports (REST and /trpc)
- * carry it unchanged; the HTTP layer renders it as the public envelope.
+ * The one application error. It knows no transport: `trpc/init.ts` turns it into the tRPC error of
+ * its code (carrying it as the cause) and `http/errors.ts` renders it as the public envelope.
  */
-export class AppError extends TRPCError {
+export class AppError extends Error {
   readonly appCode: ErrorCode;
   readonly details: ErrorDetail[] | undefined;
   /** Replaces the envelope entirely, for protocols with their own error body (OAuth 2.0). */
@@ -56,7 +41,7 @@ export class AppError extends TRPCError {
     options: { details?: ErrorDetail[]; body?: Record<string, unknown>; headers?: Record<string, string> } = {},
   ) {
     // Messages may echo an id from the request; anything PAN-shaped in them is masked (both transports).
-    super({ code: TRPC_CODE[code], message: maskPansInText(message) });
+    super(maskPansInText(message));
     this.name = "AppError";
     this.appCode = code;
     this.details = options.details;

@@ -1,5 +1,5 @@
 /** India's offset from UTC: +05:30 all year (no daylight saving). */
-const INDIA_OFFSET_MS = 330 * 60_000;
+export const INDIA_OFFSET_MS = 330 * 60_000;
 
 /**
  * Today's date (YYYY-MM-DD) in India (Asia/Kolkata), where the exchange's business day runs. Every

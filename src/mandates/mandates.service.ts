@@ -7,7 +7,8 @@ import { enqueue } from "../jobs/enqueue.js";
 import { AppError, invalidState, notFound } from "../lib/errors.js";
 import { rupeesToDecimal } from "../lib/formats.js";
 import { newId } from "../lib/ids.js";
-import type { Caller, Services } from "../trpc/context.js";
+import type { Caller } from "../core/caller.js";
+import type { Services } from "../core/services.js";
 import * as repo from "./mandates.repo.js";
 import type { CreateMandateInput } from "./mandates.schemas.js";
 

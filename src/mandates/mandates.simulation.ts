@@ -1,7 +1,8 @@
 import type { SandboxExchange } from "../exchange/sandbox.js";
 import { notFound } from "../lib/errors.js";
 import { decideRegistration } from "../simulation/registration-decision.js";
-import type { Caller, Services } from "../trpc/context.js";
+import type { Caller } from "../core/caller.js";
+import type { Services } from "../core/services.js";
 import { findMandate } from "./mandates.repo.js";
 import { applyMandateRegistration } from "./mandates.service.js";
 

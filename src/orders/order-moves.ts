@@ -3,7 +3,7 @@ import { recordEvent } from "../events/events.repo.js";
 import type { OrderPlacement } from "../exchange/port.js";
 import { maskFreeText } from "../lib/mask.js";
 import { createPayment, refundCapturedPayments } from "../payments/payments.service.js";
-import type { Decimal } from "./allotment.js";
+import type { Decimal } from "../lib/money.js";
 import { cancelSchedule, scheduleInstallments } from "./schedule.js";
 
 /**

@@ -2,8 +2,9 @@ import type { Db } from "../db/client.js";
 import type { SandboxExchange } from "../exchange/sandbox.js";
 import { invalidState, notFound, validationError } from "../lib/errors.js";
 import { todayInIndia } from "../lib/india-date.js";
-import type { Caller, Services } from "../trpc/context.js";
-import { amountFor, Decimal, unitsFor } from "./allotment.js";
+import type { Caller } from "../core/caller.js";
+import type { Services } from "../core/services.js";
+import { amountFor, Decimal, unitsFor } from "../lib/money.js";
 import { allotOrder, applyPlacement, isRegistration, markDispatchFailed } from "./order-moves.js";
 import { createNextInstallment } from "./schedule.js";
 

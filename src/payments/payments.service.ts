@@ -5,7 +5,8 @@ import { invalidState, notFound } from "../lib/errors.js";
 import { decimalOrNull } from "../lib/formats.js";
 import { newId } from "../lib/ids.js";
 import { maskFreeText } from "../lib/mask.js";
-import type { Caller, Services } from "../trpc/context.js";
+import type { Caller } from "../core/caller.js";
+import type { Services } from "../core/services.js";
 
 export type PaymentMode = "UPI" | "NETBANKING" | "MANDATE" | "CHEQUE";
 export type PaymentState = "PENDING" | "CAPTURED" | "FAILED" | "REFUNDED";

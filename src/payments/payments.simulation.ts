@@ -1,6 +1,7 @@
 import type { SandboxExchange } from "../exchange/sandbox.js";
 import { invalidState, notFound } from "../lib/errors.js";
-import type { Caller, Services } from "../trpc/context.js";
+import type { Caller } from "../core/caller.js";
+import type { Services } from "../core/services.js";
 import { movePayment, type PaymentMove } from "./payments.service.js";
 
 const REMARKS: Record<PaymentMove, string> = {

@@ -4,7 +4,7 @@ import { CreateInvestorRequest } from "../investors/investors.schemas.js";
 import { CreateMandateRequest } from "../mandates/mandates.schemas.js";
 import { applyMandateRegistration, createMandate } from "../mandates/mandates.service.js";
 import { todayInIndia } from "../lib/india-date.js";
-import type { Services } from "../trpc/context.js";
+import type { Services } from "../core/services.js";
 
 const REMARK = "SANDBOX: DEMO DATA";
 

@@ -4,15 +4,14 @@ import type { Config } from "../env.js";
 import type { Db } from "../db/client.js";
 import { createDistributor, setClientCredentials } from "../auth/distributors.service.js";
 import { findDistributorByArn } from "../auth/auth.repo.js";
+import { SANDBOX_DISTRIBUTOR } from "../auth/sandbox-distributor.js";
 import type { AmfiSchemeRecord } from "../masters/amfi/navall.js";
 import { upsertAmfiRecords } from "../masters/schemes.import.js";
 import { newId, newSecret } from "../lib/ids.js";
 import seedSchemes from "../masters/seed/schemes.json" with { type: "json" };
-import type { Services } from "../trpc/context.js";
+import type { Services } from "../core/services.js";
 import { enqueue } from "../jobs/enqueue.js";
 import { seedDemoInvestors } from "./demo-investors.js";
-
-export const SANDBOX_DISTRIBUTOR = { name: "Sandbox Distributor", arn: "ARN-000001" };
 
 export interface SandboxCredentials {
   client_id: string;

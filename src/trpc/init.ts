@@ -1,8 +1,8 @@
-import { initTRPC } from "@trpc/server";
+import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { spendBudget } from "../http/rate-limit.js";
+import { spendBudget } from "../core/request-budget.js";
 import { describeError } from "../http/errors.js";
-import { AppError } from "../lib/errors.js";
+import { AppError, type ErrorCode } from "../lib/errors.js";
 import { assertSafeInput } from "../lib/hostile-input.js";
 import type { Context } from "./context.js";
 
@@ -36,17 +36,44 @@ const t = initTRPC
     },
   });
 
+/** The tRPC code (and so the /trpc HTTP status) of each application error code. */
+const TRPC_CODE: Record<ErrorCode, TRPCError["code"]> = {
+  VALIDATION_ERROR: "BAD_REQUEST",
+  UNAUTHORIZED: "UNAUTHORIZED",
+  FORBIDDEN: "FORBIDDEN",
+  NOT_FOUND: "NOT_FOUND",
+  INVALID_STATE: "CONFLICT",
+  CONFLICT: "CONFLICT",
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
+  RATE_LIMITED: "TOO_MANY_REQUESTS",
+  INTERNAL: "INTERNAL_SERVER_ERROR",
+  UNAVAILABLE: "SERVICE_UNAVAILABLE",
+};
+
+/** An application error as the tRPC error of its code, carrying it as the cause (http/errors reads it there). */
+function asTRPCError(error: AppError): TRPCError {
+  return new TRPCError({ code: TRPC_CODE[error.appCode], message: error.message, cause: error });
+}
+
 export const router = t.router;
 export const middleware = t.middleware;
 /**
  * The one base of every procedure: the raw input (body, query and path parameters on REST, the
  * input on /trpc) is refused before anything else, authentication included, when it holds what
  * no schema accepts and the layers below choke on (NUL characters, prototype-named keys, deep
- * nesting).
+ * nesting). An application error from anywhere below leaves as the tRPC error of its code.
  */
 export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
-  assertSafeInput(await getRawInput());
-  return next();
+  try {
+    assertSafeInput(await getRawInput());
+  } catch (error) {
+    throw error instanceof AppError ? asTRPCError(error) : error;
+  }
+  const result = await next();
+  // tRPC wraps what a middleware or resolver throws in an INTERNAL_SERVER_ERROR with it as the cause.
+  if (!result.ok && result.error.cause instanceof AppError) throw asTRPCError(result.error.cause);
+  return result;
 });
 
 /**

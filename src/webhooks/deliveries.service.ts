@@ -2,7 +2,8 @@ import type { Prisma } from "../db/client.js";
 import { enqueue } from "../jobs/enqueue.js";
 import { invalidState, notFound } from "../lib/errors.js";
 import { readCursor, toPage } from "../lib/zod.js";
-import type { Caller, Services } from "../trpc/context.js";
+import type { Caller } from "../core/caller.js";
+import type { Services } from "../core/services.js";
 
 type DeliveryRow = Prisma.WebhookDeliveryGetPayload<object>;
 

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.js";
 import { enqueue } from "../jobs/enqueue.js";
 import { maskFreeText, maskPansInText } from "../lib/mask.js";
-import type { Services } from "../trpc/context.js";
+import type { Services } from "../core/services.js";
 import { postWebhook } from "./outbound.js";
 import { checkTarget, type TargetCheck } from "./public-address.js";
 import { signPayload } from "./signature.js";

@@ -1,4 +1,5 @@
 import type { Tx } from "../db/client.js";
+import type { RecordedEvent } from "../events/sinks.js";
 import { enqueue } from "../jobs/enqueue.js";
 import { newId } from "../lib/ids.js";
 import { maskPansInText } from "../lib/mask.js";
@@ -33,17 +34,10 @@ async function subscriptionsOf(tx: Tx, distributorId: string): Promise<Subscript
   return subscriptions;
 }
 
-export interface RecordedEvent {
-  id: string;
-  distributorId: string;
-  event: string;
-  data: unknown;
-}
-
 /**
  * Creates one PENDING delivery per matching subscription of the event's distributor, and queues them,
- * inside the transaction that records the event: an event is fanned out exactly when it exists, once.
- * The payload's exact bytes are fixed here and signed on every attempt.
+ * inside the transaction that records the event (an event sink): an event is fanned out exactly when it
+ * exists, once. The payload's exact bytes are fixed here and signed on every attempt.
  */
 export async function fanOut(tx: Tx, event: RecordedEvent): Promise<void> {
   const subscriptions = await subscriptionsOf(tx, event.distributorId);

@@ -1,7 +1,8 @@
 import { idempotent, type Stored } from "../idempotency/idempotency.js";
 import { notFound, validationError } from "../lib/errors.js";
 import { newId, newSecret } from "../lib/ids.js";
-import type { Caller, Services } from "../trpc/context.js";
+import type { Caller } from "../core/caller.js";
+import type { Services } from "../core/services.js";
 import { checkTarget } from "./public-address.js";
 
 const SCOPE_CREATE = "POST /api/webhooks/v1/subscriptions";

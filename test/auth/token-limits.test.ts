@@ -6,10 +6,10 @@ import { createApp } from "../../src/app.js";
 import { AuthService, tokenChecksFor } from "../../src/auth/auth.service.js";
 import { purgeExpiredTokens } from "../../src/auth/jobs/purge-expired-tokens.js";
 import { createPrisma } from "../../src/db/client.js";
-import { RequestBudget } from "../../src/http/rate-limit.js";
+import { RequestBudget } from "../../src/core/request-budget.js";
 import { httpServerOptions, startHttpServer } from "../../src/http/server.js";
 import { sha256Hex } from "../../src/lib/crypto.js";
-import type { Services } from "../../src/trpc/context.js";
+import type { Services } from "../../src/core/services.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 

@@ -4,18 +4,15 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll } from "vitest";
 import { createApp } from "../../src/app.js";
-import { AuthService } from "../../src/auth/auth.service.js";
+import { buildServices } from "../../src/build-services.js";
 import { createDistributor, type NewDistributor } from "../../src/auth/distributors.service.js";
 import { createPrisma, type Db } from "../../src/db/client.js";
 import { pendingMigrations } from "../../src/db/migrate.js";
 import { loadConfig, type Config } from "../../src/env.js";
 import { DataCipher } from "../../src/lib/crypto.js";
-import { createExchange } from "../../src/exchange/exchange.js";
-import { systemResolver } from "../../src/webhooks/public-address.js";
 import { createLogger } from "../../src/lib/logger.js";
-import { RequestBudget } from "../../src/http/rate-limit.js";
 import { httpServerOptions, startHttpServer } from "../../src/http/server.js";
-import type { Services } from "../../src/trpc/context.js";
+import type { Services } from "../../src/core/services.js";
 import { createTestDatabase } from "./db.js";
 
 export interface TestApp {
@@ -68,17 +65,15 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
     });
     const logger = createLogger("info", sink);
     // Test files share one PostgreSQL, so each keeps a small pool unless it asks for MF_DB_POOL_SIZE.
-    state.prisma = createPrisma(db.url, env.MF_DB_POOL_SIZE ? state.config.dbPoolSize : 5);
-    state.services = {
+    const poolSize = env.MF_DB_POOL_SIZE ? state.config.dbPoolSize : 5;
+    state.prisma = createPrisma(db.url, poolSize);
+    state.services = buildServices({
       config: state.config,
       prisma: state.prisma,
+      poolSize,
       logger,
-      auth: new AuthService(state.prisma, { tokenFailures: state.config.tokenFailures }),
-      budget: new RequestBudget(state.config.rateLimit),
       cipher: new DataCipher(randomBytes(32).toString("hex")),
-      ...createExchange(state.config, state.prisma),
-      resolveHost: systemResolver,
-    };
+    });
     const app = createApp(state.services, {
       readiness: async () => {
         await state.prisma.$queryRawUnsafe("SELECT 1");

@@ -1,7 +1,7 @@
 import { createLogger } from "../../src/lib/logger.js";
 import type { TaskName, TaskPayload } from "../../src/jobs/catalog.js";
 import type { TaskHandler } from "../../src/jobs/task.js";
-import type { Services } from "../../src/trpc/context.js";
+import type { Services } from "../../src/core/services.js";
 import type { TestApp } from "./app.js";
 
 /**

@@ -2,10 +2,10 @@ import type { ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
-import { RequestBudget } from "../../src/http/rate-limit.js";
+import { RequestBudget } from "../../src/core/request-budget.js";
 import { createRestHandler } from "../../src/http/rest.js";
 import type { AppError } from "../../src/lib/errors.js";
-import { appRouter } from "../../src/trpc/router.js";
+import { appRouter } from "../../src/router.js";
 import { httpServerOptions, startHttpServer } from "../../src/http/server.js";
 import { useTestApp } from "../helpers/app.js";
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { amountFor, Decimal, unitsFor } from "../../src/orders/allotment.js";
+import { amountFor, Decimal, unitsFor } from "../../src/lib/money.js";
 import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";

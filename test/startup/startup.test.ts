@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { openApiText } from "../../src/trpc/openapi-file.js";
+import { openApiText } from "../../src/openapi.js";
 import { createTestDatabase } from "../helpers/db.js";
 import { freePort, runEntry, waitForOutput } from "../helpers/process.js";
 

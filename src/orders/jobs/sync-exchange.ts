@@ -2,7 +2,7 @@ import type { AllotmentReport } from "../../exchange/port.js";
 import type { TaskHandler } from "../../jobs/task.js";
 import { todayInIndia } from "../../lib/india-date.js";
 import { errorSummary } from "../../lib/logger.js";
-import { Decimal } from "../allotment.js";
+import { Decimal } from "../../lib/money.js";
 import { allotOrder, applyPlacement, isRegistration, rejectAccepted } from "../order-moves.js";
 import { recoverUndispatchedOrders } from "./dispatch-recovery.js";
 import { createDueInstallments } from "../schedule.js";

@@ -1,4 +1,8 @@
+// Prisma's Decimal (decimal.js): the type the database's numeric columns come back as, so money is
+// computed in it too, and never in floating point.
 import { Decimal } from "@prisma/client/runtime/client";
+
+export { Decimal };
 
 /**
  * Allotment arithmetic, in exact decimals. Units are truncated to 3 decimals (never more units than
@@ -12,5 +16,3 @@ export function unitsFor(amount: Decimal, nav: Decimal): Decimal {
 export function amountFor(units: Decimal, nav: Decimal): Decimal {
   return units.times(nav).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 }
-
-export { Decimal };

@@ -1,6 +1,8 @@
+import { resolve } from "node:path";
 import type { AnyRouter } from "@trpc/server";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
-import { ErrorEnvelope } from "../lib/zod.js";
+import { ErrorEnvelope } from "./lib/zod.js";
+import { appRouter } from "./router.js";
 
 type Operation = { responses?: Record<string, unknown>; security?: unknown[]; requestBody?: unknown };
 type PathItem = Record<string, Operation>;
@@ -127,4 +129,11 @@ function moveToSpecPaths(paths: Record<string, PathItem>, path: string, item: Pa
     delete item[method];
   }
   if (Object.keys(item).length === 0) delete paths[path];
+}
+
+/** The committed document at the top of the repository. */
+export const OPENAPI_FILE = resolve(import.meta.dirname, "..", "openapi.json");
+
+export function openApiText(): string {
+  return `${JSON.stringify(buildOpenApiDocument(appRouter), null, 2)}\n`;
 }

@@ -1,19 +1,19 @@
 import type { CronItem, TaskList } from "graphile-worker";
-import { purgeExpiredTokens } from "../auth/jobs/purge-expired-tokens.js";
-import { purgeExpiredIdempotencyKeys } from "../idempotency/jobs/purge-expired.js";
-import { checkInvestorStatus, syncPendingInvestors } from "../investors/jobs/check-status.js";
-import { registerInvestor } from "../investors/jobs/register.js";
-import { cancelOrderAtExchange, dispatchOrder } from "../orders/jobs/dispatch.js";
-import { createInstallments, syncOrdersWithExchange } from "../orders/jobs/sync-exchange.js";
-import { initiatePayment, syncPendingPayments } from "../payments/jobs/gateway.js";
-import { deliverWebhooks, sweepWebhookDeliveries } from "../webhooks/jobs/deliver.js";
-import { cancelMandateAtExchange, checkMandateStatus, registerMandate, syncPendingMandates } from "../mandates/jobs/register.js";
-import type { Services } from "../trpc/context.js";
-import type { Config } from "../env.js";
-import { holdingsRefreshCronItem } from "../holdings/cron.js";
-import { refreshHoldingsJob } from "../holdings/jobs/refresh.js";
-import { TASKS, type TaskName } from "./catalog.js";
-import type { TaskHandler } from "./task.js";
+import { purgeExpiredTokens } from "./auth/jobs/purge-expired-tokens.js";
+import { purgeExpiredIdempotencyKeys } from "./idempotency/jobs/purge-expired.js";
+import { checkInvestorStatus, syncPendingInvestors } from "./investors/jobs/check-status.js";
+import { registerInvestor } from "./investors/jobs/register.js";
+import { cancelOrderAtExchange, dispatchOrder } from "./orders/jobs/dispatch.js";
+import { createInstallments, syncOrdersWithExchange } from "./orders/jobs/sync-exchange.js";
+import { initiatePayment, syncPendingPayments } from "./payments/jobs/gateway.js";
+import { deliverWebhooks, sweepWebhookDeliveries } from "./webhooks/jobs/deliver.js";
+import { cancelMandateAtExchange, checkMandateStatus, registerMandate, syncPendingMandates } from "./mandates/jobs/register.js";
+import type { Services } from "./core/services.js";
+import type { Config } from "./env.js";
+import { holdingsRefreshCronItem } from "./holdings/cron.js";
+import { refreshHoldingsJob } from "./holdings/jobs/refresh.js";
+import { TASKS, type TaskName } from "./jobs/catalog.js";
+import type { TaskHandler } from "./jobs/task.js";
 
 const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   auth__purge_expired_tokens: purgeExpiredTokens,

@@ -1,5 +1,5 @@
 /**
- * Seeded folios of the sandbox distributor's demo investors (PANs of `demo-investors.ts`), reported by the sandbox
+ * Seeded folios of the sandbox distributor's demo investors (PANs of `seed/demo-investors.ts`), reported by the sandbox
  * registrar at every holdings refresh next to the ALLOTTED orders. Units are made up; schemes are from the seed
  * scheme master. The joint folio shows that joint holdings are never served.
  */

@@ -1,0 +1,39 @@
+import { AuthService, tokenChecksFor } from "./auth/auth.service.js";
+import { RequestBudget } from "./core/request-budget.js";
+import type { Services } from "./core/services.js";
+import type { Db } from "./db/client.js";
+import type { Config } from "./env.js";
+import { addEventSink } from "./events/sinks.js";
+import { createExchange } from "./exchange/exchange.js";
+import type { DataCipher } from "./lib/crypto.js";
+import type { Logger } from "./lib/logger.js";
+import { fanOut } from "./webhooks/fan-out.js";
+import { systemResolver } from "./webhooks/public-address.js";
+
+export interface Opened {
+  config: Config;
+  prisma: Db;
+  /** The connections of `prisma`'s pool (token checks may hold a quarter of them). */
+  poolSize: number;
+  logger: Logger;
+  cipher: DataCipher;
+}
+
+/**
+ * The services object, built once (the runtime; the test harness too) from what the caller opened:
+ * the database client, the logger and the data cipher. Registers the event sinks (the webhook
+ * fan-out) for this process.
+ */
+export function buildServices({ config, prisma, poolSize, logger, cipher }: Opened): Services {
+  addEventSink(fanOut);
+  return {
+    config,
+    prisma,
+    logger,
+    cipher,
+    auth: new AuthService(prisma, { tokenFailures: config.tokenFailures, concurrentChecks: tokenChecksFor(poolSize) }),
+    budget: new RequestBudget(config.rateLimit),
+    ...createExchange(config, prisma),
+    resolveHost: systemResolver,
+  };
+}
