@@ -6,12 +6,13 @@ import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
 import { amountFor, Decimal, unitsFor } from "../lib/money.js";
 import { allotOrder, applyPlacement, isRegistration, markDispatchFailed } from "./order-moves.js";
+import { findOrder } from "./orders.repo.js";
 import { createNextInstallment } from "./schedule.js";
 
 type SandboxServices = Services & { sandboxExchange: SandboxExchange };
 
 async function ownOrder(db: Db, caller: Caller, id: string) {
-  const order = await db.order.findFirst({ where: { id, distributorId: caller.distributorId } });
+  const order = await findOrder(db, caller.distributorId, id);
   if (!order) throw notFound(`Order ${id}`);
   return order;
 }

@@ -2,6 +2,7 @@ import type { SandboxExchange } from "../exchange/sandbox.js";
 import { invalidState, notFound } from "../lib/errors.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
+import { findPayment } from "./payments.repo.js";
 import { movePayment, type PaymentMove } from "./payments.service.js";
 
 const REMARKS: Record<PaymentMove, string> = {
@@ -18,7 +19,7 @@ export async function simulatePayment(
   to: PaymentMove,
   remark: string | undefined,
 ) {
-  const payment = await services.prisma.payment.findFirst({ where: { id: paymentId, distributorId: caller.distributorId } });
+  const payment = await findPayment(services.prisma, caller.distributorId, paymentId);
   if (!payment) throw notFound(`Payment ${paymentId}`);
   const from = to === "REFUNDED" ? "CAPTURED" : "PENDING";
   if (payment.status !== from) throw invalidState(`Payment ${paymentId} is ${payment.status}; only a ${from} payment can be ${to.toLowerCase()}`);
