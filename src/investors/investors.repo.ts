@@ -151,3 +151,13 @@ export async function getUccCode(db: DbOrTx, id: string): Promise<string> {
   const { uccCode } = await db.investor.findUniqueOrThrow({ where: { id }, select: { uccCode: true } });
   return uccCode;
 }
+
+/** The encrypted details and holding type of the investors named. */
+export async function investorDetails(db: DbOrTx, ids: string[]) {
+  return db.investor.findMany({ where: { id: { in: ids } }, select: { id: true, detailsEncrypted: true, holdingType: true } });
+}
+
+/** Who owns an investor and where its registration stands. */
+export async function getInvestorState(db: DbOrTx, id: string): Promise<{ distributorId: string; status: string }> {
+  return db.investor.findUniqueOrThrow({ where: { id }, select: { distributorId: true, status: true } });
+}

@@ -3,7 +3,7 @@ import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
 import type { SandboxExchange } from "../exchange/sandbox.js";
 import { decideRegistration } from "../simulation/registration-decision.js";
-import { findInvestor } from "./investors.repo.js";
+import { findInvestor, getInvestorState } from "./investors.repo.js";
 import { applyRegistration } from "./investors.service.js";
 
 /**
@@ -27,7 +27,7 @@ export async function simulateInvestorRegistration(
     requested: status,
     decide: () => services.sandboxExchange.decide("UCC", investor.uccCode, status, providerRemark),
     apply: (outcome) => applyRegistration(services.prisma, investorId, outcome),
-    statusNow: async () => (await services.prisma.investor.findUniqueOrThrow({ where: { id: investorId }, select: { status: true } })).status,
+    statusNow: async () => (await getInvestorState(services.prisma, investorId)).status,
   });
   return { success: true as const, message: `Investor ${result === "already" ? "already " : ""}${status.toLowerCase()}`, data: investorId };
 }

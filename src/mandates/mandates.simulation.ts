@@ -3,7 +3,7 @@ import { notFound } from "../lib/errors.js";
 import { decideRegistration } from "../simulation/registration-decision.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
-import { findMandate } from "./mandates.repo.js";
+import { findMandate, getMandateState } from "./mandates.repo.js";
 import { applyMandateRegistration } from "./mandates.service.js";
 
 /**
@@ -26,7 +26,7 @@ export async function simulateMandateRegistration(
     requested: status,
     decide: () => services.sandboxExchange.decide("MANDATE", mandateId, status, providerRemark),
     apply: (outcome) => applyMandateRegistration(services.prisma, mandateId, outcome),
-    statusNow: async () => (await services.prisma.mandate.findUniqueOrThrow({ where: { id: mandateId }, select: { status: true } })).status,
+    statusNow: async () => (await getMandateState(services.prisma, mandateId)).status,
   });
   return { success: true as const, message: `Mandate ${result === "already" ? "already " : ""}${status.toLowerCase()}`, data: mandateId };
 }

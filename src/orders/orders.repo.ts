@@ -228,3 +228,15 @@ export async function claimInstallment(tx: DbOrTx, orderId: string, installmentN
   const { count } = await tx.orderInstallment.updateMany({ where: { orderId, installmentNo, status: "SCHEDULED" }, data: { status: "CREATED", childOrderId } });
   return count === 1;
 }
+
+/** Allotted orders with a folio and units, oldest allotment first: what the sandbox registrar reports as holdings. */
+export async function allottedOrdersWithFolio(db: DbOrTx) {
+  return db.order.findMany({
+    where: { status: "ALLOTTED", folioNo: { not: null }, allottedUnits: { not: null } },
+    orderBy: [{ allotmentDate: "asc" }, { id: "asc" }],
+    select: {
+      orderType: true, schemeCode: true, folioNo: true, allottedUnits: true, allottedAmount: true, nav: true, details: true,
+      distributorId: true, investorId: true,
+    },
+  });
+}
