@@ -5,7 +5,7 @@ import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { orderingInvestor, today } from "../helpers/orders.js";
-import { investorBody } from "../helpers/factories.js";
+import { pendingInvestor } from "../helpers/investors.js";
 
 const app = useTestApp();
 let token = "";
@@ -140,8 +140,8 @@ describe("POST /api/orders/v1/", () => {
 
   it("needs the caller's own account and a REGISTERED investor", async () => {
     expect((await place(lumpsum(), { token: otherToken })).status).toBe(404);
-    const pending = (await app.http("POST", "/api/investors/v1", { token, json: investorBody() })).body;
-    const res = await place({ ...lumpsum(), investment_account_id: pending.investment_account_id });
+    const pending = await pendingInvestor(app, token);
+    const res = await place({ ...lumpsum(), investment_account_id: pending.account });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toContainEqual(expect.objectContaining({ path: "investment_account_id", reason: "investor_not_registered" }));
   });
