@@ -60,7 +60,7 @@ module.exports = {
     },
     {
       name: "prisma-only-in-repos-and-db",
-      comment: "The Prisma client and the generated models are imported only by *.repo.ts and db/ (lib/money.ts: Prisma's Decimal, the money type).",
+      comment: "The Prisma client and the generated models are imported only by *.repo.ts and db/ (lib/money.ts: Prisma's Decimal, the money type); the calls themselves (services.prisma.x, tx.x, $queryRaw), which import nothing, are checked by scripts/prisma-calls.ts in the same npm run lint:deps.",
       severity: "error",
       from: { path: "^src/", pathNot: ["[.]repo[.]ts$", "^src/db/", "^src/generated/", "^src/lib/money[.]ts$"] },
       to: { path: ["^node_modules/@prisma/client", "^src/generated/"] },

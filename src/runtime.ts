@@ -1,5 +1,5 @@
 import { buildServices } from "./build-services.js";
-import { createPrisma } from "./db/client.js";
+import { createPrisma, ping } from "./db/client.js";
 import { openDatabase, type Database, type OpenDatabaseOptions } from "./db/database.js";
 import { applyMigrations, pendingMigrations } from "./db/migrate.js";
 import type { Config } from "./env.js";
@@ -43,7 +43,7 @@ export async function openRuntime(
     services,
     database,
     readiness: async () => {
-      await prisma.$queryRawUnsafe("SELECT 1");
+      await ping(prisma);
       const pending = await pendingMigrations(database.url);
       return pending.length === 0 ? null : `${pending.length} migration(s) pending`;
     },

@@ -97,3 +97,8 @@ export async function deleteTokenFailures(db: DbOrTx, before: Date): Promise<num
   const { count } = await db.tokenFailure.deleteMany({ where: { failedAt: { lt: before } } });
   return count;
 }
+
+/** Every distributor's ARN by its id. */
+export async function distributorArns(db: DbOrTx): Promise<Map<string, string>> {
+  return new Map((await db.distributor.findMany({ select: { id: true, arn: true } })).map((d) => [d.id, d.arn]));
+}

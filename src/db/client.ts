@@ -18,3 +18,21 @@ export function createPrisma(databaseUrl: string, poolSize = 10, log?: Log): Pri
   // waiting is better than failing. A wait that still runs out is answered 503 (see http/errors).
   return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 15_000 } });
 }
+
+/** Answers when the database does (readiness). */
+export async function ping(db: DbOrTx): Promise<void> {
+  await db.$queryRawUnsafe("SELECT 1");
+}
+
+/**
+ * Runs `fn` holding a PostgreSQL session advisory lock (`key`), so processes sharing the database run it
+ * one at a time.
+ */
+export async function withAdvisoryLock<T>(db: Db, key: number, fn: () => Promise<T>): Promise<T> {
+  await db.$executeRawUnsafe("SELECT pg_advisory_lock($1::bigint)", key);
+  try {
+    return await fn();
+  } finally {
+    await db.$executeRawUnsafe("SELECT pg_advisory_unlock($1::bigint)", key);
+  }
+}

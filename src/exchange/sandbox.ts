@@ -13,8 +13,9 @@ import {
   type RegistrationOutcome,
   type UccRegistration,
 } from "./port.js";
+import * as books from "./sandbox.repo.js";
 
-type Kind = "UCC" | "MANDATE" | "ORDER" | "PAYMENT";
+type Kind = books.RecordKind;
 
 /** A simulated transport failure asks for a retry this soon, so SIM:FAIL ends FAILED in seconds, not minutes. */
 const SIMULATED_FAILURE_RETRY_MS = 500;
@@ -52,7 +53,7 @@ export class SandboxExchange implements ExchangePort {
   }
 
   async cancelMandate(mandateId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
-    const record = await this.db.sandboxExchangeRecord.findUnique({ where: { kind_reference: { kind: "MANDATE", reference: mandateId } } });
+    const record = await books.findRecord(this.db, "MANDATE", mandateId);
     if (!record || (record.status !== "REGISTERED" && record.status !== "CANCELLED")) {
       return { cancelled: false, remark: "MANDATE NOT REGISTERED" };
     }
@@ -89,7 +90,7 @@ export class SandboxExchange implements ExchangePort {
   }
 
   async orderStatus(orderIds: string[]): Promise<OrderStatusReport[]> {
-    const records = await this.db.sandboxExchangeRecord.findMany({ where: { kind: "ORDER", reference: { in: orderIds } } });
+    const records = await books.findRecords(this.db, "ORDER", orderIds);
     return records.map((r) => ({
       orderId: r.reference,
       status: r.status === "REJECTED" ? "REJECTED" : r.status === "PENDING" ? "PENDING" : "ACCEPTED",
@@ -100,7 +101,7 @@ export class SandboxExchange implements ExchangePort {
 
   /** Allotment rows of orders a simulation has allotted (the allotment is kept in the record's payload). */
   async allotments(orderIds: string[]): Promise<AllotmentReport[]> {
-    const records = await this.db.sandboxExchangeRecord.findMany({ where: { kind: "ORDER", reference: { in: orderIds }, status: "ALLOTTED" } });
+    const records = await books.findRecords(this.db, "ORDER", orderIds, "ALLOTTED");
     return records.flatMap((r) => {
       const allotment = (r.payload as { allotment?: AllotmentRow }).allotment;
       return allotment ? [{ ...allotment, orderId: r.reference, exchangeOrderNumber: sandboxOrderNumber(r.reference) }] : [];
@@ -113,7 +114,7 @@ export class SandboxExchange implements ExchangePort {
   }
 
   async paymentStatus(paymentIds: string[]): Promise<PaymentStatusReport[]> {
-    const records = await this.db.sandboxExchangeRecord.findMany({ where: { kind: "PAYMENT", reference: { in: paymentIds } } });
+    const records = await books.findRecords(this.db, "PAYMENT", paymentIds);
     return records.map((r) => ({
       paymentId: r.reference,
       status: r.status === "CAPTURED" || r.status === "FAILED" || r.status === "REFUNDED" ? r.status : "PENDING",
@@ -129,15 +130,11 @@ export class SandboxExchange implements ExchangePort {
     const remark = maskFreeText(allotment.remark ?? (allotment.valid ? "ALLOTTED" : "ALLOTMENT REJECTED"));
     const record = await this.record("ORDER", orderId);
     const payload = { ...((record?.payload as object | undefined) ?? {}), allotment: { ...allotment, remark: maskFreeText(allotment.remark) } };
-    await this.db.sandboxExchangeRecord.upsert({
-      where: { kind_reference: { kind: "ORDER", reference: orderId } },
-      create: { kind: "ORDER", reference: orderId, status: "ALLOTTED", remark, payload },
-      update: { status: "ALLOTTED", remark, payload },
-    });
+    await books.upsertRecord(this.db, "ORDER", orderId, { status: "ALLOTTED", remark, payload });
   }
 
   private record(kind: Kind, reference: string) {
-    return this.db.sandboxExchangeRecord.findUnique({ where: { kind_reference: { kind, reference } } });
+    return books.findRecord(this.db, kind, reference);
   }
 
   /**
@@ -147,20 +144,16 @@ export class SandboxExchange implements ExchangePort {
    */
   async decide(kind: "UCC" | "MANDATE", reference: string, status: "REGISTERED" | "REJECTED", exchangeRemark: string): Promise<RegistrationOutcome> {
     const remark = maskFreeText(exchangeRemark);
-    await this.db.sandboxExchangeRecord.createMany({ data: [{ kind, reference, status, remark, payload: {} }], skipDuplicates: true });
-    await this.db.sandboxExchangeRecord.updateMany({ where: { kind, reference, status: "PENDING" }, data: { status, remark } });
-    const record = await this.db.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind, reference } } });
+    await books.insertRecordOnce(this.db, { kind, reference, status, remark, payload: {} });
+    await books.decidePending(this.db, kind, reference, { status, remark });
+    const record = await books.getRecord(this.db, kind, reference);
     return toOutcome(record.status, record.remark);
   }
 
   /** Simulation: the exchange changes its mind about a registration. */
   async set(kind: Kind, reference: string, status: Status, exchangeRemark: string | null): Promise<void> {
     const remark = maskFreeText(exchangeRemark);
-    await this.db.sandboxExchangeRecord.upsert({
-      where: { kind_reference: { kind, reference } },
-      create: { kind, reference, status, remark, payload: {} },
-      update: { status, remark },
-    });
+    await books.upsertRecord(this.db, kind, reference, { status, remark });
   }
 
   private async receive(kind: Kind, reference: string, payload: object): Promise<RegistrationOutcome> {
@@ -177,15 +170,12 @@ export class SandboxExchange implements ExchangePort {
    * duplicate with the original.
    */
   private async book(kind: Kind, reference: string, status: Status, remark: string | null, payload: object) {
-    await this.db.sandboxExchangeRecord.createMany({
-      data: [{ kind, reference, status, remark: maskFreeText(remark), payload: maskPansDeep(JSON.parse(JSON.stringify(payload))) }],
-      skipDuplicates: true,
-    });
-    return this.db.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind, reference } } });
+    await books.insertRecordOnce(this.db, { kind, reference, status, remark: maskFreeText(remark), payload: maskPansDeep(JSON.parse(JSON.stringify(payload))) });
+    return books.getRecord(this.db, kind, reference);
   }
 
   private async status(kind: Kind, reference: string): Promise<RegistrationOutcome> {
-    const record = await this.db.sandboxExchangeRecord.findUnique({ where: { kind_reference: { kind, reference } } });
+    const record = await books.findRecord(this.db, kind, reference);
     return record ? toOutcome(record.status, record.remark) : { status: "PENDING", remark: "SANDBOX: NOT RECEIVED" };
   }
 }

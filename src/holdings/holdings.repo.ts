@@ -38,3 +38,8 @@ export async function investorPanHash(db: DbOrTx, distributorId: string, investo
   const investor = await db.investor.findFirst({ where: { id: investorId, distributorId }, select: { panHash: true } });
   return investor?.panHash ?? null;
 }
+
+/** Whether a registrar's feed file with these contents was imported already. */
+export async function feedFileImported(db: DbOrTx, registrar: string, contentSha256: string): Promise<boolean> {
+  return (await db.holdingFeedFile.count({ where: { registrar, contentSha256 } })) > 0;
+}

@@ -3,10 +3,15 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Decimal } from "../lib/money.js";
 import { decryptDetails } from "../investors/investors.service.js";
+import { distributorArns, findDistributorByArn } from "../auth/auth.repo.js";
 import { SANDBOX_DISTRIBUTOR } from "../auth/sandbox-distributor.js";
+import { investorDetails } from "../investors/investors.repo.js";
+import { schemeSummaries } from "../masters/schemes.repo.js";
+import { allottedOrdersWithFolio } from "../orders/orders.repo.js";
 import { todayInIndia } from "../lib/india-date.js";
 import type { Services } from "../core/services.js";
 import { REGISTRAR_FOLDERS } from "./feed-dir.js";
+import { feedFileImported } from "./holdings.repo.js";
 import { SEEDED_FOLIOS } from "./sandbox-folios.js";
 import type { Registrar } from "./registrars/feed.js";
 
@@ -86,7 +91,7 @@ export async function writeSandboxFeeds(services: Services, feedDir: string, now
 }
 
 async function alreadyImported(services: Services, registrar: Registrar, sha: string): Promise<boolean> {
-  return (await services.prisma.holdingFeedFile.count({ where: { registrar, contentSha256: sha } })) > 0;
+  return feedFileImported(services.prisma, registrar, sha);
 }
 
 async function writeAtomically(dir: string, name: string, content: string): Promise<string> {
@@ -100,7 +105,7 @@ async function writeAtomically(dir: string, name: string, content: string): Prom
 async function collectHoldings(services: Services): Promise<Holding[]> {
   const db = services.prisma;
   const schemes = new Map<string, SchemeInfo>(
-    (await db.scheme.findMany({ select: { schemeCode: true, amcCode: true, amcName: true, name: true, isinGrowth: true, nav: true } })).map(
+    (await schemeSummaries(db)).map(
       (s) => [s.schemeCode, { amcCode: s.amcCode, amcName: s.amcName, name: s.name, isin: s.isinGrowth, nav: s.nav === null ? null : new Decimal(s.nav.toString()) }],
     ),
   );
@@ -123,7 +128,7 @@ async function collectHoldings(services: Services): Promise<Holding[]> {
     return found;
   };
 
-  const sandbox = await db.distributor.findUnique({ where: { arn: SANDBOX_DISTRIBUTOR.arn }, select: { arn: true } });
+  const sandbox = await findDistributorByArn(db, SANDBOX_DISTRIBUTOR.arn);
   if (sandbox) {
     for (const seeded of SEEDED_FOLIOS) {
       const h = holding(sandbox.arn, seeded.folio_no, seeded.scheme_code, { pan: seeded.pan, name: seeded.name, nature: seeded.holding });
@@ -131,19 +136,12 @@ async function collectHoldings(services: Services): Promise<Holding[]> {
     }
   }
 
-  const orders = await db.order.findMany({
-    where: { status: "ALLOTTED", folioNo: { not: null }, allottedUnits: { not: null } },
-    orderBy: [{ allotmentDate: "asc" }, { id: "asc" }],
-    select: {
-      orderType: true, schemeCode: true, folioNo: true, allottedUnits: true, allottedAmount: true, nav: true, details: true,
-      distributorId: true, investorId: true,
-    },
-  });
+  const orders = await allottedOrdersWithFolio(db);
   if (orders.length > 0) {
-    const arns = new Map((await db.distributor.findMany({ select: { id: true, arn: true } })).map((d) => [d.id, d.arn]));
+    const arns = await distributorArns(db);
     const investorIds = [...new Set(orders.map((o) => o.investorId))];
     const investors = new Map(
-      (await db.investor.findMany({ where: { id: { in: investorIds } }, select: { id: true, detailsEncrypted: true, holdingType: true } })).map((i) => {
+      (await investorDetails(db, investorIds)).map((i) => {
         const details = decryptDetails(services.cipher, i);
         const nature = i.holdingType === "JOINT" ? "JOINT" : i.holdingType === "ANYONE_OR_SURVIVOR" ? "ANYONE_OR_SURVIVOR" : "SINGLE";
         return [i.id, { pan: details.primary_holder.pan, name: details.primary_holder.name, nature } as const];

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Db, Tx } from "../db/client.js";
 import { AppError } from "../lib/errors.js";
+import * as repo from "./idempotency.repo.js";
 
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -43,33 +44,19 @@ export async function idempotent<T>(db: Db, request: IdempotentRequest, run: (tx
       details: [{ path: "Idempotency-Key", message: "1-255 printable ASCII characters" }],
     });
   }
-  const key = request.key;
+  const ref = { distributorId: request.distributorId, scope: request.scope, key: request.key };
   const hash = bodyHash(request.body);
   return db.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe(
-      `DELETE FROM idempotency_keys WHERE distributor_id = $1 AND scope = $2 AND key = $3
-         AND created_at < now() - interval '${IDEMPOTENCY_WINDOW_HOURS} hours'`,
-      request.distributorId, request.scope, key,
-    );
-    const claimed = await tx.$executeRawUnsafe(
-      `INSERT INTO idempotency_keys (distributor_id, scope, key, request_hash) VALUES ($1, $2, $3, $4)
-       ON CONFLICT DO NOTHING`,
-      request.distributorId, request.scope, key, hash,
-    );
-    if (claimed === 0) {
-      const previous = await tx.idempotencyKey.findUniqueOrThrow({
-        where: { distributorId_scope_key: { distributorId: request.distributorId, scope: request.scope, key } },
-      });
+    await repo.dropExpiredKey(tx, ref, IDEMPOTENCY_WINDOW_HOURS);
+    if (!(await repo.claimKey(tx, ref, hash))) {
+      const previous = await repo.getKey(tx, ref);
       if (previous.requestHash !== hash) {
         throw new AppError("CONFLICT", "This Idempotency-Key was already used with a different request body");
       }
       return { status: previous.responseStatus ?? 200, body: previous.responseBody as T };
     }
     const result = await run(tx);
-    await tx.idempotencyKey.update({
-      where: { distributorId_scope_key: { distributorId: request.distributorId, scope: request.scope, key } },
-      data: { responseStatus: result.status, responseBody: JSON.parse(JSON.stringify(result.body)) },
-    });
+    await repo.storeResponse(tx, ref, { status: result.status, body: JSON.parse(JSON.stringify(result.body)) });
     return result;
   });
 }

@@ -137,3 +137,27 @@ export async function moveFromPending(
 export async function setProviderRemark(db: DbOrTx, id: string, providerRemark: string | null): Promise<void> {
   await db.investor.updateMany({ where: { id, status: "PENDING" }, data: { providerRemark: maskFreeText(providerRemark) } });
 }
+
+/** An investment account of one distributor with what an order checks of its investor: status and bank accounts. */
+export async function findInvestmentAccountForOrder(db: DbOrTx, distributorId: string, id: string) {
+  return db.investmentAccount.findFirst({
+    where: { id, distributorId },
+    include: { investor: { select: { status: true, bankAccounts: { select: { id: true } } } } },
+  });
+}
+
+/** The investor's client code at the exchange (UCC), for jobs that talk to the exchange about its orders and payments. */
+export async function getUccCode(db: DbOrTx, id: string): Promise<string> {
+  const { uccCode } = await db.investor.findUniqueOrThrow({ where: { id }, select: { uccCode: true } });
+  return uccCode;
+}
+
+/** The encrypted details and holding type of the investors named. */
+export async function investorDetails(db: DbOrTx, ids: string[]) {
+  return db.investor.findMany({ where: { id: { in: ids } }, select: { id: true, detailsEncrypted: true, holdingType: true } });
+}
+
+/** Who owns an investor and where its registration stands. */
+export async function getInvestorState(db: DbOrTx, id: string): Promise<{ distributorId: string; status: string }> {
+  return db.investor.findUniqueOrThrow({ where: { id }, select: { distributorId: true, status: true } });
+}

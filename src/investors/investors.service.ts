@@ -146,7 +146,7 @@ export async function applyRegistration(db: Db, investorId: string, outcome: Reg
   return db.$transaction(async (tx) => {
     const moved = await repo.moveFromPending(tx, investorId, { status: outcome.status, providerRemark: outcome.remark });
     if (!moved) return false;
-    const investor = await tx.investor.findUniqueOrThrow({ where: { id: investorId }, select: { distributorId: true } });
+    const investor = await repo.getInvestorState(tx, investorId);
     const event = outcome.status === "REGISTERED" ? "investor.registered" : "investor.rejected";
     await recordEvent(tx, {
       distributorId: investor.distributorId,

@@ -1,5 +1,6 @@
 import type { DbOrTx } from "../db/client.js";
 import { TASKS, type TaskName, type TaskPayload } from "./catalog.js";
+import { addJob } from "./jobs.repo.js";
 
 export interface EnqueueOptions {
   runAt?: Date;
@@ -22,16 +23,13 @@ export async function enqueue<N extends TaskName>(
   options: EnqueueOptions = {},
 ): Promise<void> {
   const parsed = TASKS[task].parse(payload);
-  await tx.$executeRawUnsafe(
-    `SELECT graphile_worker.add_job(
-       identifier => $1::text, payload => $2::json, queue_name => $3::text, run_at => $4::timestamptz,
-       max_attempts => $5::int, job_key => $6::text, priority => $7::int)`,
+  await addJob(tx, {
     task,
-    JSON.stringify(parsed),
-    options.queueName ?? null,
-    options.runAt ?? null,
-    options.maxAttempts ?? null,
-    options.jobKey ?? null,
-    options.priority ?? null,
-  );
+    payload: JSON.stringify(parsed),
+    queueName: options.queueName ?? null,
+    runAt: options.runAt ?? null,
+    maxAttempts: options.maxAttempts ?? null,
+    jobKey: options.jobKey ?? null,
+    priority: options.priority ?? null,
+  });
 }

@@ -36,3 +36,8 @@ export async function moveMandate(
 export async function noteExchangeAnswer(db: DbOrTx, id: string, data: { providerRemark: string | null; exchangeMandateId?: string | null }) {
   await db.mandate.updateMany({ where: { id, status: "PENDING" }, data: { ...data, providerRemark: maskFreeText(data.providerRemark) } });
 }
+
+/** Who owns a mandate and where its registration stands. */
+export async function getMandateState(db: DbOrTx, id: string): Promise<{ distributorId: string; status: string }> {
+  return db.mandate.findUniqueOrThrow({ where: { id }, select: { distributorId: true, status: true } });
+}

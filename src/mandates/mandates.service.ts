@@ -93,7 +93,7 @@ export async function applyMandateRegistration(
   return db.$transaction(async (tx) => {
     const moved = await repo.moveMandate(tx, mandateId, "PENDING", { status: outcome.status, providerRemark: outcome.remark, ...exchangeId });
     if (!moved) return false;
-    const { distributorId } = await tx.mandate.findUniqueOrThrow({ where: { id: mandateId }, select: { distributorId: true } });
+    const { distributorId } = await repo.getMandateState(tx, mandateId);
     await recordEvent(tx, {
       distributorId,
       resourceType: "mandate",

@@ -1,5 +1,6 @@
 import type { DbOrTx } from "../db/client.js";
 import type { AmfiSchemeRecord } from "./amfi/navall.js";
+import { upsertAmfiChunk } from "./schemes.repo.js";
 
 export interface ImportStats {
   received: number;
@@ -23,38 +24,11 @@ export async function upsertAmfiRecords(db: DbOrTx, records: AmfiSchemeRecord[])
   const stats: ImportStats = { received: records.length, inserted: 0, updated: 0, unchanged: 0 };
   for (let i = 0; i < unique.length; i += CHUNK) {
     const chunk = unique.slice(i, i + CHUNK);
-    const rows = await upsertChunk(db, chunk);
+    const rows = await upsertAmfiChunk(db, chunk);
     const inserted = rows.filter((r) => r.inserted).length;
     stats.inserted += inserted;
     stats.updated += rows.length - inserted;
     stats.unchanged += chunk.length - rows.length;
   }
   return stats;
-}
-
-async function upsertChunk(db: DbOrTx, chunk: AmfiSchemeRecord[]): Promise<Array<{ inserted: boolean }>> {
-  const column = <K extends keyof AmfiSchemeRecord>(key: K) => chunk.map((r) => r[key]);
-  const openEnded = chunk.map((r) => /^open ended/i.test(r.scheme_type));
-  const redeemable = chunk.map((r) => /^(open ended|interval)/i.test(r.scheme_type));
-  return db.$queryRawUnsafe<Array<{ inserted: boolean }>>(
-    `INSERT INTO schemes (scheme_code, isin_growth, isin_reinvestment, name, amc_code, amc_name, category,
-                          scheme_type, plan, option, nav, nav_date, purchase_allowed, sip_allowed,
-                          redemption_allowed, updated_at)
-     SELECT r.*, now()
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                   $8::text[], $9::text[], $10::text[], $11::numeric[], $12::date[], $13::boolean[],
-                   $13::boolean[], $14::boolean[])
-         AS r(scheme_code, isin_growth, isin_reinvestment, name, amc_code, amc_name, category, scheme_type,
-              plan, option, nav, nav_date, purchase_allowed, sip_allowed, redemption_allowed)
-     ON CONFLICT (scheme_code) DO UPDATE SET
-       isin_growth = excluded.isin_growth, isin_reinvestment = excluded.isin_reinvestment,
-       name = excluded.name, amc_code = excluded.amc_code, amc_name = excluded.amc_name,
-       category = excluded.category, scheme_type = excluded.scheme_type, plan = excluded.plan,
-       option = excluded.option, nav = excluded.nav, nav_date = excluded.nav_date, updated_at = now()
-     WHERE schemes.nav_date IS NULL OR excluded.nav_date >= schemes.nav_date
-     RETURNING (xmax = 0) AS inserted`,
-    column("scheme_code"), column("isin_growth"), column("isin_reinvestment"), column("scheme_name"),
-    column("amc_code"), column("amc_name"), column("category"), column("scheme_type"), column("plan"),
-    column("option"), column("nav"), column("nav_date"), openEnded, redeemable,
-  );
 }

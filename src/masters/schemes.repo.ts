@@ -1,4 +1,5 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
+import type { AmfiSchemeRecord } from "./amfi/navall.js";
 
 export interface SchemeFilter {
   q?: string;
@@ -36,4 +37,59 @@ export async function listSchemes(db: DbOrTx, filter: SchemeFilter): Promise<Sch
 
 export async function findScheme(db: DbOrTx, schemeCode: string): Promise<SchemeRow | null> {
   return db.scheme.findUnique({ where: { schemeCode } });
+}
+
+/** Every scheme with what a holding statement names: AMC, name, growth ISIN and latest NAV. */
+export async function schemeSummaries(db: DbOrTx) {
+  return db.scheme.findMany({ select: { schemeCode: true, amcCode: true, amcName: true, name: true, isinGrowth: true, nav: true } });
+}
+
+/** A scheme's trading rules (from the exchange; AMFI imports never touch them). */
+export async function setTradingRules(
+  tx: DbOrTx,
+  schemeCode: string,
+  rules: {
+    purchaseAllowed: boolean;
+    redemptionAllowed: boolean;
+    sipAllowed: boolean;
+    minPurchaseAmount: string | null;
+    purchaseMultiple: string | null;
+    minAdditionalAmount: string | null;
+    minRedemptionAmount: string | null;
+    minSipAmount: string | null;
+    sipMultiple: string | null;
+  },
+): Promise<void> {
+  await tx.scheme.update({ where: { schemeCode }, data: rules });
+}
+
+/**
+ * Upserts one chunk of AMFI records in one statement (see upsertAmfiRecords for the rules); answers a
+ * row per inserted or updated scheme, `inserted` telling which.
+ */
+export async function upsertAmfiChunk(db: DbOrTx, chunk: AmfiSchemeRecord[]): Promise<Array<{ inserted: boolean }>> {
+  const column = <K extends keyof AmfiSchemeRecord>(key: K) => chunk.map((r) => r[key]);
+  const openEnded = chunk.map((r) => /^open ended/i.test(r.scheme_type));
+  const redeemable = chunk.map((r) => /^(open ended|interval)/i.test(r.scheme_type));
+  return db.$queryRawUnsafe<Array<{ inserted: boolean }>>(
+    `INSERT INTO schemes (scheme_code, isin_growth, isin_reinvestment, name, amc_code, amc_name, category,
+                          scheme_type, plan, option, nav, nav_date, purchase_allowed, sip_allowed,
+                          redemption_allowed, updated_at)
+     SELECT r.*, now()
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                   $8::text[], $9::text[], $10::text[], $11::numeric[], $12::date[], $13::boolean[],
+                   $13::boolean[], $14::boolean[])
+         AS r(scheme_code, isin_growth, isin_reinvestment, name, amc_code, amc_name, category, scheme_type,
+              plan, option, nav, nav_date, purchase_allowed, sip_allowed, redemption_allowed)
+     ON CONFLICT (scheme_code) DO UPDATE SET
+       isin_growth = excluded.isin_growth, isin_reinvestment = excluded.isin_reinvestment,
+       name = excluded.name, amc_code = excluded.amc_code, amc_name = excluded.amc_name,
+       category = excluded.category, scheme_type = excluded.scheme_type, plan = excluded.plan,
+       option = excluded.option, nav = excluded.nav, nav_date = excluded.nav_date, updated_at = now()
+     WHERE schemes.nav_date IS NULL OR excluded.nav_date >= schemes.nav_date
+     RETURNING (xmax = 0) AS inserted`,
+    column("scheme_code"), column("isin_growth"), column("isin_reinvestment"), column("scheme_name"),
+    column("amc_code"), column("amc_name"), column("category"), column("scheme_type"), column("plan"),
+    column("option"), column("nav"), column("nav_date"), openEnded, redeemable,
+  );
 }

@@ -1,9 +1,11 @@
-import type { Db, Prisma, Tx } from "../db/client.js";
+import type { Db, Tx } from "../db/client.js";
 import { recordEvent } from "../events/events.repo.js";
 import type { OrderPlacement } from "../exchange/port.js";
 import { maskFreeText } from "../lib/mask.js";
 import { createPayment, refundCapturedPayments } from "../payments/payments.service.js";
 import type { Decimal } from "../lib/money.js";
+import * as repo from "./orders.repo.js";
+import type { OrderRow } from "./orders.repo.js";
 import { cancelSchedule, scheduleInstallments } from "./schedule.js";
 
 /**
@@ -12,8 +14,6 @@ import { cancelSchedule, scheduleInstallments } from "./schedule.js";
  * starts from, so a move applied twice (a retried job, a simulation racing a status sync) happens once.
  * The exchange's remarks are free text: they are stored (and put in events) with PANs masked.
  */
-
-type OrderRow = Prisma.OrderGetPayload<object>;
 
 export const REGISTRATION_TYPES = new Set(["SIP", "XSIP", "STP", "SWP"]);
 
@@ -28,10 +28,7 @@ export function isRegistration(order: { orderType: string; parentOrderId: string
  */
 export async function applyPlacement(db: Db, orderId: string, placement: OrderPlacement): Promise<boolean> {
   if (placement.status === "PENDING") {
-    await db.order.updateMany({
-      where: { id: orderId, status: "PENDING" },
-      data: { exchangeOrderNumber: placement.exchangeOrderNumber, providerRemark: maskFreeText(placement.remark) },
-    });
+    await repo.noteHeldPlacement(db, orderId, { exchangeOrderNumber: placement.exchangeOrderNumber, providerRemark: maskFreeText(placement.remark) });
     return false;
   }
   const accepted = placement.status === "ACCEPTED";
@@ -55,9 +52,8 @@ async function moveFromPending(
 ): Promise<boolean> {
   const providerRemark = maskFreeText(to.providerRemark);
   return db.$transaction(async (tx) => {
-    const { count } = await tx.order.updateMany({ where: { id: orderId, status: "PENDING" }, data: { ...to, providerRemark } });
-    if (count !== 1) return false;
-    const order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
+    if (!(await repo.moveOrder(tx, orderId, ["PENDING"], { ...to, providerRemark }))) return false;
+    const order = await repo.getOrderById(tx, orderId);
     const data = { order_id: orderId, provider_remark: providerRemark };
     const event =
       to.status === "ACCEPTED"
@@ -90,9 +86,8 @@ export async function afterAcceptance(tx: Tx, order: OrderRow): Promise<void> {
 export async function rejectAccepted(db: Db, orderId: string, exchangeRemark: string, failureCode: string): Promise<boolean> {
   const remark = maskFreeText(exchangeRemark);
   return db.$transaction(async (tx) => {
-    const { count } = await tx.order.updateMany({ where: { id: orderId, status: "ACCEPTED" }, data: { status: "REJECTED", providerRemark: remark, failureCode } });
-    if (count !== 1) return false;
-    const { distributorId } = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { distributorId: true } });
+    if (!(await repo.moveOrder(tx, orderId, ["ACCEPTED"], { status: "REJECTED", providerRemark: remark, failureCode }))) return false;
+    const { distributorId } = await repo.getOrderById(tx, orderId);
     await recordEvent(tx, {
       distributorId,
       resourceType: "order",
@@ -125,19 +120,15 @@ export interface Allotment {
  */
 export async function allotOrder(db: Db, orderId: string, allotment: Allotment): Promise<boolean> {
   return db.$transaction(async (tx) => {
-    const { count } = await tx.order.updateMany({
-      where: { id: orderId, status: "ACCEPTED", NOT: { orderType: { in: [...REGISTRATION_TYPES] }, parentOrderId: null } },
-      data: {
-        status: "ALLOTTED",
-        nav: allotment.nav.toFixed(4),
-        allottedUnits: allotment.units.toFixed(3),
-        allottedAmount: allotment.amount.toFixed(2),
-        folioNo: allotment.folioNo,
-        allotmentDate: new Date(`${allotment.allotmentDate}T00:00:00Z`),
-      },
+    const allotted = await repo.allotAccepted(tx, orderId, [...REGISTRATION_TYPES], {
+      nav: allotment.nav.toFixed(4),
+      allottedUnits: allotment.units.toFixed(3),
+      allottedAmount: allotment.amount.toFixed(2),
+      folioNo: allotment.folioNo,
+      allotmentDate: new Date(`${allotment.allotmentDate}T00:00:00Z`),
     });
-    if (count !== 1) return false;
-    const { distributorId } = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { distributorId: true } });
+    if (!allotted) return false;
+    const { distributorId } = await repo.getOrderById(tx, orderId);
     await recordEvent(tx, { distributorId, resourceType: "order", resourceId: orderId, event: "order.allotted", data: { order_id: orderId, status: "ALLOTTED" } });
     return true;
   });

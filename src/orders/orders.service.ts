@@ -1,4 +1,4 @@
-import type { Db, DbOrTx, Prisma } from "../db/client.js";
+import type { DbOrTx } from "../db/client.js";
 import { bodyHash, idempotent, type Stored } from "../idempotency/idempotency.js";
 import { enqueue } from "../jobs/enqueue.js";
 import { AppError, notFound } from "../lib/errors.js";
@@ -10,10 +10,16 @@ import { maskFreeText } from "../lib/mask.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
 import { folioUnits } from "../holdings/holdings.service.js";
+import { findInvestmentAccountForOrder } from "../investors/investors.repo.js";
+import { findMandate } from "../mandates/mandates.repo.js";
+import { findScheme, type SchemeRow } from "../masters/schemes.repo.js";
+import { latestPaymentIds } from "../payments/payments.repo.js";
 import { orderedView } from "./order-details.js";
 import { endWithoutUnits } from "./order-moves.js";
 import { mandateValidityViolations, schemeViolations, type RuleViolation } from "./order-rules.js";
 import type { PlaceOrderInput } from "./orders.schemas.js";
+import * as repo from "./orders.repo.js";
+import type { OrderRow } from "./orders.repo.js";
 
 const SCOPE_PLACE = "POST /api/orders/v1/";
 /**
@@ -23,8 +29,6 @@ const SCOPE_PLACE = "POST /api/orders/v1/";
 const NO_PAYMENT = new Set(["REDEMPTION", "SWITCH", "STP", "SWP", "SIP", "XSIP"]);
 /** Dispatch attempts before a transport failure ends the order in FAILED. */
 export const DISPATCH_ATTEMPTS = 5;
-
-type OrderRow = Prisma.OrderGetPayload<object>;
 
 /**
  * Validates an order against the caller's account, the investor's state, the scheme master and the
@@ -38,13 +42,13 @@ export async function placeOrder(
   idempotencyKey: string | undefined,
 ): Promise<Stored<PlacedOrder>> {
   const requestHash = bodyHash(input);
-  const repeat = input.client_ref ? await findByClientRef(services.prisma, caller.distributorId, input.client_ref) : null;
+  const repeat = input.client_ref ? await repo.findOrderByClientRef(services.prisma, caller.distributorId, input.client_ref) : null;
   if (repeat) return repeatOf(repeat, requestHash);
 
   return idempotent(services.prisma, { distributorId: caller.distributorId, scope: SCOPE_PLACE, key: idempotencyKey, body: input }, async (tx) => {
     // Again inside: a duplicate that waited for a connection while the first committed is answered
     // before the validation queries, so a burst of duplicates holds each connection briefly.
-    const committed = input.client_ref ? await findByClientRef(tx, caller.distributorId, input.client_ref) : null;
+    const committed = input.client_ref ? await repo.findOrderByClientRef(tx, caller.distributorId, input.client_ref) : null;
     if (committed) return repeatOf(committed, requestHash);
     const { account, schemeCode, mandateId, violations } = await checkOrder(tx, caller, input);
     if (violations.length > 0) {
@@ -53,37 +57,32 @@ export async function placeOrder(
     const id = newId("ord");
     // A concurrent placement of the same client_ref makes this insert wait for it and then skip, leaving
     // the transaction usable: the winner, committed by then, is read through this same transaction.
-    const [row] = await tx.order.createManyAndReturn({
-      skipDuplicates: true,
-      data: [
-        {
-          id,
-          distributorId: caller.distributorId,
-          investorId: account.investorId,
-          investmentAccountId: account.id,
-          orderType: input.order_type,
-          status: "PENDING",
-          paymentStatus: NO_PAYMENT.has(input.order_type) ? "NOT_REQUIRED" : "UNPAID",
-          purchaseType: input.purchase_type ?? null,
-          holdingMode: input.holding_mode ?? account.holdingMode,
-          schemeCode,
-          folioNo: input.folio_no ?? null,
-          amount: input.amount === undefined ? null : rupeesToDecimal(input.amount),
-          units: input.units === undefined ? null : input.units.toFixed(3),
-          allUnits: input.all_units === true,
-          bankAccountId: input.bank_account_id ?? null,
-          mandateId,
-          clientRef: input.client_ref ?? null,
-          // Free text, sent to the exchange and shown back: stored with PANs masked.
-          remarks: maskFreeText(input.remarks ?? null),
-          subBrokerArn: input.sub_broker_arn ?? null,
-          details: JSON.parse(JSON.stringify({ euin: input.euin, sip: input.sip, stp: input.stp, switch: input.switch, swp: input.swp })),
-          requestHash,
-        },
-      ],
+    const row = await repo.insertOrder(tx, {
+      id,
+      distributorId: caller.distributorId,
+      investorId: account.investorId,
+      investmentAccountId: account.id,
+      orderType: input.order_type,
+      status: "PENDING",
+      paymentStatus: NO_PAYMENT.has(input.order_type) ? "NOT_REQUIRED" : "UNPAID",
+      purchaseType: input.purchase_type,
+      holdingMode: input.holding_mode ?? account.holdingMode,
+      schemeCode,
+      folioNo: input.folio_no,
+      amount: input.amount === undefined ? null : rupeesToDecimal(input.amount),
+      units: input.units === undefined ? null : input.units.toFixed(3),
+      allUnits: input.all_units === true,
+      bankAccountId: input.bank_account_id,
+      mandateId,
+      clientRef: input.client_ref,
+      // Free text, sent to the exchange and shown back: stored with PANs masked.
+      remarks: maskFreeText(input.remarks ?? null),
+      subBrokerArn: input.sub_broker_arn,
+      details: JSON.parse(JSON.stringify({ euin: input.euin, sip: input.sip, stp: input.stp, switch: input.switch, swp: input.swp })),
+      requestHash,
     });
     if (!row) {
-      const winner = input.client_ref ? await findByClientRef(tx, caller.distributorId, input.client_ref) : null;
+      const winner = input.client_ref ? await repo.findOrderByClientRef(tx, caller.distributorId, input.client_ref) : null;
       if (!winner) throw new Error(`Order ${id} was not inserted and no order holds its client_ref`);
       return repeatOf(winner, requestHash);
     }
@@ -99,15 +98,8 @@ function repeatOf(existing: OrderRow, requestHash: string): Stored<PlacedOrder> 
   return { status: 201, body: placed(existing) };
 }
 
-function findByClientRef(db: DbOrTx, distributorId: string, clientRef: string) {
-  return db.order.findUnique({ where: { distributorId_clientRef: { distributorId, clientRef } } });
-}
-
 async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
-  const account = await tx.investmentAccount.findFirst({
-    where: { id: input.investment_account_id, distributorId: caller.distributorId },
-    include: { investor: { select: { status: true, bankAccounts: { select: { id: true } } } } },
-  });
+  const account = await findInvestmentAccountForOrder(tx, caller.distributorId, input.investment_account_id);
   if (!account) throw notFound(`Investment account ${input.investment_account_id}`);
   const violations: RuleViolation[] = [];
   const add = (path: string, reason: string, message: string) => violations.push({ path, reason, message });
@@ -122,7 +114,8 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
     add("bank_account_id", "bank_account_not_found", "is not a bank account of the investor");
   }
   if (input.mandate_id) {
-    const mandate = await tx.mandate.findFirst({ where: { id: input.mandate_id, distributorId: caller.distributorId, investorId: account.investorId } });
+    const named = await findMandate(tx, caller.distributorId, input.mandate_id);
+    const mandate = named?.investorId === account.investorId ? named : null;
     if (!mandate || mandate.status !== "REGISTERED") {
       add("mandate_id", "mandate_not_registered", mandate ? `the mandate is ${mandate.status}` : "is not a mandate of the investor");
     } else {
@@ -136,9 +129,7 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
 
   let schemeCode = input.scheme_code ?? "";
   if (input.order_type === "SIP_TOPUP" && input.sip?.sip_order_id) {
-    const sip = await tx.order.findFirst({
-      where: { id: input.sip.sip_order_id, investmentAccountId: account.id, orderType: { in: ["SIP", "XSIP"] } },
-    });
+    const sip = await repo.findSipOfAccount(tx, account.id, input.sip.sip_order_id);
     if (!sip || sip.status !== "ACCEPTED") {
       add("sip.sip_order_id", "sip_not_active", sip ? `the SIP is ${sip.status}` : "is not a SIP or XSIP of this investment account");
     } else {
@@ -148,7 +139,7 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
     }
   }
   if (schemeCode) {
-    const scheme = await tx.scheme.findUnique({ where: { schemeCode } });
+    const scheme = await findScheme(tx, schemeCode);
     violations.push(...schemeViolations({ ...input, scheme_code: schemeCode }, scheme));
     if (scheme && input.folio_no && UNITS_OUT.has(input.order_type)) {
       violations.push(...(await holdingViolations(tx, caller.distributorId, input, scheme)));
@@ -157,7 +148,7 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
   const target = input.switch?.to_scheme_code ?? input.stp?.to_scheme_code;
   if (target) {
     const path = input.switch ? "switch.to_scheme_code" : "stp.to_scheme_code";
-    const targetScheme = await tx.scheme.findUnique({ where: { schemeCode: target } });
+    const targetScheme = await findScheme(tx, target);
     if (!targetScheme) add(path, "scheme_not_found", `no scheme ${target} in the scheme master`);
     else if (!targetScheme.purchaseAllowed) add(path, "purchase_not_allowed", `${target} does not accept purchases`);
     if (target === schemeCode) add(path, "same_scheme", "must differ from scheme_code");
@@ -173,7 +164,7 @@ const UNITS_OUT = new Set(["REDEMPTION", "SWITCH"]);
  * or switch cannot take more than it holds: units directly, an amount at the scheme's latest NAV.
  * A folio the holdings do not know is left to the exchange and the registrar to judge.
  */
-async function holdingViolations(tx: DbOrTx, distributorId: string, input: PlaceOrderInput, scheme: { schemeCode: string; nav: Prisma.Decimal | null }): Promise<RuleViolation[]> {
+async function holdingViolations(tx: DbOrTx, distributorId: string, input: PlaceOrderInput, scheme: Pick<SchemeRow, "schemeCode" | "nav">): Promise<RuleViolation[]> {
   const held = await folioUnits(tx, distributorId, input.folio_no!, scheme.schemeCode);
   if (held === null) return [];
   const folio = `folio ${input.folio_no} holds ${held.toFixed(3)} units of ${scheme.schemeCode}`;
@@ -189,17 +180,10 @@ async function holdingViolations(tx: DbOrTx, distributorId: string, input: Place
 }
 
 export async function getOrder(services: Services, caller: Caller, id: string): Promise<OrderView> {
-  const row = await services.prisma.order.findFirst({ where: { id, distributorId: caller.distributorId } });
+  const row = await repo.findOrder(services.prisma, caller.distributorId, id);
   if (!row) throw notFound(`Order ${id}`);
-  const payments = await latestPayments(services.prisma, [id]);
+  const payments = await latestPaymentIds(services.prisma, [id]);
   return toView(row, payments.get(id) ?? null, services.logger);
-}
-
-/** The latest payment of each order (an order may have a failed payment and a newer one). */
-async function latestPayments(db: DbOrTx, orderIds: string[]): Promise<Map<string, string>> {
-  if (orderIds.length === 0) return new Map();
-  const rows = await db.payment.findMany({ where: { orderId: { in: orderIds } }, select: { id: true, orderId: true }, orderBy: { id: "asc" } });
-  return new Map(rows.map((r) => [r.orderId, r.id]));
 }
 
 export type PlacedOrder = ReturnType<typeof placed>;
@@ -253,11 +237,10 @@ function toView(row: OrderRow, paymentId: string | null, log: Log) {
  * exchange already has it, a job cancels it there too.
  */
 export async function cancelOrder(services: Services, caller: Caller, id: string): Promise<OrderView> {
-  const order = await services.prisma.order.findFirst({ where: { id, distributorId: caller.distributorId } });
+  const order = await repo.findOrder(services.prisma, caller.distributorId, id);
   if (!order) throw notFound(`Order ${id}`);
   await services.prisma.$transaction(async (tx) => {
-    const { count } = await tx.order.updateMany({ where: { id, status: { in: ["PENDING", "ACCEPTED"] } }, data: { status: "CANCELLED" } });
-    if (count !== 1) throw new AppError("INVALID_STATE", `Order ${id} is ${order.status}; only a PENDING or ACCEPTED order can be cancelled`);
+    if (!(await repo.moveOrder(tx, id, ["PENDING", "ACCEPTED"], { status: "CANCELLED" }))) throw new AppError("INVALID_STATE", `Order ${id} is ${order.status}; only a PENDING or ACCEPTED order can be cancelled`);
     await endWithoutUnits(tx, id, "REFUNDED: ORDER CANCELLED");
     if (order.exchangeOrderNumber) await enqueue(tx, "orders__cancel_at_exchange", { order_id: id }, { jobKey: `orders__cancel_at_exchange:${id}` });
   });
@@ -270,24 +253,15 @@ export async function listOrders(
   query: { status?: string; investor_id?: string; limit: number; cursor?: string },
 ): Promise<{ data: OrderView[]; next_cursor: string | null }> {
   const afterId = readCursor(query.cursor, 1)?.[0];
-  const rows = await services.prisma.order.findMany({
-    where: {
-      distributorId: caller.distributorId,
-      ...(query.status ? { status: query.status } : {}),
-      ...(query.investor_id ? { investorId: query.investor_id } : {}),
-      ...(afterId ? { id: { lt: afterId } } : {}),
-    },
-    orderBy: { id: "desc" },
-    take: query.limit + 1,
-  });
-  const payments = await latestPayments(services.prisma, rows.map((r) => r.id));
+  const rows = await repo.listOrders(services.prisma, { distributorId: caller.distributorId, status: query.status, investorId: query.investor_id, afterId, limit: query.limit });
+  const payments = await latestPaymentIds(services.prisma, rows.map((r) => r.id));
   return toPage(rows, query.limit, (row) => [row.id], (row) => toView(row, payments.get(row.id) ?? null, services.logger));
 }
 
 export async function listInstallments(services: Services, caller: Caller, id: string) {
-  const order = await services.prisma.order.findFirst({ where: { id, distributorId: caller.distributorId }, select: { id: true } });
+  const order = await repo.findOrder(services.prisma, caller.distributorId, id);
   if (!order) throw notFound(`Order ${id}`);
-  const rows = await services.prisma.orderInstallment.findMany({ where: { orderId: id }, orderBy: { installmentNo: "asc" } });
+  const rows = await repo.listInstallments(services.prisma, id);
   return {
     data: rows.map((r) => ({
       installment_no: r.installmentNo,

@@ -7,12 +7,13 @@ import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
 import { amountFor, Decimal, unitsFor } from "../lib/money.js";
 import { allotOrder, applyPlacement, isRegistration, markDispatchFailed } from "./order-moves.js";
+import { findOrder } from "./orders.repo.js";
 import { createNextInstallment } from "./schedule.js";
 
 type SandboxServices = Services & { sandboxExchange: SandboxExchange };
 
 async function ownOrder(db: Db, caller: Caller, id: string) {
-  return found(`Order ${id}`, await db.order.findFirst({ where: { id, distributorId: caller.distributorId } }));
+  return found(`Order ${id}`, await findOrder(db, caller.distributorId, id));
 }
 
 /** Sandbox: the exchange decides on a PENDING (held) order: accept, reject or fail it. */

@@ -1,11 +1,12 @@
-import type { Db, Prisma, Tx } from "../db/client.js";
+import type { Db, Tx } from "../db/client.js";
 import { recordEvent } from "../events/events.repo.js";
 import { newId } from "../lib/ids.js";
 import type { Log } from "../lib/logger.js";
 import { createPayment } from "../payments/payments.service.js";
 import { orderDetails } from "./order-details.js";
+import * as repo from "./orders.repo.js";
+import type { InstallmentRow, OrderRow } from "./orders.repo.js";
 
-type OrderRow = Prisma.OrderGetPayload<object>;
 type Frequency = "MONTHLY" | "QUARTERLY" | "WEEKLY";
 
 export interface Plan {
@@ -58,22 +59,21 @@ function planOf(order: OrderRow, log?: Pick<Log, "warn">): Plan | null {
 export async function scheduleInstallments(tx: Tx, order: OrderRow): Promise<void> {
   const plan = planOf(order);
   if (!plan) return;
-  await tx.orderInstallment.createMany({
-    data: installmentDates(plan).map((dueDate, i) => ({
+  await repo.insertInstallments(
+    tx,
+    installmentDates(plan).map((dueDate, i) => ({
       orderId: order.id,
       installmentNo: i + 1,
       dueDate: new Date(`${dueDate}T00:00:00Z`),
       amount: order.amount,
       units: order.units,
-      status: "SCHEDULED",
     })),
-    skipDuplicates: true,
-  });
+  );
 }
 
 /** A registration that ends (cancelled, rejected) stops: its future installments are cancelled. */
 export async function cancelSchedule(tx: Tx, orderId: string): Promise<void> {
-  await tx.orderInstallment.updateMany({ where: { orderId, status: "SCHEDULED" }, data: { status: "CANCELLED" } });
+  await repo.cancelScheduledInstallments(tx, orderId);
 }
 
 const INSTALLMENT_BATCH = 200;
@@ -90,11 +90,7 @@ const LIVE_REGISTRATION = new Set(["ACCEPTED", "ALLOTTED"]);
 export async function createDueInstallments(db: Db, today: string, log?: Pick<Log, "warn">): Promise<number> {
   let created = 0;
   for (;;) {
-    const due = await db.orderInstallment.findMany({
-      where: { status: "SCHEDULED", dueDate: { lte: new Date(`${today}T00:00:00Z`) } },
-      orderBy: [{ dueDate: "asc" }, { orderId: "asc" }, { installmentNo: "asc" }],
-      take: INSTALLMENT_BATCH,
-    });
+    const due = await repo.dueInstallments(db, new Date(`${today}T00:00:00Z`), INSTALLMENT_BATCH);
     if (due.length === 0) return created;
     for (const row of due) if (await createChild(db, row, log)) created++;
   }
@@ -106,7 +102,7 @@ export async function createDueInstallments(db: Db, today: string, log?: Pick<Lo
  */
 export async function createNextInstallment(db: Db, orderId: string, log?: Pick<Log, "warn">): Promise<{ childId: string; installmentNo: number; installments: number | undefined } | null> {
   for (;;) {
-    const next = await db.orderInstallment.findFirst({ where: { orderId, status: "SCHEDULED" }, orderBy: { installmentNo: "asc" } });
+    const next = await repo.nextScheduledInstallment(db, orderId);
     if (!next) return null;
     const created = await createChild(db, next, log);
     // Null: a concurrent call (or the hourly job) took this one first, or the registration ended; look again.
@@ -114,42 +110,40 @@ export async function createNextInstallment(db: Db, orderId: string, log?: Pick<
   }
 }
 
-async function createChild(db: Db, row: Prisma.OrderInstallmentGetPayload<object>, log?: Pick<Log, "warn">): Promise<{ childId: string; installments: number | undefined } | null> {
+async function createChild(db: Db, row: InstallmentRow, log?: Pick<Log, "warn">): Promise<{ childId: string; installments: number | undefined } | null> {
   return db.$transaction(async (tx) => {
-    const parent = await tx.order.findUniqueOrThrow({ where: { id: row.orderId } });
-    const scheduled = { orderId: row.orderId, installmentNo: row.installmentNo, status: "SCHEDULED" };
+    const parent = await repo.getOrderById(tx, row.orderId);
     if (!LIVE_REGISTRATION.has(parent.status)) {
-      await tx.orderInstallment.updateMany({ where: scheduled, data: { status: "CANCELLED" } });
+      await repo.cancelScheduledInstallments(tx, row.orderId, row.installmentNo);
       return null;
     }
     const childId = newId("ord");
-    const { count } = await tx.orderInstallment.updateMany({ where: scheduled, data: { status: "CREATED", childOrderId: childId } });
-    if (count !== 1) return null;
+    if (!(await repo.claimInstallment(tx, row.orderId, row.installmentNo, childId))) return null;
     const total = planOf(parent, log)?.installments;
-    const child = await tx.order.create({
-      data: {
-        id: childId,
-        distributorId: parent.distributorId,
-        investorId: parent.investorId,
-        investmentAccountId: parent.investmentAccountId,
-        orderType: parent.orderType,
-        status: "ACCEPTED",
-        paymentStatus: parent.orderType === "SIP" || parent.orderType === "XSIP" ? "UNPAID" : "NOT_REQUIRED",
-        purchaseType: parent.purchaseType,
-        holdingMode: parent.holdingMode,
-        schemeCode: parent.schemeCode,
-        folioNo: parent.folioNo,
-        amount: row.amount,
-        units: row.units,
-        mandateId: parent.mandateId,
-        details: parent.details ?? {},
-        exchangeOrderNumber: parent.exchangeOrderNumber ? `${parent.exchangeOrderNumber}-${row.installmentNo}` : null,
-        providerRemark: `INSTALLMENT ${row.installmentNo} OF ${total}`,
-        parentOrderId: parent.id,
-        installmentNo: row.installmentNo,
-        requestHash: parent.requestHash,
-      },
+    const child = await repo.insertOrder(tx, {
+      id: childId,
+      distributorId: parent.distributorId,
+      investorId: parent.investorId,
+      investmentAccountId: parent.investmentAccountId,
+      orderType: parent.orderType,
+      status: "ACCEPTED",
+      paymentStatus: parent.orderType === "SIP" || parent.orderType === "XSIP" ? "UNPAID" : "NOT_REQUIRED",
+      purchaseType: parent.purchaseType,
+      holdingMode: parent.holdingMode,
+      schemeCode: parent.schemeCode,
+      folioNo: parent.folioNo,
+      amount: row.amount,
+      units: row.units,
+      mandateId: parent.mandateId,
+      details: parent.details,
+      exchangeOrderNumber: parent.exchangeOrderNumber ? `${parent.exchangeOrderNumber}-${row.installmentNo}` : null,
+      providerRemark: `INSTALLMENT ${row.installmentNo} OF ${total}`,
+      parentOrderId: parent.id,
+      installmentNo: row.installmentNo,
+      requestHash: parent.requestHash,
     });
+    // A child has no client_ref, so nothing can take its place.
+    if (!child) throw new Error(`Installment order ${childId} was not inserted`);
     await recordEvent(tx, {
       distributorId: child.distributorId,
       resourceType: "order",

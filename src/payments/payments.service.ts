@@ -1,4 +1,4 @@
-import type { Db, Prisma, Tx } from "../db/client.js";
+import type { Db, Tx } from "../db/client.js";
 import { recordEvent } from "../events/events.repo.js";
 import { enqueue } from "../jobs/enqueue.js";
 import { invalidState, notFound } from "../lib/errors.js";
@@ -7,11 +7,12 @@ import { newId } from "../lib/ids.js";
 import { maskFreeText } from "../lib/mask.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
+import { getOrderById, movePaymentStatusOfAccepted, setPaymentStatus, type OrderRow } from "../orders/orders.repo.js";
+import * as repo from "./payments.repo.js";
+import type { PaymentRow } from "./payments.repo.js";
 
 export type PaymentMode = "UPI" | "NETBANKING" | "MANDATE" | "CHEQUE";
 export type PaymentState = "PENDING" | "CAPTURED" | "FAILED" | "REFUNDED";
-type PaymentRow = Prisma.PaymentGetPayload<object>;
-type OrderRow = Prisma.OrderGetPayload<object>;
 
 /** The payment state table: which state each move starts from, and what it makes of the order. */
 const MOVES = {
@@ -44,25 +45,18 @@ export async function createPayment(tx: Tx, input: NewPayment): Promise<PaymentR
   const { order } = input;
   if (order.status !== "ACCEPTED") throw invalidState(`Order ${order.id} is ${order.status}; a payment needs an ACCEPTED order`);
   if (!order.amount) throw invalidState(`Order ${order.id} has no amount to pay`);
-  const { count } = await tx.order.updateMany({
-    where: { id: order.id, status: "ACCEPTED", paymentStatus: { in: ["UNPAID", "FAILED"] } },
-    data: { paymentStatus: "PENDING" },
-  });
-  if (count !== 1) throw invalidState(`Order ${order.id} is not awaiting a payment (payment_status ${order.paymentStatus})`);
-  const payment = await tx.payment.create({
-    data: {
-      id: newId("pay"),
-      distributorId: order.distributorId,
-      investorId: order.investorId,
-      orderId: order.id,
-      basketId: input.basketId ?? null,
-      mode: input.mode,
-      amount: order.amount,
-      status: "PENDING",
-      mandateId: input.mandateId ?? null,
-      bankAccountId: input.bankAccountId ?? null,
-      details: JSON.parse(JSON.stringify(input.details ?? {})),
-    },
+  if (!(await movePaymentStatusOfAccepted(tx, order.id, ["UNPAID", "FAILED"], "PENDING"))) throw invalidState(`Order ${order.id} is not awaiting a payment (payment_status ${order.paymentStatus})`);
+  const payment = await repo.insertPayment(tx, {
+    id: newId("pay"),
+    distributorId: order.distributorId,
+    investorId: order.investorId,
+    orderId: order.id,
+    basketId: input.basketId ?? null,
+    mode: input.mode,
+    amount: order.amount,
+    mandateId: input.mandateId ?? null,
+    bankAccountId: input.bankAccountId ?? null,
+    details: JSON.parse(JSON.stringify(input.details ?? {})),
   });
   await enqueue(tx, "payments__initiate", { payment_id: payment.id }, { jobKey: `payments__initiate:${payment.id}` });
   return payment;
@@ -79,7 +73,7 @@ export async function movePayment(db: Db, paymentId: string, to: PaymentMove, re
     const moved = await applyMove(tx, paymentId, to, remark);
     if (!moved) return false;
     if (to === "CAPTURED") {
-      const order = await tx.order.findUniqueOrThrow({ where: { id: moved.orderId }, select: { status: true } });
+      const order = await getOrderById(tx, moved.orderId);
       if (ORDER_ENDED_WITHOUT_UNITS.has(order.status)) await applyMove(tx, paymentId, "REFUNDED", `REFUNDED: ORDER ${order.status}`);
     }
     return true;
@@ -88,26 +82,23 @@ export async function movePayment(db: Db, paymentId: string, to: PaymentMove, re
 
 /** Refunds every captured payment of an order that ended without units; in the caller's transaction. */
 export async function refundCapturedPayments(tx: Tx, orderId: string, remark: string): Promise<number> {
-  const captured = await tx.payment.findMany({ where: { orderId, status: "CAPTURED" }, select: { id: true } });
-  for (const { id } of captured) await applyMove(tx, id, "REFUNDED", remark);
+  const captured = await repo.capturedPaymentIds(tx, orderId);
+  for (const id of captured) await applyMove(tx, id, "REFUNDED", remark);
   return captured.length;
 }
 
 async function applyMove(tx: Tx, paymentId: string, to: PaymentMove, remark: string | null): Promise<PaymentRow | null> {
   const move = MOVES[to];
   const now = new Date();
-  const { count } = await tx.payment.updateMany({
-    where: { id: paymentId, status: move.from },
-    data: {
-      status: to,
-      providerRemark: maskFreeText(remark),
-      ...(to === "CAPTURED" ? { capturedAt: now } : {}),
-      ...(to === "REFUNDED" ? { refundedAt: now } : {}),
-    },
+  const moved = await repo.movePaymentRow(tx, paymentId, move.from, {
+    status: to,
+    providerRemark: maskFreeText(remark),
+    ...(to === "CAPTURED" ? { capturedAt: now } : {}),
+    ...(to === "REFUNDED" ? { refundedAt: now } : {}),
   });
-  if (count !== 1) return null;
-  const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
-  await tx.order.update({ where: { id: payment.orderId }, data: { paymentStatus: move.orderPaymentStatus } });
+  if (!moved) return null;
+  const payment = await repo.getPaymentById(tx, paymentId);
+  await setPaymentStatus(tx, payment.orderId, move.orderPaymentStatus);
   await recordEvent(tx, {
     distributorId: payment.distributorId,
     resourceType: "payment",
@@ -119,7 +110,7 @@ async function applyMove(tx: Tx, paymentId: string, to: PaymentMove, remark: str
 }
 
 export async function getPayment(services: Services, caller: Caller, id: string): Promise<PaymentView> {
-  const row = await services.prisma.payment.findFirst({ where: { id, distributorId: caller.distributorId } });
+  const row = await repo.findPayment(services.prisma, caller.distributorId, id);
   if (!row) throw notFound(`Payment ${id}`);
   return toPaymentView(row);
 }

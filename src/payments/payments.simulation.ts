@@ -2,6 +2,7 @@ import type { SandboxExchange } from "../exchange/sandbox.js";
 import { answer, found, requireMoved, requireState } from "../exchange/simulation.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
+import { findPayment } from "./payments.repo.js";
 import { movePayment, type PaymentMove } from "./payments.service.js";
 
 /** Each move: the state it starts from and the gateway's default remark. */
@@ -20,7 +21,7 @@ export async function simulatePayment(
   remark: string | undefined,
 ) {
   const label = `Payment ${paymentId}`;
-  const payment = found(label, await services.prisma.payment.findFirst({ where: { id: paymentId, distributorId: caller.distributorId } }));
+  const payment = found(label, await findPayment(services.prisma, caller.distributorId, paymentId));
   const { from } = MOVES[to];
   requireState(label, payment.status, from, `payment can be ${to.toLowerCase()}`);
   const providerRemark = remark ?? MOVES[to].remark;

@@ -1,12 +1,13 @@
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../env.js";
-import type { Db } from "../db/client.js";
+import { withAdvisoryLock, type Db } from "../db/client.js";
 import { createDistributor, setClientCredentials } from "../auth/distributors.service.js";
 import { findDistributorByArn } from "../auth/auth.repo.js";
 import { SANDBOX_DISTRIBUTOR } from "../auth/sandbox-distributor.js";
 import type { AmfiSchemeRecord } from "../masters/amfi/navall.js";
 import { upsertAmfiRecords } from "../masters/schemes.import.js";
+import { setTradingRules } from "../masters/schemes.repo.js";
 import { newId, newSecret } from "../lib/ids.js";
 import seedSchemes from "../masters/seed/schemes.json" with { type: "json" };
 import type { Services } from "../core/services.js";
@@ -38,8 +39,7 @@ interface SeedScheme extends AmfiSchemeRecord {
  */
 export async function seedSandbox(services: Services): Promise<SandboxCredentials> {
   const { prisma: db, config } = services;
-  await db.$executeRawUnsafe("SELECT pg_advisory_lock(7206001)");
-  try {
+  return withAdvisoryLock(db, 7206001, async () => {
     const credentials = await seedDistributor(db, config);
     await seedSchemeMaster(db);
     const distributor = await findDistributorByArn(db, SANDBOX_DISTRIBUTOR.arn);
@@ -48,9 +48,7 @@ export async function seedSandbox(services: Services): Promise<SandboxCredential
     // by the refresh job, which the worker runs right after start.
     await enqueue(db, "holdings__refresh", {}, { jobKey: "holdings__refresh:seed" });
     return credentials;
-  } finally {
-    await db.$executeRawUnsafe("SELECT pg_advisory_unlock(7206001)");
-  }
+  });
 }
 
 async function seedDistributor(db: Db, config: Config): Promise<SandboxCredentials> {
@@ -99,19 +97,16 @@ async function seedSchemeMaster(db: Db): Promise<void> {
   await db.$transaction(async (tx) => {
     await upsertAmfiRecords(tx, schemes);
     for (const s of schemes) {
-      await tx.scheme.update({
-        where: { schemeCode: s.scheme_code },
-        data: {
-          purchaseAllowed: s.purchase_allowed,
-          redemptionAllowed: s.redemption_allowed,
-          sipAllowed: s.sip_allowed,
-          minPurchaseAmount: s.min_purchase_amount,
-          purchaseMultiple: s.purchase_multiple,
-          minAdditionalAmount: s.min_additional_amount,
-          minRedemptionAmount: s.min_redemption_amount,
-          minSipAmount: s.min_sip_amount,
-          sipMultiple: s.sip_multiple,
-        },
+      await setTradingRules(tx, s.scheme_code, {
+        purchaseAllowed: s.purchase_allowed,
+        redemptionAllowed: s.redemption_allowed,
+        sipAllowed: s.sip_allowed,
+        minPurchaseAmount: s.min_purchase_amount,
+        purchaseMultiple: s.purchase_multiple,
+        minAdditionalAmount: s.min_additional_amount,
+        minRedemptionAmount: s.min_redemption_amount,
+        minSipAmount: s.min_sip_amount,
+        sipMultiple: s.sip_multiple,
       });
     }
   });

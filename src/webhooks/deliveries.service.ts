@@ -1,11 +1,10 @@
-import type { Prisma } from "../db/client.js";
 import { enqueue } from "../jobs/enqueue.js";
 import { invalidState, notFound } from "../lib/errors.js";
 import { readCursor, toPage } from "../lib/zod.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
-
-type DeliveryRow = Prisma.WebhookDeliveryGetPayload<object>;
+import * as repo from "./deliveries.repo.js";
+import type { DeliveryRow } from "./deliveries.repo.js";
 
 function toRecord(row: DeliveryRow) {
   return {
@@ -29,23 +28,14 @@ export async function listDeliveries(
 ) {
   const afterId = readCursor(query.cursor, 1)?.[0];
   const event = query.event?.endsWith(".*") ? { startsWith: query.event.slice(0, -1) } : query.event;
-  const rows = await services.prisma.webhookDelivery.findMany({
-    where: {
-      distributorId: caller.distributorId,
-      ...(query.status ? { status: query.status } : {}),
-      ...(event ? { event } : {}),
-      ...(afterId ? { id: { lt: afterId } } : {}),
-    },
-    orderBy: { id: "desc" },
-    take: query.limit + 1,
-  });
+  const rows = await repo.listDeliveries(services.prisma, { distributorId: caller.distributorId, status: query.status, event, afterId, limit: query.limit });
   return { success: true as const, ...toPage(rows, query.limit, (row) => [row.id], toRecord) };
 }
 
 export async function getDelivery(services: Services, caller: Caller, id: string) {
-  const row = await services.prisma.webhookDelivery.findFirst({ where: { id, distributorId: caller.distributorId } });
+  const row = await repo.findDelivery(services.prisma, caller.distributorId, id);
   if (!row) throw notFound(`Webhook delivery ${id}`);
-  const attempts = await services.prisma.webhookAttempt.findMany({ where: { deliveryId: id }, orderBy: { attemptNo: "asc" } });
+  const attempts = await repo.listAttempts(services.prisma, id);
   return {
     success: true as const,
     data: {
@@ -65,16 +55,12 @@ export async function getDelivery(services: Services, caller: Caller, id: string
 
 /** PARKED or FAILED -> PENDING, attempted at once (if that attempt fails, it parks again). */
 export async function retryDelivery(services: Services, caller: Caller, id: string) {
-  const row = await services.prisma.webhookDelivery.findFirst({ where: { id, distributorId: caller.distributorId } });
+  const row = await repo.findDelivery(services.prisma, caller.distributorId, id);
   if (!row) throw notFound(`Webhook delivery ${id}`);
   const updated = await services.prisma.$transaction(async (tx) => {
-    const { count } = await tx.webhookDelivery.updateMany({
-      where: { id, status: { in: ["PARKED", "FAILED"] } },
-      data: { status: "PENDING", nextAttemptAt: new Date(), leaseUntil: null },
-    });
-    if (count !== 1) throw invalidState(`Delivery ${id} is ${row.status}; only a PARKED or FAILED delivery can be retried`);
+    if (!(await repo.requeueDelivery(tx, id))) throw invalidState(`Delivery ${id} is ${row.status}; only a PARKED or FAILED delivery can be retried`);
     await enqueue(tx, "webhooks__deliver", {}, { jobKey: `webhooks__deliver:retry:${id}` });
-    return tx.webhookDelivery.findUniqueOrThrow({ where: { id } });
+    return repo.getDeliveryById(tx, id);
   });
   return { success: true as const, data: toRecord(updated) };
 }

@@ -3,7 +3,9 @@ import type { RecordedEvent } from "../events/sinks.js";
 import { enqueue } from "../jobs/enqueue.js";
 import { newId } from "../lib/ids.js";
 import { maskPansInText } from "../lib/mask.js";
+import { insertDeliveries } from "./deliveries.repo.js";
 import { matchesEvent } from "./event-filter.js";
+import { subscriptionsForFanOut, type FanOutSubscription } from "./subscriptions.repo.js";
 
 /**
  * A delivery job drains every due delivery, so a transaction needs one job however many events it
@@ -13,7 +15,7 @@ import { matchesEvent } from "./event-filter.js";
  */
 export const DELIVERY_SHARDS = 8;
 const queuedIn = new WeakSet<Tx>();
-type Subscriptions = Array<{ id: string; events: string[]; shard: number }>;
+type Subscriptions = FanOutSubscription[];
 /** A transaction's view of each distributor's subscriptions, read once (its later events reuse it). */
 const seenIn = new WeakMap<Tx, Map<string, Subscriptions>>();
 
@@ -22,13 +24,7 @@ async function subscriptionsOf(tx: Tx, distributorId: string): Promise<Subscript
   if (!byDistributor) seenIn.set(tx, (byDistributor = new Map()));
   let subscriptions = byDistributor.get(distributorId);
   if (!subscriptions) {
-    // The shard comes from the transaction id, so a transaction touches one job row and two
-    // transactions never wait on each other's.
-    subscriptions = await tx.$queryRawUnsafe<Subscriptions>(
-      `SELECT id, events, (txid_current() % $2)::int AS shard FROM webhook_subscriptions WHERE distributor_id = $1 AND status = 'ACTIVE'`,
-      distributorId,
-      DELIVERY_SHARDS,
-    );
+    subscriptions = await subscriptionsForFanOut(tx, distributorId, DELIVERY_SHARDS);
     byDistributor.set(distributorId, subscriptions);
   }
   return subscriptions;
@@ -52,10 +48,9 @@ export async function fanOut(tx: Tx, event: RecordedEvent): Promise<void> {
     eventId: event.id,
     event: event.event,
     payload,
-    status: "PENDING",
     nextAttemptAt: now,
   }));
-  await tx.webhookDelivery.createMany({ data: deliveries });
+  await insertDeliveries(tx, deliveries);
   if (!queuedIn.has(tx)) {
     await enqueue(tx, "webhooks__deliver", {}, { jobKey: `webhooks__deliver:${matching[0]!.shard}` });
     queuedIn.add(tx);

@@ -4,6 +4,7 @@ import { newId, newSecret } from "../lib/ids.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
 import { checkTarget } from "./public-address.js";
+import * as repo from "./subscriptions.repo.js";
 
 const SCOPE_CREATE = "POST /api/webhooks/v1/subscriptions";
 
@@ -24,15 +25,12 @@ export async function createSubscription(services: Services, caller: Caller, inp
     { distributorId: caller.distributorId, scope: SCOPE_CREATE, key: idempotencyKey, body: input },
     async (tx) => {
       const secret = newSecret("whsec");
-      const row = await tx.webhookSubscription.create({
-        data: {
-          id: newId("whs"),
-          distributorId: caller.distributorId,
-          url: target.url.href,
-          events: input.events,
-          secretEncrypted: services.cipher.encrypt(secret),
-          status: "ACTIVE",
-        },
+      const row = await repo.insertSubscription(tx, {
+        id: newId("whs"),
+        distributorId: caller.distributorId,
+        url: target.url.href,
+        events: input.events,
+        secretEncrypted: services.cipher.encrypt(secret),
       });
       return { status: 201, body: { success: true, data: { ...view(row), secret: services.cipher.encrypt(secret) } } };
     },
@@ -41,20 +39,13 @@ export async function createSubscription(services: Services, caller: Caller, inp
 }
 
 export async function listSubscriptions(services: Services, caller: Caller) {
-  const rows = await services.prisma.webhookSubscription.findMany({
-    where: { distributorId: caller.distributorId, status: "ACTIVE" },
-    orderBy: { id: "asc" },
-  });
+  const rows = await repo.activeSubscriptions(services.prisma, caller.distributorId);
   return { success: true as const, data: rows.map(view) };
 }
 
 /** Deletes a subscription: no new deliveries; its pending ones end FAILED when their turn comes. */
 export async function deleteSubscription(services: Services, caller: Caller, id: string) {
-  const { count } = await services.prisma.webhookSubscription.updateMany({
-    where: { id, distributorId: caller.distributorId, status: "ACTIVE" },
-    data: { status: "DELETED", deletedAt: new Date() },
-  });
-  if (count !== 1) throw notFound(`Webhook subscription ${id}`);
-  const row = await services.prisma.webhookSubscription.findUniqueOrThrow({ where: { id } });
+  if (!(await repo.markDeleted(services.prisma, caller.distributorId, id))) throw notFound(`Webhook subscription ${id}`);
+  const row = await repo.getSubscriptionById(services.prisma, id);
   return { success: true as const, data: { ...view(row), deleted: true as const } };
 }

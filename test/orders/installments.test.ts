@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
-import { createInstallments } from "../../src/orders/jobs/sync-exchange.js";
+import { createInstallments } from "../../src/orders/jobs/create-installments.js";
 import { createDueInstallments, installmentDates } from "../../src/orders/schedule.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";

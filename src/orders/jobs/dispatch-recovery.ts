@@ -2,6 +2,7 @@ import type { OrderPlacement } from "../../exchange/port.js";
 import { enqueue } from "../../jobs/enqueue.js";
 import type { TaskContext } from "../../jobs/task.js";
 import { applyPlacement, markDispatchFailed } from "../order-moves.js";
+import { undispatchedOrders } from "../orders.repo.js";
 import { DISPATCH_ATTEMPTS } from "../orders.service.js";
 
 /** A dispatch job locked longer than this is not running any more (a dispatch takes seconds). */
@@ -27,18 +28,7 @@ export async function recoverUndispatchedOrders({ services, log }: Pick<TaskCont
   let afterId = "";
   let moved = 0;
   for (;;) {
-    const rows = await services.prisma.$queryRawUnsafe<Array<{ id: string; attempts: number | null; max_attempts: number | null; locked: boolean | null; stuck: boolean | null }>>(
-      `SELECT o.id, j.attempts, j.max_attempts, j.locked_at IS NOT NULL AS locked,
-              j.locked_at < now() - make_interval(mins => $2) AS stuck
-         FROM orders o
-         LEFT JOIN graphile_worker.jobs j ON j.key = 'orders__dispatch:' || o.id
-        WHERE o.status = 'PENDING' AND o.exchange_order_number IS NULL AND o.id > $1
-        ORDER BY o.id
-        LIMIT $3`,
-      afterId,
-      STUCK_AFTER_MINUTES,
-      BATCH,
-    );
+    const rows = await undispatchedOrders(services.prisma, afterId, STUCK_AFTER_MINUTES, BATCH);
     if (rows.length === 0) break;
     afterId = rows[rows.length - 1]!.id;
     const candidates: Candidate[] = rows.flatMap((r): Candidate[] => {

@@ -1,16 +1,12 @@
 import { ExchangeUnavailableError } from "../../exchange/port.js";
 import { enqueue } from "../../jobs/enqueue.js";
 import type { TaskHandler } from "../../jobs/task.js";
+import { getUccCode } from "../../investors/investors.repo.js";
 import { applyPlacement, markDispatchFailed } from "../order-moves.js";
+import { findOrderById } from "../orders.repo.js";
 
 /** The longest retry delay a dispatch job waits out itself (the sandbox asks for 500 ms). */
 const SHORT_RETRY_MAX_MS = 1_000;
-
-/** Cancels at the exchange an order cancelled on our side after it had been placed. */
-export const cancelOrderAtExchange: TaskHandler<"orders__cancel_at_exchange"> = async ({ order_id }, { services, log }) => {
-  const result = await services.exchange.cancelOrder(order_id);
-  if (!result.cancelled) log.warn({ order_id, remark: result.remark }, "the exchange did not cancel the order");
-};
 
 /**
  * Sends a PENDING order to the exchange. Idempotent on the order id: the exchange recognises a
@@ -20,14 +16,14 @@ export const cancelOrderAtExchange: TaskHandler<"orders__cancel_at_exchange"> = 
  * left replaces it at once (a later run_at would wait for the worker's next poll, seconds away).
  */
 export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id }, { services, job, log }) => {
-  const order = await services.prisma.order.findUnique({ where: { id: order_id } });
+  const order = await findOrderById(services.prisma, order_id);
   if (!order || order.status !== "PENDING" || order.exchangeOrderNumber) return;
-  const investor = await services.prisma.investor.findUniqueOrThrow({ where: { id: order.investorId }, select: { uccCode: true } });
+  const clientCode = await getUccCode(services.prisma, order.investorId);
   const details = order.details as { euin?: { code?: string; declaration: boolean }; switch?: { to_scheme_code: string }; stp?: { to_scheme_code: string } };
   try {
     const placement = await services.exchange.placeOrder({
       orderId: order.id,
-      clientCode: investor.uccCode,
+      clientCode,
       orderType: order.orderType as Parameters<typeof services.exchange.placeOrder>[0]["orderType"],
       schemeCode: order.schemeCode,
       toSchemeCode: details.switch?.to_scheme_code ?? details.stp?.to_scheme_code ?? null,

@@ -1,11 +1,10 @@
 import type { AllotmentReport } from "../../exchange/port.js";
 import type { TaskHandler } from "../../jobs/task.js";
-import { todayInIndia } from "../../lib/india-date.js";
 import { errorSummary } from "../../lib/logger.js";
 import { Decimal } from "../../lib/money.js";
 import { allotOrder, applyPlacement, isRegistration, rejectAccepted } from "../order-moves.js";
 import { recoverUndispatchedOrders } from "./dispatch-recovery.js";
-import { createDueInstallments } from "../schedule.js";
+import { ordersAtExchange } from "../orders.repo.js";
 
 /** How many orders one pass asks the exchange about at a time. */
 const SYNC_BATCH = 500;
@@ -25,12 +24,7 @@ export const syncOrdersWithExchange: TaskHandler<"orders__sync_exchange"> = asyn
     return 0;
   });
   for (;;) {
-    const orders = await services.prisma.order.findMany({
-      where: { status: { in: ["PENDING", "ACCEPTED"] }, exchangeOrderNumber: { not: null }, id: { gt: afterId } },
-      select: { id: true, status: true, exchangeOrderNumber: true, orderType: true, parentOrderId: true },
-      orderBy: { id: "asc" },
-      take: SYNC_BATCH,
-    });
+    const orders = await ordersAtExchange(services.prisma, afterId, SYNC_BATCH);
     if (orders.length === 0) break;
     afterId = orders[orders.length - 1]!.id;
     const byId = new Map(orders.map((o) => [o.id, o]));
@@ -74,9 +68,3 @@ export function applyAllotmentRow(db: Parameters<typeof allotOrder>[0], row: All
     allotmentDate: row.allotmentDate,
   });
 }
-
-/** Daily: installments due today (India) become child orders. */
-export const createInstallments: TaskHandler<"orders__create_installments"> = async (_payload, { services, log }) => {
-  const created = await createDueInstallments(services.prisma, todayInIndia(), log);
-  if (created > 0) log.info({ created }, "installment orders created");
-};

@@ -1,4 +1,6 @@
 import type { TaskHandler } from "../../jobs/task.js";
+import { getUccCode } from "../../investors/investors.repo.js";
+import { findPaymentById, paymentsToSettle, setGatewayReference } from "../payments.repo.js";
 import { movePayment } from "../payments.service.js";
 
 /** How many PENDING payments one settlement pass asks the gateway about. */
@@ -9,30 +11,24 @@ const SYNC_BATCH = 500;
  * Idempotent on the payment id: the gateway recognises a repeat and returns the same reference.
  */
 export const initiatePayment: TaskHandler<"payments__initiate"> = async ({ payment_id }, { services }) => {
-  const payment = await services.prisma.payment.findUnique({ where: { id: payment_id } });
+  const payment = await findPaymentById(services.prisma, payment_id);
   if (!payment || payment.status !== "PENDING" || payment.gatewayReference) return;
-  const investor = await services.prisma.investor.findUniqueOrThrow({ where: { id: payment.investorId }, select: { uccCode: true } });
   const { paymentReference } = await services.exchange.createPayment({
     paymentId: payment.id,
-    clientCode: investor.uccCode,
+    clientCode: await getUccCode(services.prisma, payment.investorId),
     orderIds: [payment.orderId],
     amount: payment.amount.toFixed(2),
     mode: payment.mode as "UPI" | "NETBANKING" | "MANDATE" | "CHEQUE",
     mandateId: payment.mandateId,
   });
-  await services.prisma.payment.updateMany({ where: { id: payment.id, gatewayReference: null }, data: { gatewayReference: paymentReference } });
+  await setGatewayReference(services.prisma, payment.id, paymentReference);
 };
 
 /** Periodic settlement: asks the gateway about PENDING payments and applies what it reports. */
 export const syncPendingPayments: TaskHandler<"payments__sync_pending"> = async (_payload, { services }) => {
   let afterId = "";
   for (;;) {
-    const pending = await services.prisma.payment.findMany({
-      where: { status: { in: ["PENDING", "CAPTURED"] }, gatewayReference: { not: null }, id: { gt: afterId } },
-      select: { id: true, status: true },
-      orderBy: { id: "asc" },
-      take: SYNC_BATCH,
-    });
+    const pending = await paymentsToSettle(services.prisma, afterId, SYNC_BATCH);
     if (pending.length === 0) return;
     afterId = pending[pending.length - 1]!.id;
     const known = new Map(pending.map((p) => [p.id, p.status]));

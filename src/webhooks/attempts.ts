@@ -2,9 +2,11 @@ import type { Db } from "../db/client.js";
 import { enqueue } from "../jobs/enqueue.js";
 import { maskFreeText, maskPansInText } from "../lib/mask.js";
 import type { Services } from "../core/services.js";
+import { applyOutcomes, claimDueDeliveries, insertAttempts, type ClaimedDelivery } from "./deliveries.repo.js";
 import { postWebhook } from "./outbound.js";
 import { checkTarget, type TargetCheck } from "./public-address.js";
 import { signPayload } from "./signature.js";
+import { activeTargets } from "./subscriptions.repo.js";
 
 /** After this many failed attempts a delivery is PARKED until someone retries it. */
 const MAX_ATTEMPTS = 5;
@@ -12,14 +14,6 @@ const MAX_ATTEMPTS = 5;
 const LEASE_SECONDS = 60;
 /** Requests in flight at once per job, so one burst does not open hundreds of connections to a receiver. */
 const PARALLEL_SENDS = 32;
-
-interface Claimed {
-  id: string;
-  subscription_id: string;
-  event: string;
-  payload: string;
-  attempts: number;
-}
 
 interface Outcome {
   id: string;
@@ -42,11 +36,11 @@ const JOB_SECONDS = 20;
  * batch is recorded in one transaction (the attempt, the delivery's new state, `attempts` + 1, and a
  * job for the next attempt where one is due). Returns the number of deliveries attempted.
  */
-export async function deliverDue(services: Services): Promise<number> {
+export async function attemptDueDeliveries(services: Services): Promise<number> {
   const deadline = Date.now() + JOB_SECONDS * 1000;
   let total = 0;
   for (;;) {
-    const claimed = await claim(services.prisma);
+    const claimed = await claimDueDeliveries(services.prisma, CLAIM_BATCH, LEASE_SECONDS);
     total += claimed.length;
     if (claimed.length > 0) await attemptBatch(services, claimed);
     if (claimed.length < CLAIM_BATCH) return total;
@@ -64,11 +58,8 @@ interface Target {
   check: TargetCheck;
 }
 
-async function attemptBatch(services: Services, claimed: Claimed[]): Promise<void> {
-  const rows = await services.prisma.webhookSubscription.findMany({
-    where: { id: { in: [...new Set(claimed.map((d) => d.subscription_id))] }, status: "ACTIVE" },
-    select: { id: true, url: true, secretEncrypted: true },
-  });
+async function attemptBatch(services: Services, claimed: ClaimedDelivery[]): Promise<void> {
+  const rows = await activeTargets(services.prisma, [...new Set(claimed.map((d) => d.subscription_id))]);
   // One public-address check (and DNS answer) per subscription and batch, not per delivery.
   const options = { allowPrivate: services.config.webhooks.allowPrivateTargets, resolve: services.resolveHost };
   const targets = new Map<string, Target>(
@@ -89,24 +80,7 @@ async function attemptBatch(services: Services, claimed: Claimed[]): Promise<voi
   await record(services.prisma, outcomes);
 }
 
-/** Takes due deliveries no other job holds, leasing them (a lease that runs out frees them again). */
-async function claim(db: Db): Promise<Claimed[]> {
-  return db.$queryRawUnsafe<Claimed[]>(
-    `UPDATE webhook_deliveries SET lease_until = now() + make_interval(secs => $2)
-      WHERE id IN (
-        SELECT id FROM webhook_deliveries
-         WHERE status = 'PENDING' AND next_attempt_at <= now() + interval '250 milliseconds'
-           AND (lease_until IS NULL OR lease_until < now())
-         ORDER BY next_attempt_at
-         LIMIT $1
-         FOR UPDATE SKIP LOCKED)
-      RETURNING id, subscription_id, event, payload, attempts`,
-    CLAIM_BATCH,
-    LEASE_SECONDS,
-  );
-}
-
-async function attempt(services: Services, delivery: Claimed, subscription: Target | undefined): Promise<Outcome> {
+async function attempt(services: Services, delivery: ClaimedDelivery, subscription: Target | undefined): Promise<Outcome> {
   const attemptNo = delivery.attempts + 1;
   if (!subscription) {
     return { id: delivery.id, status: "FAILED", attempt: null, lastError: "the subscription was deleted", nextAttemptAt: null, attemptNo: delivery.attempts };
@@ -140,38 +114,36 @@ async function attempt(services: Services, delivery: Claimed, subscription: Targ
 /** Records a batch's outcomes. A receiver's answer and the errors are free text: kept with PANs masked. */
 async function record(db: Db, outcomes: Outcome[]): Promise<void> {
   await db.$transaction(async (tx) => {
-    const attempts = outcomes.filter((o) => o.attempt);
-    if (attempts.length > 0) {
-      await tx.webhookAttempt.createMany({
-        data: attempts.map((o) => ({
-          deliveryId: o.id,
-          attemptNo: o.attemptNo,
-          attemptedAt: o.attempt!.at,
-          statusCode: o.attempt!.statusCode,
-          error: maskFreeText(o.attempt!.error),
-          latencyMs: o.attempt!.latencyMs,
-          // PostgreSQL text cannot hold NUL; a receiver may send any bytes.
-          responseBody: maskPansInText(o.attempt!.responseBody.replaceAll("\u0000", "")),
-        })),
-        skipDuplicates: true,
-      });
-    }
-    await tx.$executeRawUnsafe(
-      `UPDATE webhook_deliveries d
-          SET status = u.status, attempts = u.attempts,
-              last_status_code = CASE WHEN u.attempted THEN u.status_code ELSE d.last_status_code END,
-              last_error = u.last_error, next_attempt_at = u.next_attempt_at, lease_until = NULL,
-              delivered_at = CASE WHEN u.status = 'DELIVERED' THEN now() ELSE d.delivered_at END, updated_at = now()
-         FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::timestamptz[], $7::boolean[])
-              AS u(id, status, attempts, status_code, last_error, next_attempt_at, attempted)
-        WHERE d.id = u.id AND d.status = 'PENDING'`,
-      outcomes.map((o) => o.id),
-      outcomes.map((o) => o.status),
-      outcomes.map((o) => o.attemptNo),
-      outcomes.map((o) => o.attempt?.statusCode ?? null),
-      outcomes.map((o) => maskFreeText(o.lastError)),
-      outcomes.map((o) => o.nextAttemptAt),
-      outcomes.map((o) => o.attempt !== null),
+    await insertAttempts(
+      tx,
+      outcomes.flatMap((o) =>
+        o.attempt
+          ? [
+              {
+                deliveryId: o.id,
+                attemptNo: o.attemptNo,
+                attemptedAt: o.attempt.at,
+                statusCode: o.attempt.statusCode,
+                error: maskFreeText(o.attempt.error),
+                latencyMs: o.attempt.latencyMs,
+                // PostgreSQL text cannot hold NUL; a receiver may send any bytes.
+                responseBody: maskPansInText(o.attempt.responseBody.replaceAll("\u0000", "")),
+              },
+            ]
+          : [],
+      ),
+    );
+    await applyOutcomes(
+      tx,
+      outcomes.map((o) => ({
+        id: o.id,
+        status: o.status,
+        attempts: o.attemptNo,
+        attempted: o.attempt !== null,
+        statusCode: o.attempt?.statusCode ?? null,
+        lastError: maskFreeText(o.lastError),
+        nextAttemptAt: o.nextAttemptAt,
+      })),
     );
     for (const retry of outcomes.filter((o) => o.status === "PENDING")) {
       await enqueue(tx, "webhooks__deliver", {}, { jobKey: `webhooks__deliver:retry:${retry.id}`, runAt: retry.nextAttemptAt! });

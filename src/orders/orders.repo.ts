@@ -1,0 +1,242 @@
+import type { DbOrTx, Prisma } from "../db/client.js";
+
+/** An order as stored. */
+export type OrderRow = Prisma.OrderGetPayload<object>;
+export type InstallmentRow = Prisma.OrderInstallmentGetPayload<object>;
+type Money = Prisma.Decimal | string | null;
+
+/** What a new order is made of: a placed order and an installment's child order alike. */
+export interface NewOrder {
+  id: string;
+  distributorId: string;
+  investorId: string;
+  investmentAccountId: string;
+  orderType: string;
+  status: "PENDING" | "ACCEPTED";
+  paymentStatus: "NOT_REQUIRED" | "UNPAID";
+  schemeCode: string;
+  holdingMode: string | null;
+  requestHash: string;
+  /** The type's detail objects (sip, stp, swp, switch, euin), as JSON. */
+  details: Prisma.JsonValue;
+  purchaseType?: string | null;
+  folioNo?: string | null;
+  amount?: Money;
+  units?: Money;
+  allUnits?: boolean;
+  bankAccountId?: string | null;
+  mandateId?: string | null;
+  clientRef?: string | null;
+  remarks?: string | null;
+  subBrokerArn?: string | null;
+  exchangeOrderNumber?: string | null;
+  providerRemark?: string | null;
+  parentOrderId?: string | null;
+  installmentNo?: number | null;
+}
+
+/**
+ * Inserts an order and returns it as stored. Answers null, inserting nothing, when the distributor's
+ * client_ref is taken: a concurrent insert of the same client_ref is waited for, and the transaction
+ * stays usable, so the caller can read the winner through it.
+ */
+export async function insertOrder(tx: DbOrTx, order: NewOrder): Promise<OrderRow | null> {
+  const [row] = await tx.order.createManyAndReturn({
+    skipDuplicates: true,
+    data: [
+      {
+        id: order.id,
+        distributorId: order.distributorId,
+        investorId: order.investorId,
+        investmentAccountId: order.investmentAccountId,
+        orderType: order.orderType,
+        status: order.status,
+        paymentStatus: order.paymentStatus,
+        purchaseType: order.purchaseType ?? null,
+        holdingMode: order.holdingMode,
+        schemeCode: order.schemeCode,
+        folioNo: order.folioNo ?? null,
+        amount: order.amount ?? null,
+        units: order.units ?? null,
+        allUnits: order.allUnits ?? false,
+        bankAccountId: order.bankAccountId ?? null,
+        mandateId: order.mandateId ?? null,
+        clientRef: order.clientRef ?? null,
+        remarks: order.remarks ?? null,
+        subBrokerArn: order.subBrokerArn ?? null,
+        details: (order.details ?? {}) as Prisma.InputJsonValue,
+        exchangeOrderNumber: order.exchangeOrderNumber ?? null,
+        providerRemark: order.providerRemark ?? null,
+        parentOrderId: order.parentOrderId ?? null,
+        installmentNo: order.installmentNo ?? null,
+        requestHash: order.requestHash,
+      },
+    ],
+  });
+  return row ?? null;
+}
+
+export async function findOrderByClientRef(db: DbOrTx, distributorId: string, clientRef: string): Promise<OrderRow | null> {
+  return db.order.findUnique({ where: { distributorId_clientRef: { distributorId, clientRef } } });
+}
+
+/** One order of one distributor; another distributor's id finds nothing. */
+export async function findOrder(db: DbOrTx, distributorId: string, id: string): Promise<OrderRow | null> {
+  return db.order.findFirst({ where: { id, distributorId } });
+}
+
+/** For jobs and moves, which act on behalf of whichever distributor owns the order. */
+export async function findOrderById(db: DbOrTx, id: string): Promise<OrderRow | null> {
+  return db.order.findUnique({ where: { id } });
+}
+
+export async function getOrderById(db: DbOrTx, id: string): Promise<OrderRow> {
+  return db.order.findUniqueOrThrow({ where: { id } });
+}
+
+/** A SIP or XSIP registration of one investment account (what a top-up names). */
+export async function findSipOfAccount(db: DbOrTx, investmentAccountId: string, id: string): Promise<OrderRow | null> {
+  return db.order.findFirst({ where: { id, investmentAccountId, orderType: { in: ["SIP", "XSIP"] } } });
+}
+
+export async function listOrders(
+  db: DbOrTx,
+  filter: { distributorId: string; status?: string; investorId?: string; afterId?: string; limit: number },
+): Promise<OrderRow[]> {
+  return db.order.findMany({
+    where: {
+      distributorId: filter.distributorId,
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.investorId ? { investorId: filter.investorId } : {}),
+      ...(filter.afterId ? { id: { lt: filter.afterId } } : {}),
+    },
+    orderBy: { id: "desc" },
+    take: filter.limit + 1,
+  });
+}
+
+/** Orders the exchange has (a number) and may still move: PENDING (held) or ACCEPTED, in id order. */
+export async function ordersAtExchange(db: DbOrTx, afterId: string, limit: number) {
+  return db.order.findMany({
+    where: { status: { in: ["PENDING", "ACCEPTED"] }, exchangeOrderNumber: { not: null }, id: { gt: afterId } },
+    select: { id: true, status: true, exchangeOrderNumber: true, orderType: true, parentOrderId: true },
+    orderBy: { id: "asc" },
+    take: limit,
+  });
+}
+
+export interface UndispatchedOrder {
+  id: string;
+  /** The dispatch job's attempts so far and its limit; null when no job exists. */
+  attempts: number | null;
+  max_attempts: number | null;
+  locked: boolean | null;
+  /** Locked for longer than the given minutes. */
+  stuck: boolean | null;
+}
+
+/** PENDING orders without an exchange number, in id order, each with the state of its dispatch job. */
+export async function undispatchedOrders(db: DbOrTx, afterId: string, stuckAfterMinutes: number, limit: number): Promise<UndispatchedOrder[]> {
+  return db.$queryRawUnsafe<UndispatchedOrder[]>(
+    `SELECT o.id, j.attempts, j.max_attempts, j.locked_at IS NOT NULL AS locked,
+            j.locked_at < now() - make_interval(mins => $2) AS stuck
+       FROM orders o
+       LEFT JOIN graphile_worker.jobs j ON j.key = 'orders__dispatch:' || o.id
+      WHERE o.status = 'PENDING' AND o.exchange_order_number IS NULL AND o.id > $1
+      ORDER BY o.id
+      LIMIT $3`,
+    afterId,
+    stuckAfterMinutes,
+    limit,
+  );
+}
+
+/** The exchange's number and remark for an order it holds, while it stays PENDING. */
+export async function noteHeldPlacement(db: DbOrTx, id: string, data: { exchangeOrderNumber: string | null; providerRemark: string | null }): Promise<void> {
+  await db.order.updateMany({ where: { id, status: "PENDING" }, data });
+}
+
+/**
+ * A conditional move of an order's status (and the columns that go with it): false when the order
+ * was not in one of `from` any more.
+ */
+export async function moveOrder(
+  tx: DbOrTx,
+  id: string,
+  from: readonly string[],
+  data: { status: string; exchangeOrderNumber?: string | null; providerRemark?: string | null; failureCode?: string | null },
+): Promise<boolean> {
+  const { count } = await tx.order.updateMany({ where: { id, status: { in: [...from] } }, data });
+  return count === 1;
+}
+
+/** ACCEPTED -> ALLOTTED with the allotment's figures; never a registration itself (`registrationTypes`). */
+export async function allotAccepted(
+  tx: DbOrTx,
+  id: string,
+  registrationTypes: readonly string[],
+  allotment: { nav: string; allottedUnits: string; allottedAmount: string; folioNo: string; allotmentDate: Date },
+): Promise<boolean> {
+  const { count } = await tx.order.updateMany({
+    where: { id, status: "ACCEPTED", NOT: { orderType: { in: [...registrationTypes] }, parentOrderId: null } },
+    data: { status: "ALLOTTED", ...allotment },
+  });
+  return count === 1;
+}
+
+/** A conditional move of an order's payment_status: false when it was not ACCEPTED with one of `from`. */
+export async function movePaymentStatusOfAccepted(tx: DbOrTx, id: string, from: readonly string[], to: string): Promise<boolean> {
+  const { count } = await tx.order.updateMany({ where: { id, status: "ACCEPTED", paymentStatus: { in: [...from] } }, data: { paymentStatus: to } });
+  return count === 1;
+}
+
+export async function setPaymentStatus(tx: DbOrTx, id: string, paymentStatus: string): Promise<void> {
+  await tx.order.update({ where: { id }, data: { paymentStatus } });
+}
+
+export async function insertInstallments(
+  tx: DbOrTx,
+  rows: Array<{ orderId: string; installmentNo: number; dueDate: Date; amount: Money; units: Money }>,
+): Promise<void> {
+  await tx.orderInstallment.createMany({ data: rows.map((r) => ({ ...r, status: "SCHEDULED" })), skipDuplicates: true });
+}
+
+export async function listInstallments(db: DbOrTx, orderId: string): Promise<InstallmentRow[]> {
+  return db.orderInstallment.findMany({ where: { orderId }, orderBy: { installmentNo: "asc" } });
+}
+
+/** SCHEDULED installments due on or before `day`, oldest first. */
+export async function dueInstallments(db: DbOrTx, day: Date, limit: number): Promise<InstallmentRow[]> {
+  return db.orderInstallment.findMany({
+    where: { status: "SCHEDULED", dueDate: { lte: day } },
+    orderBy: [{ dueDate: "asc" }, { orderId: "asc" }, { installmentNo: "asc" }],
+    take: limit,
+  });
+}
+
+export async function nextScheduledInstallment(db: DbOrTx, orderId: string): Promise<InstallmentRow | null> {
+  return db.orderInstallment.findFirst({ where: { orderId, status: "SCHEDULED" }, orderBy: { installmentNo: "asc" } });
+}
+
+/** Cancels a registration's SCHEDULED installments: all of them, or the one numbered. */
+export async function cancelScheduledInstallments(tx: DbOrTx, orderId: string, installmentNo?: number): Promise<void> {
+  await tx.orderInstallment.updateMany({ where: { orderId, status: "SCHEDULED", ...(installmentNo === undefined ? {} : { installmentNo }) }, data: { status: "CANCELLED" } });
+}
+
+/** SCHEDULED -> CREATED naming its child order; false when another caller took the installment first. */
+export async function claimInstallment(tx: DbOrTx, orderId: string, installmentNo: number, childOrderId: string): Promise<boolean> {
+  const { count } = await tx.orderInstallment.updateMany({ where: { orderId, installmentNo, status: "SCHEDULED" }, data: { status: "CREATED", childOrderId } });
+  return count === 1;
+}
+
+/** Allotted orders with a folio and units, oldest allotment first: what the sandbox registrar reports as holdings. */
+export async function allottedOrdersWithFolio(db: DbOrTx) {
+  return db.order.findMany({
+    where: { status: "ALLOTTED", folioNo: { not: null }, allottedUnits: { not: null } },
+    orderBy: [{ allotmentDate: "asc" }, { id: "asc" }],
+    select: {
+      orderType: true, schemeCode: true, folioNo: true, allottedUnits: true, allottedAmount: true, nav: true, details: true,
+      distributorId: true, investorId: true,
+    },
+  });
+}
