@@ -24,6 +24,8 @@ beforeAll(async () => {
   await createOpenScheme(app, "940001");
   ctx = await orderingInvestor(app);
   pool = new pg.Pool({ connectionString: app.databaseUrl, max: 2 });
+  // Sessions this file ends on purpose (and the database's drop at the end) must not surface as unhandled errors.
+  pool.on("error", () => {});
 });
 
 afterAll(async () => {
@@ -91,6 +93,7 @@ const registerPool = (poolId: string, lockKey: number, heartbeatAgo: string) =>
 /** A live process: a session holding the pool's liveness lock. */
 const holdLock = async (lockKey: number) => {
   const client = new pg.Client({ connectionString: app.databaseUrl });
+  client.on("error", () => {});
   await client.connect();
   await client.query("SELECT pg_advisory_lock($1::bigint)", [lockKey]);
   holders.push(client);
