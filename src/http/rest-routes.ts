@@ -50,15 +50,15 @@ export function restRoutes(router: AnyRouter): (method: string, path: string) =>
   forEachOpenApiProcedure<Meta>(router._def.procedures as OpenApiProcedureRecord, ({ path, type, procedure, meta }) => {
     if (type === "subscription") return;
     const { method, path: restPath, protect } = meta.openapi;
-    const input = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
+    const inputSchema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
     const takesBody = acceptsRequestBody(method);
     const route: PatternRoute = {
       procedure: path,
       type,
       pattern: getPathRegExp(normalizePath(restPath)),
       takesBody,
-      takesInput: !instanceofZodTypeLikeVoid(input),
-      coerceQuery: takesBody ? (query) => query : queryCoercion(input),
+      takesInput: !instanceofZodTypeLikeVoid(inputSchema),
+      coerceQuery: takesBody ? (input) => input : queryCoercion(inputSchema),
       cacheStatic: meta.cache === "static",
       protect: protect !== false,
     };
