@@ -1,4 +1,5 @@
-import { AuthService, tokenChecksFor } from "./auth/auth.service.js";
+import { AuthService } from "./auth/auth.service.js";
+import { tokenChecksFor } from "./auth/token-failures.js";
 import { RequestBudget } from "./core/request-budget.js";
 import type { Services } from "./core/services.js";
 import type { Db } from "./db/client.js";

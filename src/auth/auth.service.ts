@@ -6,8 +6,6 @@ import type { Caller } from "../core/caller.js";
 import * as repo from "./auth.repo.js";
 import { TokenFailureLimit, type FailureLimitSettings } from "./token-failures.js";
 
-export { tokenChecksFor } from "./token-failures.js";
-
 export const TOKEN_TTL_SECONDS = 3600;
 /** How long a verified token is trusted without asking the database again. */
 const CACHE_TTL_MS = 30_000;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { answer } from "../exchange/simulation.js";
 import { todayInIndia } from "../lib/india-date.js";
 import type { Services } from "../core/services.js";
 import { describeRefresh, refreshHoldings } from "./refresh.js";
@@ -13,5 +14,5 @@ export const RefreshQuery = z.strictObject({});
 export async function simulateHoldingsRefresh(services: Services) {
   const report = await refreshHoldings(services, { sandboxFeed: true });
   const asOf = report.files.map((f) => f.balance_date).filter((d): d is string => d !== null).sort().at(-1);
-  return { success: true as const, message: `Holdings refreshed: ${describeRefresh(report)}`, data: asOf ?? todayInIndia() };
+  return answer(`Holdings refreshed: ${describeRefresh(report)}`, asOf ?? todayInIndia());
 }

@@ -1,33 +1,29 @@
-import { notFound } from "../lib/errors.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
+import { decideRegistration } from "../exchange/registration-decision.js";
 import type { SandboxExchange } from "../exchange/sandbox.js";
-import { decideRegistration } from "../simulation/registration-decision.js";
 import { findInvestor } from "./investors.repo.js";
 import { applyRegistration } from "./investors.service.js";
 
+const REMARKS = { REGISTERED: "SANDBOX: UCC REGISTERED", REJECTED: "SANDBOX: UCC REJECTED BY SIMULATION" } as const;
+
 /**
  * Sandbox: the exchange decides on a PENDING investor's registration. The sandbox exchange's books
- * change first, then the service applies the answer exactly as a status sync would. An investor that
- * ends in the requested state (also when the registration job applied it first) answers success.
+ * change first, then the service applies the answer exactly as a status sync would.
  */
-export async function simulateInvestorRegistration(
+export function simulateInvestorRegistration(
   services: Services & { sandboxExchange: SandboxExchange },
   caller: Caller,
   investorId: string,
-  status: "REGISTERED" | "REJECTED",
+  status: keyof typeof REMARKS,
   remark: string | undefined,
 ) {
-  const investor = await findInvestor(services.prisma, caller.distributorId, investorId);
-  if (!investor) throw notFound(`Investor ${investorId}`);
-  const providerRemark = remark ?? (status === "REGISTERED" ? "SANDBOX: UCC REGISTERED" : "SANDBOX: UCC REJECTED BY SIMULATION");
-  const result = await decideRegistration({
-    what: `Investor ${investorId}`,
-    status: investor.status,
+  return decideRegistration({
+    noun: "Investor",
+    id: investorId,
     requested: status,
-    decide: () => services.sandboxExchange.decide("UCC", investor.uccCode, status, providerRemark),
+    find: () => findInvestor(services.prisma, caller.distributorId, investorId),
+    decide: (investor) => services.sandboxExchange.decide("UCC", investor.uccCode, status, remark ?? REMARKS[status]),
     apply: (outcome) => applyRegistration(services.prisma, investorId, outcome),
-    statusNow: async () => (await services.prisma.investor.findUniqueOrThrow({ where: { id: investorId }, select: { status: true } })).status,
   });
-  return { success: true as const, message: `Investor ${result === "already" ? "already " : ""}${status.toLowerCase()}`, data: investorId };
 }

@@ -1,13 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Config } from "../env.js";
 
 /**
  * The key personal data is encrypted with: MF_DATA_KEY, or (sandbox only; production refuses to start
  * without MF_DATA_KEY) a key generated once under the data directory.
  */
-export async function loadDataKey(config: Config): Promise<string> {
+export async function loadDataKey(config: { dataKeyHex: string | undefined; dataDir: string }): Promise<string> {
   if (config.dataKeyHex) return config.dataKeyHex;
   const file = path.join(config.dataDir, "data-key");
   try {

@@ -1,32 +1,26 @@
-import type { SandboxExchange } from "../exchange/sandbox.js";
-import { notFound } from "../lib/errors.js";
-import { decideRegistration } from "../simulation/registration-decision.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
+import { decideRegistration } from "../exchange/registration-decision.js";
+import type { SandboxExchange } from "../exchange/sandbox.js";
 import { findMandate } from "./mandates.repo.js";
 import { applyMandateRegistration } from "./mandates.service.js";
 
-/**
- * Sandbox: the bank decides on a PENDING mandate; the service applies it as a status sync would. A
- * mandate that ends in the requested state (also when the registration job applied it first) answers success.
- */
-export async function simulateMandateRegistration(
+const REMARKS = { REGISTERED: "SANDBOX: MANDATE APPROVED BY BANK", REJECTED: "SANDBOX: MANDATE REJECTED BY BANK" } as const;
+
+/** Sandbox: the bank decides on a PENDING mandate; the service applies it as a status sync would. */
+export function simulateMandateRegistration(
   services: Services & { sandboxExchange: SandboxExchange },
   caller: Caller,
   mandateId: string,
-  status: "REGISTERED" | "REJECTED",
+  status: keyof typeof REMARKS,
   remark: string | undefined,
 ) {
-  const mandate = await findMandate(services.prisma, caller.distributorId, mandateId);
-  if (!mandate) throw notFound(`Mandate ${mandateId}`);
-  const providerRemark = remark ?? (status === "REGISTERED" ? "SANDBOX: MANDATE APPROVED BY BANK" : "SANDBOX: MANDATE REJECTED BY BANK");
-  const result = await decideRegistration({
-    what: `Mandate ${mandateId}`,
-    status: mandate.status,
+  return decideRegistration({
+    noun: "Mandate",
+    id: mandateId,
     requested: status,
-    decide: () => services.sandboxExchange.decide("MANDATE", mandateId, status, providerRemark),
+    find: () => findMandate(services.prisma, caller.distributorId, mandateId),
+    decide: () => services.sandboxExchange.decide("MANDATE", mandateId, status, remark ?? REMARKS[status]),
     apply: (outcome) => applyMandateRegistration(services.prisma, mandateId, outcome),
-    statusNow: async () => (await services.prisma.mandate.findUniqueOrThrow({ where: { id: mandateId }, select: { status: true } })).status,
   });
-  return { success: true as const, message: `Mandate ${result === "already" ? "already " : ""}${status.toLowerCase()}`, data: mandateId };
 }

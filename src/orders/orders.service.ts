@@ -9,7 +9,7 @@ import { newId } from "../lib/ids.js";
 import { maskFreeText } from "../lib/mask.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
-import { folioUnits } from "../holdings/index.js";
+import { folioUnits } from "../holdings/holdings.service.js";
 import { orderedView } from "./order-details.js";
 import { endWithoutUnits } from "./order-moves.js";
 import { mandateValidityViolations, schemeViolations, type RuleViolation } from "./order-rules.js";

@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.js";
 import type { SandboxExchange } from "../exchange/sandbox.js";
-import { invalidState, notFound, validationError } from "../lib/errors.js";
+import { answer, found, requireMoved, requireState } from "../exchange/simulation.js";
+import { invalidState, validationError } from "../lib/errors.js";
 import { todayInIndia } from "../lib/india-date.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
@@ -11,17 +12,13 @@ import { createNextInstallment } from "./schedule.js";
 type SandboxServices = Services & { sandboxExchange: SandboxExchange };
 
 async function ownOrder(db: Db, caller: Caller, id: string) {
-  const order = await db.order.findFirst({ where: { id, distributorId: caller.distributorId } });
-  if (!order) throw notFound(`Order ${id}`);
-  return order;
+  return found(`Order ${id}`, await db.order.findFirst({ where: { id, distributorId: caller.distributorId } }));
 }
-
-const ok = (message: string, id: string) => ({ success: true as const, message, data: id });
 
 /** Sandbox: the exchange decides on a PENDING (held) order: accept, reject or fail it. */
 export async function simulateOrderDecision(services: SandboxServices, caller: Caller, id: string, decision: "accept" | "reject" | "fail", remark?: string) {
   const order = await ownOrder(services.prisma, caller, id);
-  if (order.status !== "PENDING") throw invalidState(`Order ${id} is ${order.status}; only a PENDING order can be moved this way`);
+  requireState(`Order ${id}`, order.status, "PENDING", "order can be moved this way");
   const number = order.exchangeOrderNumber ?? `SBX${id.slice(-12).toUpperCase()}`;
   let moved: boolean;
   if (decision === "fail") {
@@ -36,8 +33,8 @@ export async function simulateOrderDecision(services: SandboxServices, caller: C
       status === "ACCEPTED" ? { status, exchangeOrderNumber: number, remark: providerRemark } : { status, exchangeOrderNumber: null, remark: providerRemark },
     );
   }
-  if (!moved) throw invalidState(`Order ${id} is no longer PENDING`);
-  return ok(`Order ${decision === "accept" ? "accepted" : decision === "reject" ? "rejected" : "failed"}`, id);
+  requireMoved(moved, `Order ${id}`, "PENDING");
+  return answer(`Order ${decision === "accept" ? "accepted" : decision === "reject" ? "rejected" : "failed"}`, id);
 }
 
 const MAX_AMOUNT = new Decimal("1e16");
@@ -59,7 +56,7 @@ export async function simulateAllotment(services: SandboxServices, caller: Calle
   if (isRegistration(order)) {
     throw invalidState(`Order ${id} is a ${order.orderType} registration: it is never allotted itself, its installments are`);
   }
-  if (order.status !== "ACCEPTED") throw invalidState(`Order ${id} is ${order.status}; only an ACCEPTED order can be allotted`);
+  requireState(`Order ${id}`, order.status, "ACCEPTED", "order can be allotted");
   const nav = new Decimal(input.nav ?? 10).toDecimalPlaces(4);
   let units: Decimal;
   if (input.units !== undefined) units = new Decimal(input.units).toDecimalPlaces(3, Decimal.ROUND_DOWN);
@@ -75,7 +72,7 @@ export async function simulateAllotment(services: SandboxServices, caller: Calle
   const allotmentDate = input.allotment_date ?? todayInIndia();
 
   const allotted = await allotOrder(services.prisma, id, { nav, units, amount, folioNo, allotmentDate });
-  if (!allotted) throw invalidState(`Order ${id} is no longer ACCEPTED`);
+  requireMoved(allotted, `Order ${id}`, "ACCEPTED");
   await services.sandboxExchange.reportAllotment(id, {
     folioNo,
     schemeCode: order.schemeCode,
@@ -86,7 +83,7 @@ export async function simulateAllotment(services: SandboxServices, caller: Calle
     valid: true,
     remark: "ALLOTTED",
   });
-  return ok("Order allotted", id);
+  return answer("Order allotted", id);
 }
 
 /**
@@ -97,10 +94,8 @@ export async function simulateNextInstallment(services: SandboxServices, caller:
   const order = await ownOrder(services.prisma, caller, id);
   if (order.parentOrderId) throw invalidState(`Order ${id} is an installment of ${order.parentOrderId}, not a registration`);
   if (!isRegistration(order)) throw invalidState(`Order ${id} is a ${order.orderType}, not a SIP, XSIP, STP or SWP registration`);
-  if (order.status !== "ACCEPTED") {
-    throw invalidState(`Registration ${id} is ${order.status}; only an ACCEPTED registration has installments to create`);
-  }
+  requireState(`Registration ${id}`, order.status, "ACCEPTED", "registration has installments to create");
   const created = await createNextInstallment(services.prisma, id, services.logger);
   if (!created) throw invalidState(`Registration ${id} has no scheduled installment left`);
-  return ok(`Installment ${created.installmentNo} of ${created.installments} created`, created.childId);
+  return answer(`Installment ${created.installmentNo} of ${created.installments} created`, created.childId);
 }

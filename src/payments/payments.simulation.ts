@@ -1,13 +1,14 @@
 import type { SandboxExchange } from "../exchange/sandbox.js";
-import { invalidState, notFound } from "../lib/errors.js";
+import { answer, found, requireMoved, requireState } from "../exchange/simulation.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
 import { movePayment, type PaymentMove } from "./payments.service.js";
 
-const REMARKS: Record<PaymentMove, string> = {
-  CAPTURED: "SANDBOX: FUNDS RECEIVED",
-  FAILED: "SANDBOX: PAYMENT FAILED BY SIMULATION",
-  REFUNDED: "SANDBOX: REFUNDED BY SIMULATION",
+/** Each move: the state it starts from and the gateway's default remark. */
+const MOVES: Record<PaymentMove, { from: string; remark: string }> = {
+  CAPTURED: { from: "PENDING", remark: "SANDBOX: FUNDS RECEIVED" },
+  FAILED: { from: "PENDING", remark: "SANDBOX: PAYMENT FAILED BY SIMULATION" },
+  REFUNDED: { from: "CAPTURED", remark: "SANDBOX: REFUNDED BY SIMULATION" },
 };
 
 /** Sandbox: the payment gateway settles (captures), fails or refunds a payment. */
@@ -18,12 +19,12 @@ export async function simulatePayment(
   to: PaymentMove,
   remark: string | undefined,
 ) {
-  const payment = await services.prisma.payment.findFirst({ where: { id: paymentId, distributorId: caller.distributorId } });
-  if (!payment) throw notFound(`Payment ${paymentId}`);
-  const from = to === "REFUNDED" ? "CAPTURED" : "PENDING";
-  if (payment.status !== from) throw invalidState(`Payment ${paymentId} is ${payment.status}; only a ${from} payment can be ${to.toLowerCase()}`);
-  const providerRemark = remark ?? REMARKS[to];
+  const label = `Payment ${paymentId}`;
+  const payment = found(label, await services.prisma.payment.findFirst({ where: { id: paymentId, distributorId: caller.distributorId } }));
+  const { from } = MOVES[to];
+  requireState(label, payment.status, from, `payment can be ${to.toLowerCase()}`);
+  const providerRemark = remark ?? MOVES[to].remark;
   await services.sandboxExchange.set("PAYMENT", paymentId, to, providerRemark);
-  if (!(await movePayment(services.prisma, paymentId, to, providerRemark))) throw invalidState(`Payment ${paymentId} is no longer ${from}`);
-  return { success: true as const, message: `Payment ${to.toLowerCase()}`, data: paymentId };
+  requireMoved(await movePayment(services.prisma, paymentId, to, providerRemark), label, from);
+  return answer(`Payment ${to.toLowerCase()}`, paymentId);
 }

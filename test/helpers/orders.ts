@@ -1,6 +1,6 @@
 import { todayInIndia } from "../../src/lib/india-date.js";
 import type { TestApp } from "./app.js";
-import { investorBody } from "./factories.js";
+import { registeredInvestor, registeredMandate } from "./investors.js";
 
 /** Today in India, the service's "today". */
 export const today = () => todayInIndia();
@@ -21,18 +21,9 @@ export async function createOpenScheme(app: TestApp, schemeCode: string, name = 
 export async function orderingInvestor(app: TestApp, options: { mandate?: boolean } = {}) {
   const { token } = await app.newDistributor();
   const { token: otherToken } = await app.newDistributor();
-  const investor = (await app.http("POST", "/api/investors/v1", { token, json: investorBody() })).body;
-  await app.http("GET", `/api/simulation/investors/v1/${investor.id}/register`, { token });
-  let mandateId = "";
-  if (options.mandate) {
-    const mandate = await app.http("POST", "/api/mandates/v1", {
-      token,
-      json: { investor_id: investor.id, bank_account_id: investor.bank_accounts[0].id, mandate_type: "ENACH", amount_limit: 50000, start_date: today() },
-    });
-    await app.http("GET", `/api/simulation/mandates/v1/${mandate.body.id}/register`, { token });
-    mandateId = mandate.body.id;
-  }
-  return { token, otherToken, investorId: investor.id as string, account: investor.investment_account_id as string, mandateId };
+  const investor = await registeredInvestor(app, token);
+  const mandateId = options.mandate ? await registeredMandate(app, token, investor) : "";
+  return { token, otherToken, investorId: investor.id, account: investor.account, mandateId };
 }
 
 export const eventNames = async (app: TestApp, resourceId: string) =>

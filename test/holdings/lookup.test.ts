@@ -7,6 +7,7 @@ import { holdingsRefreshCronItem } from "../../src/holdings/cron.js";
 import { refreshHoldings } from "../../src/holdings/refresh.js";
 import { useTestApp } from "../helpers/app.js";
 import { investorBody, randomPan } from "../helpers/factories.js";
+import { pendingInvestor } from "../helpers/investors.js";
 
 // Every PAN, name and ARN below is made up.
 
@@ -93,9 +94,7 @@ describe("GET /api/investors/v1/{id}/holdings", () => {
   it("answers the investor's holdings over its primary PAN; another distributor's investor is 404", async () => {
     const body = investorBody();
     body.primary_holder.pan = pan;
-    const created = await app.http("POST", "/api/investors/v1", { token: d1.token, json: body });
-    expect(created.status).toBe(201);
-    const id = created.body.id as string;
+    const { id } = await pendingInvestor(app, d1.token, body);
     const res = await app.http("GET", `/api/investors/v1/${id}/holdings`, { token: d1.token });
     expect(res.status).toBe(200);
     expect(res.body.investor_id).toBe(id);
@@ -110,9 +109,9 @@ describe("GET /api/investors/v1/{id}/holdings", () => {
   });
 
   it("answers an investor with nothing reported with empty holdings", async () => {
-    const created = await app.http("POST", "/api/investors/v1", { token: d2.token, json: investorBody() });
-    const res = await app.http("GET", `/api/investors/v1/${created.body.id}/holdings`, { token: d2.token });
-    expect(res.body).toEqual({ investor_id: created.body.id, holdings: [], summary: ZERO_SUMMARY });
+    const { id } = await pendingInvestor(app, d2.token);
+    const res = await app.http("GET", `/api/investors/v1/${id}/holdings`, { token: d2.token });
+    expect(res.body).toEqual({ investor_id: id, holdings: [], summary: ZERO_SUMMARY });
   });
 });
 

@@ -9,24 +9,20 @@ import { seedSandbox } from "../../src/seed/sandbox.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
-import { investorBody, randomPan } from "../helpers/factories.js";
+import { registeredInvestor } from "../helpers/investors.js";
 
 const feedDir = mkdtempSync(path.join(os.tmpdir(), "holdings-sandbox-"));
 const app = useTestApp({ HOLDINGS_FEED_DIR: feedDir });
 let token = "";
 let account = "";
-const pan = randomPan();
+let pan = "";
 
 beforeAll(async () => {
   await app.prisma.scheme.create({
     data: { schemeCode: "930001", isinGrowth: "INF930T01AA1", name: "Sandbox Loop Fund", amcCode: "LOOPAMC", amcName: "Loop Mutual Fund", category: "Equity", schemeType: "Open Ended Schemes", nav: "12.3456" },
   });
   token = (await app.newDistributor()).token;
-  const body = investorBody();
-  body.primary_holder.pan = pan;
-  const investor = (await app.http("POST", "/api/investors/v1", { token, json: body })).body;
-  await app.http("GET", `/api/simulation/investors/v1/${investor.id}/register`, { token });
-  account = investor.investment_account_id;
+  ({ pan, account } = await registeredInvestor(app, token));
 });
 
 afterAll(async () => {

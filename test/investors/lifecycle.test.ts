@@ -5,6 +5,7 @@ import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { investorBody } from "../helpers/factories.js";
+import { pendingInvestor } from "../helpers/investors.js";
 
 const app = useTestApp();
 let token = "";
@@ -15,20 +16,13 @@ beforeAll(async () => {
   otherToken = (await app.newDistributor()).token;
 });
 
-async function newInvestor(overrides: Record<string, unknown> = {}): Promise<{ id: string; pan: string }> {
-  const body = investorBody(overrides);
-  const res = await app.http("POST", "/api/investors/v1", { token, json: body });
-  expect(res.status).toBe(201);
-  return { id: res.body.id, pan: body.primary_holder.pan };
-}
-
 const eventsOf = (investorId: string) =>
   app.prisma.event.findMany({ where: { resourceId: investorId }, orderBy: { createdAt: "asc" }, select: { event: true, data: true, resourceType: true } });
 
 
 describe("reading investors", () => {
   it("GET answers the masked record; another distributor's id and an unknown id are 404", async () => {
-    const { id, pan } = await newInvestor();
+    const { id, pan } = await pendingInvestor(app, token);
     const res = await app.http("GET", `/api/investors/v1/${id}`, { token });
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(id);
@@ -45,8 +39,7 @@ describe("reading investors", () => {
     const d = await app.newDistributor();
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await app.http("POST", "/api/investors/v1", { token: d.token, json: investorBody() });
-      ids.push(res.body.id);
+      ids.push((await pendingInvestor(app, d.token)).id);
     }
     const first = await app.http("GET", "/api/investors/v1?limit=2", { token: d.token });
     expect(first.body.data.map((i: { id: string }) => i.id)).toEqual([ids[4], ids[3]]);
@@ -66,7 +59,7 @@ describe("reading investors", () => {
 
 describe("registration with the exchange", () => {
   it("the register job sends the UCC; the sandbox keeps it PENDING until simulated; running it twice changes nothing", async () => {
-    const { id } = await newInvestor();
+    const { id } = await pendingInvestor(app, token);
     await runTask(app, registerInvestor, { investor_id: id });
     await runTask(app, registerInvestor, { investor_id: id });
     const investor = await findInvestorById(app.prisma, id);
@@ -78,7 +71,7 @@ describe("registration with the exchange", () => {
   });
 
   it("simulation register moves PENDING to REGISTERED with exactly one investor.registered event", async () => {
-    const { id } = await newInvestor();
+    const { id } = await pendingInvestor(app, token);
     const res = await app.http("GET", `/api/simulation/investors/v1/${id}/register`, { token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: "Investor registered", data: id });
@@ -100,7 +93,7 @@ describe("registration with the exchange", () => {
   });
 
   it("simulation reject records the remark given and one investor.rejected event", async () => {
-    const { id } = await newInvestor();
+    const { id } = await pendingInvestor(app, token);
     const res = await app.http("GET", `/api/simulation/investors/v1/${id}/reject?remark=${encodeURIComponent("PAN NOT KYC COMPLIANT")}`, { token });
     expect(res.status).toBe(200);
     expect((await app.http("GET", `/api/investors/v1/${id}`, { token })).body).toMatchObject({ status: "REJECTED", provider_remark: "PAN NOT KYC COMPLIANT" });
@@ -110,14 +103,14 @@ describe("registration with the exchange", () => {
   });
 
   it("simulation needs the caller's own investor and a token", async () => {
-    const { id } = await newInvestor();
+    const { id } = await pendingInvestor(app, token);
     expect((await app.http("GET", `/api/simulation/investors/v1/${id}/register`, { token: otherToken })).status).toBe(404);
     expect((await app.http("GET", `/api/simulation/investors/v1/${id}/register`)).status).toBe(401);
     expect((await app.http("GET", `/api/investors/v1/${id}`, { token })).body.status).toBe("PENDING");
   });
 
   it("sync asks the exchange through jobs and applies what it now says", async () => {
-    const { id } = await newInvestor();
+    const { id } = await pendingInvestor(app, token);
     const investor = await findInvestorById(app.prisma, id);
     // The exchange registers the client on its side (as it would after its own checks).
     await app.services.sandboxExchange!.set("UCC", investor!.uccCode, "REGISTERED", "CLIENT REGISTERED SUCCESSFULLY");

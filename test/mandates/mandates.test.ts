@@ -4,7 +4,7 @@ import { registerMandate } from "../../src/mandates/jobs/register.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
-import { investorBody } from "../helpers/factories.js";
+import { pendingInvestor, registeredInvestor } from "../helpers/investors.js";
 
 const app = useTestApp();
 let token = "";
@@ -17,12 +17,6 @@ beforeAll(async () => {
 
 const today = () => todayInIndia();
 
-async function registeredInvestor(register = true): Promise<{ id: string; bankAccountId: string }> {
-  const created = await app.http("POST", "/api/investors/v1", { token, json: investorBody() });
-  if (register) expect((await app.http("GET", `/api/simulation/investors/v1/${created.body.id}/register`, { token })).status).toBe(200);
-  return { id: created.body.id, bankAccountId: created.body.bank_accounts[0].id };
-}
-
 function mandateBody(investor: { id: string; bankAccountId: string }, overrides: Record<string, unknown> = {}) {
   return { investor_id: investor.id, bank_account_id: investor.bankAccountId, mandate_type: "ENACH", amount_limit: 25000.5, start_date: today(), ...overrides };
 }
@@ -31,7 +25,7 @@ const eventsOf = (id: string) => app.prisma.event.findMany({ where: { resourceId
 
 describe("mandates", () => {
   it("are created PENDING for a registered investor's bank account, with an exact amount", async () => {
-    const investor = await registeredInvestor();
+    const investor = await registeredInvestor(app, token);
     const res = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor, { end_date: "2040-12-31", client_ref: "m-1" }) });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -58,7 +52,7 @@ describe("mandates", () => {
   });
 
   it("go to the exchange through a job, and register, reject and cancel with one event per move", async () => {
-    const investor = await registeredInvestor();
+    const investor = await registeredInvestor(app, token);
     const created = (await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor) })).body;
     await runTask(app, registerMandate, { mandate_id: created.id });
     await runTask(app, registerMandate, { mandate_id: created.id });
@@ -100,12 +94,12 @@ describe("mandates", () => {
   });
 
   it("need a REGISTERED investor of the caller and one of its own bank accounts", async () => {
-    const pending = await registeredInvestor(false);
+    const pending = await pendingInvestor(app, token);
     const notRegistered = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(pending) });
     expect(notRegistered.status).toBe(409);
     expect(notRegistered.body.error.code).toBe("INVALID_STATE");
 
-    const investor = await registeredInvestor();
+    const investor = await registeredInvestor(app, token);
     expect((await app.http("POST", "/api/mandates/v1", { token: otherToken, json: mandateBody(investor) })).status).toBe(404);
     const foreignAccount = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor, { bank_account_id: pending.bankAccountId }) });
     expect(foreignAccount.status).toBe(400);
@@ -123,7 +117,7 @@ describe("mandates", () => {
     ["more than 40 years", { end_date: "2099-01-01" }, "end_date"],
     ["an unknown field", { frequency: "MONTHLY" }, "frequency"],
   ])("refuse %s", async (_name, change, path) => {
-    const investor = await registeredInvestor();
+    const investor = await registeredInvestor(app, token);
     const res = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor, change) });
     expect(res.status).toBe(400);
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
@@ -131,7 +125,7 @@ describe("mandates", () => {
   });
 
   it("replay the first response for a repeated Idempotency-Key", async () => {
-    const investor = await registeredInvestor();
+    const investor = await registeredInvestor(app, token);
     const headers = { "idempotency-key": `mdt-${Date.now()}` };
     const first = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor), headers });
     const repeat = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor), headers });

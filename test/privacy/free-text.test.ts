@@ -4,6 +4,7 @@ import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { deliverWebhooks } from "../../src/webhooks/jobs/deliver.js";
 import { useTestApp } from "../helpers/app.js";
 import { investorBody } from "../helpers/factories.js";
+import { pendingInvestor } from "../helpers/investors.js";
 import { runTask } from "../helpers/jobs.js";
 import { createOpenScheme, orderingInvestor, today } from "../helpers/orders.js";
 import { startReceiver, type Receiver } from "../helpers/receiver.js";
@@ -32,18 +33,16 @@ afterAll(() => receiver.close());
 const remark = encodeURIComponent(REMARK);
 
 /** A PENDING investor of a new distributor with a CKYC number and the contact details above. */
-async function pendingInvestor() {
+async function investorWithContactDetails() {
   const { token } = await app.newDistributor();
   const body = investorBody({ contact: { email: EMAIL, mobile: MOBILE, email_relation: "SELF", mobile_relation: "SELF" } });
   body.primary_holder = { ...body.primary_holder, kyc_type: "CKYC", ckyc_number: CKYC } as typeof body.primary_holder;
-  const res = await app.http("POST", "/api/investors/v1", { token, json: body });
-  expect(res.status).toBe(201);
-  return { token, id: res.body.id as string };
+  return { token, id: (await pendingInvestor(app, token, body)).id };
 }
 
 describe("the exchange's remarks", () => {
   it("an investor rejected with a PAN in the remark: masked in the response, the row, the event, the webhook and the sandbox books", async () => {
-    const { token, id } = await pendingInvestor();
+    const { token, id } = await investorWithContactDetails();
     const sub = await app.http("POST", "/api/webhooks/v1/subscriptions", { token, json: { url: receiver.url(), events: ["investor.*"] } });
     expect(sub.status).toBe(201);
 
@@ -117,7 +116,7 @@ describe("the exchange's remarks", () => {
 
 describe("the sandbox exchange's books", () => {
   it("keep no clear mobile, email, CKYC number or PAN of a registered investor", async () => {
-    const { token, id } = await pendingInvestor();
+    const { token, id } = await investorWithContactDetails();
     const ucc = (await app.prisma.investor.findUniqueOrThrow({ where: { id } })).uccCode;
     await runTask(app, registerInvestor, { investor_id: id });
     expect((await app.http("GET", `/api/simulation/investors/v1/${id}/register`, { token })).status).toBe(200);
@@ -135,7 +134,7 @@ describe("the sandbox exchange's books", () => {
 
 describe("a webhook receiver's answer", () => {
   it("is kept in the attempt log with PANs masked", async () => {
-    const { token, id } = await pendingInvestor();
+    const { token, id } = await investorWithContactDetails();
     const sub = await app.http("POST", "/api/webhooks/v1/subscriptions", { token, json: { url: receiver.url("/answer"), events: ["investor.registered"] } });
     receiver.answer({ status: 500, body: `no account for PAN ${PAN.toUpperCase()}` });
     await app.http("GET", `/api/simulation/investors/v1/${id}/register`, { token });

@@ -1,2 +1,0 @@
-/** What other domains use from holdings. */
-export { folioUnits } from "./holdings.service.js";

@@ -1,0 +1,72 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { DISPATCH_ATTEMPTS } from "../../src/orders/orders.service.js";
+import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
+import { startWorker } from "../../src/worker.js";
+import { useTestApp } from "../helpers/app.js";
+import { runTask } from "../helpers/jobs.js";
+import { createOpenScheme, orderingInvestor } from "../helpers/orders.js";
+
+const app = useTestApp();
+let token = "";
+let account = "";
+
+beforeAll(async () => {
+  await createOpenScheme(app, "900001");
+  ({ token, account } = await orderingInvestor(app));
+});
+
+const place = (json: Record<string, unknown>) => app.http("POST", "/api/orders/v1/", { token, json: { investment_account_id: account, ...json } });
+const lumpsum = (overrides: Record<string, unknown> = {}) => ({ order_type: "LUMPSUM_PURCHASE", scheme_code: "900001", amount: 5000, purchase_type: "FRESH", ...overrides });
+const dispatch = (id: string, attempts = 1) => runTask(app, dispatchOrder, { order_id: id }, { attempts, maxAttempts: DISPATCH_ATTEMPTS });
+const eventsOf = (id: string) => app.prisma.event.findMany({ where: { resourceId: id }, select: { event: true, data: true } });
+
+describe("dispatch to the exchange", () => {
+  it("accepts with the exchange order number and one order.accepted event, even when the job runs twice", async () => {
+    const { id } = (await place(lumpsum())).body;
+    await dispatch(id);
+    await dispatch(id);
+    const order = (await app.http("GET", `/api/orders/v1/${id}`, { token })).body;
+    expect(order).toMatchObject({ status: "ACCEPTED", exchange_order_number: expect.stringMatching(/^SBX/), provider_remark: "ORDER CONFIRMED", failure_code: null });
+    expect(await eventsOf(id)).toEqual([{ event: "order.accepted", data: { order_id: id, status: "ACCEPTED", provider_remark: "ORDER CONFIRMED" } }]);
+  });
+
+  it("rejects on SIM:REJECT with a failure code and the exchange's remark", async () => {
+    const { id } = (await place(lumpsum({ remarks: "SIM:REJECT" }))).body;
+    await dispatch(id);
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body).toMatchObject({
+      status: "REJECTED", failure_code: "exchange_rejected", provider_remark: "SANDBOX: ORDER REJECTED (SIM:REJECT)",
+    });
+    expect((await eventsOf(id)).map((e) => e.event)).toEqual(["order.rejected"]);
+  });
+
+  it("retries transport failures and ends in FAILED on the last attempt (SIM:FAIL)", async () => {
+    const { id } = (await place(lumpsum({ remarks: "SIM:FAIL" }))).body;
+    // The sandbox asks for a retry in 500 ms: a dispatch job with the attempts left replaces this one.
+    await dispatch(id, 1);
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body.status).toBe("PENDING");
+    const replacement = await app.prisma.$queryRawUnsafe<Array<{ max_attempts: number; key: string }>>(
+      `SELECT j.max_attempts, j.key FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+        WHERE t.identifier = 'orders__dispatch' AND j.payload->>'order_id' = $1`, id);
+    expect(replacement).toEqual([{ max_attempts: DISPATCH_ATTEMPTS - 1, key: `orders__dispatch:${id}` }]);
+    await dispatch(id, DISPATCH_ATTEMPTS);
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body).toMatchObject({ status: "FAILED", failure_code: "exchange_unreachable" });
+    expect((await eventsOf(id)).map((e) => e.event)).toEqual(["order.failed"]);
+  });
+
+  it("keeps a SIM:HOLD order PENDING with the exchange's number", async () => {
+    const { id } = (await place(lumpsum({ remarks: "SIM:HOLD" }))).body;
+    await dispatch(id);
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body).toMatchObject({ status: "PENDING", exchange_order_number: expect.stringMatching(/^SBX/) });
+    expect(await eventsOf(id)).toEqual([]);
+  });
+
+  it("runs in the worker: placed, then ACCEPTED", async () => {
+    const { id } = (await place(lumpsum())).body;
+    const worker = await startWorker(app.services, app.databaseUrl);
+    try {
+      await expect.poll(async () => (await app.http("GET", `/api/orders/v1/${id}`, { token })).body.status, { timeout: 10_000 }).toBe("ACCEPTED");
+    } finally {
+      await worker.stop();
+    }
+  });
+});
