@@ -5,7 +5,7 @@
  *
  * The catalog is a static procedure: its first response runs the tRPC procedure (output validation
  * included) and repeats are served from the serialized response after authentication. A third run
- * switches that off, so the cost of the generic procedure path (trpc-to-openapi + tRPC middlewares +
+ * switches that off, so the cost of the generic procedure path (REST dispatcher + tRPC middlewares +
  * zod) is printed too.
  *
  *   npm run bench:masters            (BENCH_SECONDS=10 by default; DATABASE_URL to use a server)

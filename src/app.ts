@@ -110,13 +110,13 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
     }
     const url = c.req.url;
     const result = await rest({
-      request: c.req.raw,
+      method,
+      target: url.slice(url.indexOf("/", url.indexOf("//") + 2)),
+      body,
       requestId: c.get("requestId"),
       authorization,
       idempotencyKey: c.req.header("idempotency-key"),
       clientIp: clientIp(c),
-      body,
-      target: url.slice(url.indexOf("/", url.indexOf("//") + 2)),
       ifNoneMatch: c.req.header("if-none-match"),
     });
     if (result.error !== undefined || result.status >= 400) {

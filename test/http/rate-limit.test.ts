@@ -174,7 +174,7 @@ describe("the REST handler's result for a static response", () => {
     const target = "/api/masters/v1/countries";
     const get = (authorization: string | undefined) =>
       rest({
-        request: new Request(`${baseUrl}${target}`),
+        method: "GET",
         requestId: "req_static",
         authorization,
         idempotencyKey: undefined,
