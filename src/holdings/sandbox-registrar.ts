@@ -7,6 +7,8 @@ import { distributorArns, findDistributorByArn } from "../auth/auth.repo.js";
 import { SANDBOX_DISTRIBUTOR } from "../auth/sandbox-distributor.js";
 import { investorDetails } from "../investors/investors.repo.js";
 import { schemeSummaries } from "../masters/schemes.repo.js";
+import { orderDetails, targetSchemeCode } from "../orders/order-details.js";
+import { orderType } from "../orders/order-types.js";
 import { allottedOrdersWithFolio } from "../orders/orders.repo.js";
 import { todayInIndia } from "../lib/india-date.js";
 import type { Services } from "../core/services.js";
@@ -18,9 +20,9 @@ import type { Registrar } from "./registrars/feed.js";
 /**
  * The sandbox registrar: writes CAMS (WBR22 + WBR9) and KFintech (MFSD203) feed files into the feed directory from
  * the seeded folios of the sandbox distributor plus every ALLOTTED order of every distributor, so that the real
- * importer reads them at the next refresh. Purchases (lump sum, SIP, XSIP, SIP top-up) add the allotted units;
- * redemptions and SWPs remove them; switches and STPs remove them from the source scheme and add the allotted
- * amount at the target scheme's NAV to the target. A folio redeemed to zero is reported with zero units.
+ * importer reads them at the next refresh. Each order moves units as its type's `units` says (orders/order-types.ts):
+ * purchases (lump sum, SIP, XSIP, SIP top-up) add the allotted units; redemptions and SWPs remove them; switches and
+ * STPs remove them from the source scheme and add the allotted amount at the target scheme's NAV to the target. A folio redeemed to zero is reported with zero units.
  *
  * Deterministic: the registrar of a scheme is fixed by its AMC, NAVs come from the scheme master (else the latest
  * allotment NAV, else 10), the balance date is today in Asia/Kolkata, rows are sorted. When the content equals an
@@ -32,10 +34,6 @@ const KFINTECH_AMCS = new Set(["AXIS", "NIPPON_INDIA", "MIRAE_ASSET", "UTI"]);
 export function sandboxRegistrarFor(amcCode: string): Registrar {
   return KFINTECH_AMCS.has(amcCode) ? "KFINTECH" : "CAMS";
 }
-
-const ADDS = new Set(["LUMPSUM_PURCHASE", "SIP", "XSIP", "SIP_TOPUP"]);
-const REMOVES = new Set(["REDEMPTION", "SWP"]);
-const MOVES = new Set(["SWITCH", "STP"]);
 
 interface SchemeInfo {
   amcCode: string;
@@ -154,11 +152,11 @@ async function collectHoldings(services: Services): Promise<Holding[]> {
       const units = new Decimal(order.allottedUnits!.toString());
       if (order.nav) lastNav.set(order.schemeCode, new Decimal(order.nav.toString()));
       const source = holding(arn, order.folioNo!, order.schemeCode, owner)!;
-      if (ADDS.has(order.orderType)) source.units = source.units.plus(units);
-      else if (REMOVES.has(order.orderType) || MOVES.has(order.orderType)) source.units = Decimal.max(source.units.minus(units), 0);
-      if (MOVES.has(order.orderType)) {
-        const details = order.details as { switch?: { to_scheme_code?: string }; stp?: { to_scheme_code?: string } } | null;
-        const target = details?.switch?.to_scheme_code ?? details?.stp?.to_scheme_code;
+      const { units: moves } = orderType(order.orderType);
+      if (moves === "in") source.units = source.units.plus(units);
+      else source.units = Decimal.max(source.units.minus(units), 0);
+      if (moves === "move") {
+        const target = targetSchemeCode(orderDetails(order, services.logger));
         const amount = order.allottedAmount ? new Decimal(order.allottedAmount.toString()) : null;
         if (target && amount) {
           const h = holding(arn, order.folioNo!, target, owner)!;

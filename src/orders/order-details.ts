@@ -39,3 +39,8 @@ export function orderedView(order: { id: string; details: Prisma.JsonValue }, lo
     switch: details.switch ?? null,
   };
 }
+
+/** The scheme a switch or STP moves units into; null for other types. */
+export function targetSchemeCode(details: StoredOrderDetails): string | null {
+  return details.switch?.to_scheme_code ?? details.stp?.to_scheme_code ?? null;
+}

@@ -4,6 +4,7 @@ import type { OrderPlacement } from "../exchange/port.js";
 import { maskFreeText } from "../lib/mask.js";
 import { createPayment, refundCapturedPayments } from "../payments/payments.service.js";
 import type { Decimal } from "../lib/money.js";
+import { isRegistration, orderTypesWhere } from "./order-types.js";
 import * as repo from "./orders.repo.js";
 import type { OrderRow } from "./orders.repo.js";
 import { cancelSchedule, scheduleInstallments } from "./schedule.js";
@@ -15,12 +16,8 @@ import { cancelSchedule, scheduleInstallments } from "./schedule.js";
  * The exchange's remarks are free text: they are stored (and put in events) with PANs masked.
  */
 
-export const REGISTRATION_TYPES = new Set(["SIP", "XSIP", "STP", "SWP"]);
-
-/** A SIP, XSIP, STP or SWP registration (not one of its installments): never allotted itself. */
-export function isRegistration(order: { orderType: string; parentOrderId: string | null }): boolean {
-  return REGISTRATION_TYPES.has(order.orderType) && order.parentOrderId === null;
-}
+/** The types whose registrations have installments and are never allotted themselves. */
+const REGISTRATION_TYPES = orderTypesWhere((type) => type.installments !== null);
 
 /**
  * Applies the exchange's answer to a dispatched order, once: ACCEPTED or REJECTED with its event, or
@@ -120,7 +117,7 @@ export interface Allotment {
  */
 export async function allotOrder(db: Db, orderId: string, allotment: Allotment): Promise<boolean> {
   return db.$transaction(async (tx) => {
-    const allotted = await repo.allotAccepted(tx, orderId, [...REGISTRATION_TYPES], {
+    const allotted = await repo.allotAccepted(tx, orderId, REGISTRATION_TYPES, {
       nav: allotment.nav.toFixed(4),
       allottedUnits: allotment.units.toFixed(3),
       allottedAmount: allotment.amount.toFixed(2),

@@ -1,5 +1,6 @@
 import type { DbOrTx } from "../db/client.js";
 import type { ErrorDetail } from "../lib/errors.js";
+import { ORDER_TYPE } from "./order-types.js";
 import type { PlaceOrderInput } from "./orders.schemas.js";
 import { installmentDates } from "./schedule.js";
 
@@ -13,34 +14,30 @@ export interface RuleViolation extends ErrorDetail {
 const cents = (value: number) => Math.round(value * 100);
 const decimalCents = (value: { toNumber(): number } | null) => (value === null ? null : cents(value.toNumber()));
 
-const PURCHASES = new Set(["LUMPSUM_PURCHASE", "SIP", "XSIP", "SIP_TOPUP"]);
-const SIPS = new Set(["SIP", "XSIP"]);
-const OUTFLOWS = new Set(["REDEMPTION", "SWITCH", "SWP", "STP"]);
-
 /** The scheme master's rules for an order: scheme allowed for the order type, minimums and multiples. */
 export function schemeViolations(order: PlaceOrderInput, scheme: Scheme | null, amountPath = "amount"): RuleViolation[] {
   if (!scheme) return [{ path: "scheme_code", reason: "scheme_not_found", message: `no scheme ${order.scheme_code} in the scheme master` }];
   const out: RuleViolation[] = [];
-  const type = order.order_type;
-  if (PURCHASES.has(type) && !scheme.purchaseAllowed) {
+  const traits = ORDER_TYPE[order.order_type];
+  if (traits.units === "in" && !scheme.purchaseAllowed) {
     out.push({ path: "scheme_code", reason: "purchase_not_allowed", message: `${scheme.schemeCode} does not accept purchases` });
   }
-  if (SIPS.has(type) && !scheme.sipAllowed) {
+  if (traits.sip && !scheme.sipAllowed) {
     out.push({ path: "scheme_code", reason: "sip_not_allowed", message: `${scheme.schemeCode} does not accept SIPs` });
   }
-  if (OUTFLOWS.has(type) && !scheme.redemptionAllowed) {
+  if (traits.units !== "in" && !scheme.redemptionAllowed) {
     out.push({ path: "scheme_code", reason: "redemption_not_allowed", message: `${scheme.schemeCode} does not allow redemptions` });
   }
   if (order.amount === undefined) return out;
 
   const [minimum, multiple] =
-    type === "LUMPSUM_PURCHASE"
+    traits.amountRule === "purchase"
       ? order.purchase_type === "ADDITIONAL"
         ? [scheme.minAdditionalAmount, scheme.purchaseMultiple]
         : [scheme.minPurchaseAmount, scheme.purchaseMultiple]
-      : SIPS.has(type) || type === "SIP_TOPUP"
+      : traits.amountRule === "sip"
         ? [scheme.minSipAmount, scheme.sipMultiple]
-        : type === "REDEMPTION"
+        : traits.amountRule === "redemption"
           ? [scheme.minRedemptionAmount, null]
           : [null, null];
   const amount = cents(order.amount);
@@ -64,7 +61,7 @@ const isoDate = (date: Date) => date.toISOString().slice(0, 10);
  */
 export function mandateValidityViolations(order: PlaceOrderInput, mandate: { startDate: Date; endDate: Date | null }): RuleViolation[] {
   const sip = order.sip;
-  if (order.order_type !== "XSIP" || !sip?.frequency || !sip.start_date || !sip.installments || !sip.installment_day) return [];
+  if (!ORDER_TYPE[order.order_type].installments?.mandateDebit || !sip?.frequency || !sip.start_date || !sip.installments || !sip.installment_day) return [];
   const start = isoDate(mandate.startDate);
   const end = mandate.endDate ? isoDate(mandate.endDate) : null;
   if (sip.start_date < start) {

@@ -1,4 +1,5 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
+import { orderTypesWhere } from "./order-types.js";
 
 /** An order as stored. */
 export type OrderRow = Prisma.OrderGetPayload<object>;
@@ -94,9 +95,11 @@ export async function getOrderById(db: DbOrTx, id: string): Promise<OrderRow> {
   return db.order.findUniqueOrThrow({ where: { id } });
 }
 
+const SIP_TYPES = orderTypesWhere((type) => type.sip);
+
 /** A SIP or XSIP registration of one investment account (what a top-up names). */
 export async function findSipOfAccount(db: DbOrTx, investmentAccountId: string, id: string): Promise<OrderRow | null> {
-  return db.order.findFirst({ where: { id, investmentAccountId, orderType: { in: ["SIP", "XSIP"] } } });
+  return db.order.findFirst({ where: { id, investmentAccountId, orderType: { in: SIP_TYPES } } });
 }
 
 export async function listOrders(
@@ -235,7 +238,7 @@ export async function allottedOrdersWithFolio(db: DbOrTx) {
     where: { status: "ALLOTTED", folioNo: { not: null }, allottedUnits: { not: null } },
     orderBy: [{ allotmentDate: "asc" }, { id: "asc" }],
     select: {
-      orderType: true, schemeCode: true, folioNo: true, allottedUnits: true, allottedAmount: true, nav: true, details: true,
+      id: true, orderType: true, schemeCode: true, folioNo: true, allottedUnits: true, allottedAmount: true, nav: true, details: true,
       distributorId: true, investorId: true,
     },
   });

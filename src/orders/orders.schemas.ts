@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../lib/zod.js";
-
-export const ORDER_TYPES = ["LUMPSUM_PURCHASE", "REDEMPTION", "SWITCH", "SIP", "XSIP", "STP", "SWP", "SIP_TOPUP"] as const;
-export type OrderType = (typeof ORDER_TYPES)[number];
+import { ORDER_TYPE, ORDER_TYPES, type DetailObject } from "./order-types.js";
 
 const Frequency = z.enum(["MONTHLY", "QUARTERLY", "WEEKLY"]);
 const StartDate = TodayOrLater;
@@ -86,80 +84,48 @@ export const PlaceOrderRequest = z
 
 export type PlaceOrderInput = z.infer<typeof PlaceOrderRequest>;
 
-const DETAIL_OBJECTS = { sip: ["SIP", "XSIP", "SIP_TOPUP"], stp: ["STP"], switch: ["SWITCH"], swp: ["SWP"] } as const;
+const DETAIL_OBJECTS = ["sip", "stp", "switch", "swp"] as const satisfies readonly DetailObject[];
 
-/** The per-type rules of the design: required fields, exactly-one-of quantities, and objects by type. */
+/**
+ * The per-type rules of the design, read from the order-type table: objects by type, required fields,
+ * the quantity, and what a SIP's plan, a top-up and an additional purchase need.
+ */
 function typeRules(order: PlaceOrderInput): Issue[] {
   const issues: Issue[] = [];
   const add = (path: Issue["path"], message: string) => issues.push({ path, message });
   const type = order.order_type;
+  const traits = ORDER_TYPE[type];
   const need = (field: keyof PlaceOrderInput) => {
     if (order[field] === undefined) add([field], `is required for ${type}`);
   };
   const forbid = (field: keyof PlaceOrderInput) => {
     if (order[field] !== undefined && order[field] !== false) add([field], `is not used by ${type}`);
   };
-  const exactlyOneQuantity = (allowAll: boolean) => {
+
+  for (const object of DETAIL_OBJECTS) {
+    if (order[object] !== undefined && traits.detailObject !== object) add([object], `is not used by ${type}`);
+  }
+  if (!traits.topsUpSip) need("scheme_code");
+
+  for (const field of traits.required) need(field);
+  if (traits.quantity === "amount") {
+    forbid("units");
+    forbid("all_units");
+  } else {
+    const allowAll = traits.quantity === "amount_units_or_all";
     const given = [order.amount !== undefined, order.units !== undefined, allowAll && order.all_units === true].filter(Boolean).length;
     if (given !== 1) add([], `${type} needs exactly one of amount, units${allowAll ? " or all_units: true" : ""}`);
     if (!allowAll) forbid("all_units");
-  };
-
-  for (const [object, types] of Object.entries(DETAIL_OBJECTS)) {
-    if (order[object as keyof typeof DETAIL_OBJECTS] !== undefined && !(types as readonly string[]).includes(type)) {
-      add([object], `is not used by ${type}`);
+  }
+  if (traits.amountRule === "purchase" && order.purchase_type === "ADDITIONAL") need("folio_no");
+  if (traits.sip) {
+    for (const field of ["frequency", "start_date", "installments", "installment_day"] as const) {
+      if (order.sip && order.sip[field] === undefined) add(["sip", field], `is required for ${type}`);
     }
+    if (order.sip?.sip_order_id) add(["sip", "sip_order_id"], `is only for SIP_TOPUP`);
   }
-  if (type !== "SIP_TOPUP") need("scheme_code");
-
-  switch (type) {
-    case "LUMPSUM_PURCHASE":
-      need("amount");
-      need("purchase_type");
-      forbid("units");
-      forbid("all_units");
-      if (order.purchase_type === "ADDITIONAL") need("folio_no");
-      break;
-    case "REDEMPTION":
-      need("folio_no");
-      exactlyOneQuantity(true);
-      break;
-    case "SWITCH":
-      need("folio_no");
-      need("switch");
-      exactlyOneQuantity(true);
-      break;
-    case "SIP":
-    case "XSIP":
-      need("amount");
-      need("sip");
-      forbid("units");
-      forbid("all_units");
-      for (const field of ["frequency", "start_date", "installments", "installment_day"] as const) {
-        if (order.sip && order.sip[field] === undefined) add(["sip", field], `is required for ${type}`);
-      }
-      if (order.sip?.sip_order_id) add(["sip", "sip_order_id"], `is only for SIP_TOPUP`);
-      if (type === "XSIP") need("mandate_id");
-      break;
-    case "STP":
-      need("folio_no");
-      need("amount");
-      need("stp");
-      forbid("units");
-      forbid("all_units");
-      break;
-    case "SWP":
-      need("folio_no");
-      need("swp");
-      exactlyOneQuantity(false);
-      break;
-    case "SIP_TOPUP":
-      need("amount");
-      forbid("units");
-      forbid("all_units");
-      if (!order.sip?.sip_order_id) add(["sip", "sip_order_id"], "is required for SIP_TOPUP");
-      break;
-  }
+  if (traits.mandate === "required") need("mandate_id");
+  if (traits.topsUpSip && !order.sip?.sip_order_id) add(["sip", "sip_order_id"], "is required for SIP_TOPUP");
   return issues;
 }
 

@@ -16,17 +16,13 @@ import { findScheme, type SchemeRow } from "../masters/schemes.repo.js";
 import { latestPaymentIds } from "../payments/payments.repo.js";
 import { orderedView } from "./order-details.js";
 import { endWithoutUnits } from "./order-moves.js";
+import { ORDER_TYPE, type OrderType } from "./order-types.js";
 import { mandateValidityViolations, schemeViolations, type RuleViolation } from "./order-rules.js";
 import type { PlaceOrderInput } from "./orders.schemas.js";
 import * as repo from "./orders.repo.js";
 import type { OrderRow } from "./orders.repo.js";
 
 const SCOPE_PLACE = "POST /api/orders/v1/";
-/**
- * Orders that bring no money themselves: redemptions, switches and transfers move units, and a SIP or
- * XSIP registration collects money through its installments (each a child order with its own payment).
- */
-const NO_PAYMENT = new Set(["REDEMPTION", "SWITCH", "STP", "SWP", "SIP", "XSIP"]);
 /** Dispatch attempts before a transport failure ends the order in FAILED. */
 export const DISPATCH_ATTEMPTS = 5;
 
@@ -64,7 +60,7 @@ export async function placeOrder(
       investmentAccountId: account.id,
       orderType: input.order_type,
       status: "PENDING",
-      paymentStatus: NO_PAYMENT.has(input.order_type) ? "NOT_REQUIRED" : "UNPAID",
+      paymentStatus: ORDER_TYPE[input.order_type].payment,
       purchaseType: input.purchase_type,
       holdingMode: input.holding_mode ?? account.holdingMode,
       schemeCode,
@@ -128,7 +124,7 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
   let mandateId = input.mandate_id ?? null;
 
   let schemeCode = input.scheme_code ?? "";
-  if (input.order_type === "SIP_TOPUP" && input.sip?.sip_order_id) {
+  if (ORDER_TYPE[input.order_type].topsUpSip && input.sip?.sip_order_id) {
     const sip = await repo.findSipOfAccount(tx, account.id, input.sip.sip_order_id);
     if (!sip || sip.status !== "ACCEPTED") {
       add("sip.sip_order_id", "sip_not_active", sip ? `the SIP is ${sip.status}` : "is not a SIP or XSIP of this investment account");
@@ -141,7 +137,7 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
   if (schemeCode) {
     const scheme = await findScheme(tx, schemeCode);
     violations.push(...schemeViolations({ ...input, scheme_code: schemeCode }, scheme));
-    if (scheme && input.folio_no && UNITS_OUT.has(input.order_type)) {
+    if (scheme && input.folio_no && ORDER_TYPE[input.order_type].checkedAgainstHolding) {
       violations.push(...(await holdingViolations(tx, caller.distributorId, input, scheme)));
     }
   }
@@ -155,9 +151,6 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
   }
   return { account, schemeCode, mandateId, violations };
 }
-
-/** Orders that take units out of a folio: refused beyond what the registrars report in it. */
-const UNITS_OUT = new Set(["REDEMPTION", "SWITCH"]);
 
 /**
  * Where the holdings know the folio (the registrars reported it under the caller's ARN), a redemption
@@ -188,7 +181,6 @@ export async function getOrder(services: Services, caller: Caller, id: string): 
 
 export type PlacedOrder = ReturnType<typeof placed>;
 export type OrderView = ReturnType<typeof toView>;
-type OrderTypeValue = PlaceOrderInput["order_type"];
 type OrderStatusValue = "PENDING" | "ACCEPTED" | "REJECTED" | "FAILED" | "ALLOTTED" | "CANCELLED";
 
 function placed(row: OrderRow) {
@@ -196,7 +188,7 @@ function placed(row: OrderRow) {
     id: row.id,
     client_ref: row.clientRef,
     created_at: row.createdAt.toISOString(),
-    order_type: row.orderType as OrderTypeValue,
+    order_type: row.orderType as OrderType,
     status: row.status as OrderStatusValue,
   };
 }

@@ -6,7 +6,8 @@ import { todayInIndia } from "../lib/india-date.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
 import { amountFor, Decimal, unitsFor } from "../lib/money.js";
-import { allotOrder, applyPlacement, isRegistration, markDispatchFailed } from "./order-moves.js";
+import { allotOrder, applyPlacement, markDispatchFailed } from "./order-moves.js";
+import { isRegistration } from "./order-types.js";
 import { findOrder } from "./orders.repo.js";
 import { createNextInstallment } from "./schedule.js";
 

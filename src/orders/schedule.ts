@@ -4,6 +4,7 @@ import { newId } from "../lib/ids.js";
 import type { Log } from "../lib/logger.js";
 import { createPayment } from "../payments/payments.service.js";
 import { orderDetails } from "./order-details.js";
+import { orderType } from "./order-types.js";
 import * as repo from "./orders.repo.js";
 import type { InstallmentRow, OrderRow } from "./orders.repo.js";
 
@@ -119,6 +120,8 @@ async function createChild(db: Db, row: InstallmentRow, log?: Pick<Log, "warn">)
     }
     const childId = newId("ord");
     if (!(await repo.claimInstallment(tx, row.orderId, row.installmentNo, childId))) return null;
+    const terms = orderType(parent.orderType).installments;
+    if (!terms) throw new Error(`Order ${parent.id} is a ${parent.orderType}, which has no installments`);
     const total = planOf(parent, log)?.installments;
     const child = await repo.insertOrder(tx, {
       id: childId,
@@ -127,7 +130,7 @@ async function createChild(db: Db, row: InstallmentRow, log?: Pick<Log, "warn">)
       investmentAccountId: parent.investmentAccountId,
       orderType: parent.orderType,
       status: "ACCEPTED",
-      paymentStatus: parent.orderType === "SIP" || parent.orderType === "XSIP" ? "UNPAID" : "NOT_REQUIRED",
+      paymentStatus: terms.payment,
       purchaseType: parent.purchaseType,
       holdingMode: parent.holdingMode,
       schemeCode: parent.schemeCode,
@@ -151,7 +154,7 @@ async function createChild(db: Db, row: InstallmentRow, log?: Pick<Log, "warn">)
       event: "order.accepted",
       data: { order_id: child.id, status: "ACCEPTED", provider_remark: child.providerRemark },
     });
-    if (child.orderType === "XSIP" && child.mandateId) await createPayment(tx, { order: child, mode: "MANDATE", mandateId: child.mandateId });
+    if (terms.mandateDebit && child.mandateId) await createPayment(tx, { order: child, mode: "MANDATE", mandateId: child.mandateId });
     return { childId, installments: total };
   });
 }

@@ -3,6 +3,7 @@ import { DISPATCH_ATTEMPTS } from "../../src/orders/orders.service.js";
 import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
+import { createLogger } from "../../src/lib/logger.js";
 import { runTask } from "../helpers/jobs.js";
 import { createOpenScheme, orderingInvestor } from "../helpers/orders.js";
 
@@ -68,5 +69,22 @@ describe("dispatch to the exchange", () => {
     } finally {
       await worker.stop();
     }
+  });
+});
+
+describe("dispatch reads the details column through its schema", () => {
+  it("sends the switch target and leaves out a stored euin that does not fit, with one warning", async () => {
+    await createOpenScheme(app, "900009");
+    const { id } = (await place({ order_type: "SWITCH", scheme_code: "900001", folio_no: "F-DETAILS-1", units: 10, switch: { to_scheme_code: "900009" } })).body;
+    // A row an older version (or a hand edit) wrote: its euin does not fit the schema.
+    await app.prisma.order.update({ where: { id }, data: { details: { switch: { to_scheme_code: "900009" }, euin: { code: 12345, declaration: "yes" } } } });
+    const warnings: unknown[] = [];
+    const log = { ...createLogger("silent"), warn: (entry: unknown) => warnings.push(entry) } as never;
+    await dispatchOrder({ order_id: id }, { services: app.services, log, job: { attempts: 1, max_attempts: DISPATCH_ATTEMPTS } as never });
+
+    const booked = await app.prisma.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind: "ORDER", reference: id } } });
+    expect(booked.payload).toMatchObject({ orderType: "SWITCH", toSchemeCode: "900009", euin: null, euinDeclared: false });
+    expect(warnings).toEqual([{ order_id: id, invalid_paths: ["euin.code", "euin.declaration"] }]);
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body.status).toBe("ACCEPTED");
   });
 });

@@ -1,9 +1,17 @@
-import { ExchangeUnavailableError } from "../../exchange/port.js";
+import { ExchangeUnavailableError, type OrderEntry } from "../../exchange/port.js";
 import { enqueue } from "../../jobs/enqueue.js";
 import type { TaskHandler } from "../../jobs/task.js";
 import { getUccCode } from "../../investors/investors.repo.js";
+import { orderDetails, targetSchemeCode } from "../order-details.js";
 import { applyPlacement, markDispatchFailed } from "../order-moves.js";
+import { isOrderType } from "../order-types.js";
 import { findOrderById } from "../orders.repo.js";
+
+/** A stored order's type, as the exchange port names it (the same eight). */
+function exchangeOrderType(type: string): OrderEntry["orderType"] {
+  if (!isOrderType(type)) throw new Error(`Unknown order type ${type}`);
+  return type;
+}
 
 /** The longest retry delay a dispatch job waits out itself (the sandbox asks for 500 ms). */
 const SHORT_RETRY_MAX_MS = 1_000;
@@ -19,14 +27,14 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
   const order = await findOrderById(services.prisma, order_id);
   if (!order || order.status !== "PENDING" || order.exchangeOrderNumber) return;
   const clientCode = await getUccCode(services.prisma, order.investorId);
-  const details = order.details as { euin?: { code?: string; declaration: boolean }; switch?: { to_scheme_code: string }; stp?: { to_scheme_code: string } };
+  const details = orderDetails(order, log);
   try {
     const placement = await services.exchange.placeOrder({
       orderId: order.id,
       clientCode,
-      orderType: order.orderType as Parameters<typeof services.exchange.placeOrder>[0]["orderType"],
+      orderType: exchangeOrderType(order.orderType),
       schemeCode: order.schemeCode,
-      toSchemeCode: details.switch?.to_scheme_code ?? details.stp?.to_scheme_code ?? null,
+      toSchemeCode: targetSchemeCode(details),
       purchaseType: order.purchaseType as "FRESH" | "ADDITIONAL" | null,
       amount: order.amount?.toFixed(2) ?? null,
       units: order.units?.toFixed(3) ?? null,

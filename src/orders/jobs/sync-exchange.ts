@@ -2,7 +2,8 @@ import type { AllotmentReport } from "../../exchange/port.js";
 import type { TaskHandler } from "../../jobs/task.js";
 import { errorSummary } from "../../lib/logger.js";
 import { Decimal } from "../../lib/money.js";
-import { allotOrder, applyPlacement, isRegistration, rejectAccepted } from "../order-moves.js";
+import { allotOrder, applyPlacement, rejectAccepted } from "../order-moves.js";
+import { isRegistration } from "../order-types.js";
 import { recoverUndispatchedOrders } from "./dispatch-recovery.js";
 import { ordersAtExchange } from "../orders.repo.js";
 
