@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../lib/zod.js";
+import { INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES } from "./order.states.js";
 
 export const ORDER_TYPES = ["LUMPSUM_PURCHASE", "REDEMPTION", "SWITCH", "SIP", "XSIP", "STP", "SWP", "SIP_TOPUP"] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
@@ -163,8 +164,8 @@ function typeRules(order: PlaceOrderInput): Issue[] {
   return issues;
 }
 
-export const OrderStatus = z.enum(["PENDING", "ACCEPTED", "REJECTED", "FAILED", "ALLOTTED", "CANCELLED"]);
-export const PaymentStatus = z.enum(["NOT_REQUIRED", "UNPAID", "PENDING", "PAID", "FAILED", "REFUNDED"]);
+export const OrderStatus = z.enum(ORDER_STATUSES);
+export const PaymentStatus = z.enum(ORDER_PAYMENT_STATUSES);
 
 export const PlacedOrder = z.object({
   id: z.string(),
@@ -234,7 +235,7 @@ export const InstallmentList = z.object({
       due_date: z.string(),
       amount: z.number().nullable(),
       units: z.number().nullable(),
-      status: z.enum(["SCHEDULED", "CREATED", "CANCELLED"]),
+      status: z.enum(INSTALLMENT_STATUSES),
       order_id: z.string().nullable().describe("The installment's own order, once created on its due date."),
     }),
   ),
