@@ -3,23 +3,25 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createMigration } from "../../src/db/migrate.js";
 import { RECORD_KINDS, RECORD_STATUSES } from "../../src/exchange/sandbox.repo.js";
 import { IMPORT_OUTCOMES } from "../../src/holdings/import.js";
 import { HOLDING_NATURE_VALUES, REGISTRARS } from "../../src/holdings/registrars/feed.js";
 import { INVESTOR_STATUSES } from "../../src/investors/investor.states.js";
 import { narrowTo } from "../../src/lib/closed-set.js";
+import { AMFI_OPTIONS, AMFI_PLANS } from "../../src/masters/amfi/navall.js";
 import { MANDATE_STATUSES, MANDATE_TYPES } from "../../src/mandates/mandate.states.js";
 import { INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES } from "../../src/orders/order.states.js";
 import { ORDER_TYPES } from "../../src/orders/orders.schemas.js";
 import { PAYMENT_MODES, PAYMENT_STATUSES } from "../../src/payments/payment.states.js";
 import { DELIVERY_STATUSES, SUBSCRIPTION_STATUSES } from "../../src/webhooks/webhook.states.js";
 import { createTestDatabase } from "../helpers/db.js";
-import { inject } from "vitest";
 
 /** Every closed-set column: its CHECK constraint must list exactly the TypeScript tuple, in its order. */
 const CLOSED_SETS: Array<[table: string, column: string, values: readonly string[]]> = [
+  ["schemes", "plan", AMFI_PLANS],
+  ["schemes", "option", AMFI_OPTIONS],
   ["investors", "status", INVESTOR_STATUSES],
   ["mandates", "status", MANDATE_STATUSES],
   ["mandates", "mandate_type", MANDATE_TYPES],

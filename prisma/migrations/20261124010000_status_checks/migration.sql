@@ -2,6 +2,11 @@
 -- migration is written by hand; the schema diff ignores them. Each list equals a TypeScript const tuple
 -- beside its domain (test/db/status-checks.test.ts keeps them equal): change both together, in a new migration.
 
+ALTER TABLE "schemes" ADD CONSTRAINT "schemes_plan_check"
+  CHECK ("plan" IN ('DIRECT', 'REGULAR'));
+ALTER TABLE "schemes" ADD CONSTRAINT "schemes_option_check"
+  CHECK ("option" IN ('GROWTH', 'IDCW', 'IDCW_PAYOUT', 'IDCW_REINVESTMENT', 'BONUS'));
+
 ALTER TABLE "investors" ADD CONSTRAINT "investors_status_check"
   CHECK ("status" IN ('PENDING', 'REGISTERED', 'REJECTED'));
 
