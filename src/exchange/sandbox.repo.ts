@@ -1,26 +1,42 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
+import { narrowTo } from "../lib/closed-set.js";
 
 /** The sandbox exchange's books: one record per registration, order or payment it received. */
-export type SandboxRecord = Prisma.SandboxExchangeRecordGetPayload<object>;
-export type RecordKind = "UCC" | "MANDATE" | "ORDER" | "PAYMENT";
+export type SandboxRecord = Omit<Prisma.SandboxExchangeRecordGetPayload<object>, "kind" | "status"> & { kind: RecordKind; status: RecordStatus };
+
+/** sandbox_exchange_records.kind and .status (the database checks the same lists). */
+export const RECORD_KINDS = ["UCC", "MANDATE", "ORDER", "PAYMENT"] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+export const RECORD_STATUSES = ["PENDING", "REGISTERED", "REJECTED", "CANCELLED", "ACCEPTED", "ALLOTTED", "CAPTURED", "FAILED", "REFUNDED"] as const;
+export type RecordStatus = (typeof RECORD_STATUSES)[number];
+
+function toRecord(row: Prisma.SandboxExchangeRecordGetPayload<object>): SandboxRecord {
+  return {
+    ...row,
+    kind: narrowTo(RECORD_KINDS, row.kind, "sandbox_exchange_records.kind"),
+    status: narrowTo(RECORD_STATUSES, row.status, "sandbox_exchange_records.status"),
+  };
+}
 
 export async function findRecord(db: DbOrTx, kind: RecordKind, reference: string): Promise<SandboxRecord | null> {
-  return db.sandboxExchangeRecord.findUnique({ where: { kind_reference: { kind, reference } } });
+  const row = await db.sandboxExchangeRecord.findUnique({ where: { kind_reference: { kind, reference } } });
+  return row && toRecord(row);
 }
 
 export async function getRecord(db: DbOrTx, kind: RecordKind, reference: string): Promise<SandboxRecord> {
-  return db.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind, reference } } });
+  return toRecord(await db.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind, reference } } }));
 }
 
 /** The records of `references`; with `status`, only those in it. */
-export async function findRecords(db: DbOrTx, kind: RecordKind, references: string[], status?: string): Promise<SandboxRecord[]> {
-  return db.sandboxExchangeRecord.findMany({ where: { kind, reference: { in: references }, ...(status ? { status } : {}) } });
+export async function findRecords(db: DbOrTx, kind: RecordKind, references: string[], status?: RecordStatus): Promise<SandboxRecord[]> {
+  const rows = await db.sandboxExchangeRecord.findMany({ where: { kind, reference: { in: references }, ...(status ? { status } : {}) } });
+  return rows.map(toRecord);
 }
 
 /** Inserts a record unless one exists for the reference (the first one wins). */
 export async function insertRecordOnce(
   db: DbOrTx,
-  record: { kind: RecordKind; reference: string; status: string; remark: string | null; payload: Prisma.InputJsonValue },
+  record: { kind: RecordKind; reference: string; status: RecordStatus; remark: string | null; payload: Prisma.InputJsonValue },
 ): Promise<void> {
   await db.sandboxExchangeRecord.createMany({ data: [record], skipDuplicates: true });
 }
@@ -30,7 +46,7 @@ export async function upsertRecord(
   db: DbOrTx,
   kind: RecordKind,
   reference: string,
-  data: { status: string; remark: string | null; payload?: Prisma.InputJsonValue },
+  data: { status: RecordStatus; remark: string | null; payload?: Prisma.InputJsonValue },
 ): Promise<void> {
   await db.sandboxExchangeRecord.upsert({
     where: { kind_reference: { kind, reference } },
@@ -40,6 +56,6 @@ export async function upsertRecord(
 }
 
 /** A record still PENDING gets its decision; a decided one keeps it. */
-export async function decidePending(db: DbOrTx, kind: RecordKind, reference: string, data: { status: string; remark: string | null }): Promise<void> {
+export async function decidePending(db: DbOrTx, kind: RecordKind, reference: string, data: { status: RecordStatus; remark: string | null }): Promise<void> {
   await db.sandboxExchangeRecord.updateMany({ where: { kind, reference, status: "PENDING" }, data });
 }

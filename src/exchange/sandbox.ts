@@ -19,7 +19,7 @@ type Kind = books.RecordKind;
 
 /** A simulated transport failure asks for a retry this soon, so SIM:FAIL ends FAILED in seconds, not minutes. */
 const SIMULATED_FAILURE_RETRY_MS = 500;
-type Status = RegistrationOutcome["status"] | "CANCELLED" | "ACCEPTED" | "ALLOTTED" | "CAPTURED" | "FAILED" | "REFUNDED";
+type Status = books.RecordStatus;
 type AllotmentRow = Omit<AllotmentReport, "orderId" | "exchangeOrderNumber">;
 
 /**
@@ -217,7 +217,7 @@ function uccForBooks(ucc: UccRegistration) {
   };
 }
 
-function toOutcome(status: string, remark: string | null): RegistrationOutcome {
+function toOutcome(status: Status, remark: string | null): RegistrationOutcome {
   if (status === "REGISTERED" || status === "CANCELLED") return { status: "REGISTERED", remark };
   if (status === "REJECTED") return { status: "REJECTED", remark: remark ?? "REJECTED" };
   return { status: "PENDING", remark };
@@ -228,7 +228,7 @@ function sandboxOrderNumber(orderId: string): string {
   return `SBX${orderId.slice(-12).toUpperCase()}`;
 }
 
-function placement(status: string, exchangeOrderNumber: string, remark: string | null): OrderPlacement {
+function placement(status: Status, exchangeOrderNumber: string, remark: string | null): OrderPlacement {
   if (status === "REJECTED") return { status: "REJECTED", exchangeOrderNumber: null, remark: remark ?? "REJECTED" };
   if (status === "PENDING") return { status: "PENDING", exchangeOrderNumber, remark };
   return { status: "ACCEPTED", exchangeOrderNumber, remark };

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { Pan } from "../lib/formats.js";
 import { InvestorId } from "../investors/investors.schemas.js";
+import { REGISTRARS } from "./registrars/feed.js";
 
 export const LookupRequest = z.strictObject({ pan: Pan });
 
 export const InvestorHoldingsInput = z.strictObject({ id: InvestorId });
 
-const Registrar = z.enum(["CAMS", "KFINTECH"]);
+const Registrar = z.enum(REGISTRARS);
 
 export const Position = z.object({
   registrar: Registrar.describe("The registrar that reported the position."),

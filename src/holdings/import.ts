@@ -38,7 +38,9 @@ export interface FeedBatch {
   sha256: string;
 }
 
-export type ImportOutcome = "IMPORTED" | "DUPLICATE" | "REJECTED";
+/** holding_feed_files.outcome (the database checks the same list). */
+export const IMPORT_OUTCOMES = ["IMPORTED", "DUPLICATE", "REJECTED"] as const;
+export type ImportOutcome = (typeof IMPORT_OUTCOMES)[number];
 
 export interface ImportReport {
   registrar: Registrar;

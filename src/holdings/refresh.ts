@@ -2,6 +2,7 @@ import type { Services } from "../core/services.js";
 import { holdingsFeedDir, listFeedBatches, type WaitingFile } from "./feed-dir.js";
 import { importBatch, withImportClient, type ImportReport } from "./import.js";
 import { writeSandboxFeeds } from "./sandbox-registrar.js";
+import { REGISTRARS } from "./registrars/feed.js";
 
 export interface RefreshReport {
   feed_dir: string;
@@ -33,7 +34,7 @@ export async function refreshHoldings(services: Services, options: RefreshOption
   if (!databaseUrl) throw new Error("holdings refresh: no database URL in the configuration");
   // Each registrar's batches in name order on a connection of its own; the two registrars side by side (parsing
   // one while PostgreSQL ingests the other).
-  const byRegistrar = (["CAMS", "KFINTECH"] as const).map((r) => batches.filter((b) => b.registrar === r)).filter((list) => list.length > 0);
+  const byRegistrar = REGISTRARS.map((r) => batches.filter((b) => b.registrar === r)).filter((list) => list.length > 0);
   const perRegistrar = await Promise.all(
     byRegistrar.map((list) =>
       withImportClient(databaseUrl, async (client) => {

@@ -1,18 +1,26 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
+import { narrowTo } from "../lib/closed-set.js";
 import { maskFreeText } from "../lib/mask.js";
+import { INVESTOR_STATUSES, type InvestorStatus } from "./investor.states.js";
 
 const WITH_ACCOUNTS = {
   investmentAccounts: { orderBy: { createdAt: "asc" } },
   bankAccounts: { orderBy: { createdAt: "asc" } },
 } as const satisfies Prisma.InvestorInclude;
 
-export type InvestorRow = Prisma.InvestorGetPayload<{ include: typeof WITH_ACCOUNTS }>;
+export type InvestorRow = Omit<Prisma.InvestorGetPayload<{ include: typeof WITH_ACCOUNTS }>, "status"> & { status: InvestorStatus };
+
+const investorStatus = (status: string): InvestorStatus => narrowTo(INVESTOR_STATUSES, status, "investors.status");
+
+function toRow<T extends { status: string }>(row: T): Omit<T, "status"> & { status: InvestorStatus } {
+  return { ...row, status: investorStatus(row.status) };
+}
 
 export interface NewInvestor {
   investor: {
     id: string;
     distributorId: string;
-    status: string;
+    status: InvestorStatus;
     panHash: string;
     detailsEncrypted: string;
     taxStatus: string;
@@ -81,12 +89,14 @@ export async function insertInvestor(tx: DbOrTx, input: NewInvestor): Promise<In
 
 /** One investor of one distributor; another distributor's id finds nothing. */
 export async function findInvestor(db: DbOrTx, distributorId: string, id: string): Promise<InvestorRow | null> {
-  return db.investor.findFirst({ where: { id, distributorId }, include: WITH_ACCOUNTS });
+  const row = await db.investor.findFirst({ where: { id, distributorId }, include: WITH_ACCOUNTS });
+  return row && toRow(row);
 }
 
 /** For jobs, which act on behalf of whichever distributor owns the investor. */
 export async function findInvestorById(db: DbOrTx, id: string): Promise<InvestorRow | null> {
-  return db.investor.findUnique({ where: { id }, include: WITH_ACCOUNTS });
+  const row = await db.investor.findUnique({ where: { id }, include: WITH_ACCOUNTS });
+  return row && toRow(row);
 }
 
 export async function findInvestorIdByPanHash(db: DbOrTx, distributorId: string, panHash: string): Promise<string | null> {
@@ -96,9 +106,9 @@ export async function findInvestorIdByPanHash(db: DbOrTx, distributorId: string,
 
 export async function listInvestors(
   db: DbOrTx,
-  filter: { distributorId: string; status?: string; afterId?: string; limit: number },
+  filter: { distributorId: string; status?: InvestorStatus; afterId?: string; limit: number },
 ): Promise<InvestorRow[]> {
-  return db.investor.findMany({
+  const rows = await db.investor.findMany({
     where: {
       distributorId: filter.distributorId,
       ...(filter.status ? { status: filter.status } : {}),
@@ -108,6 +118,7 @@ export async function listInvestors(
     take: filter.limit + 1,
     include: WITH_ACCOUNTS,
   });
+  return rows.map(toRow);
 }
 
 export async function pendingInvestorIds(db: DbOrTx, filter: { distributorId?: string; investorId?: string }): Promise<string[]> {
@@ -140,10 +151,11 @@ export async function setProviderRemark(db: DbOrTx, id: string, providerRemark: 
 
 /** An investment account of one distributor with what an order checks of its investor: status and bank accounts. */
 export async function findInvestmentAccountForOrder(db: DbOrTx, distributorId: string, id: string) {
-  return db.investmentAccount.findFirst({
+  const account = await db.investmentAccount.findFirst({
     where: { id, distributorId },
     include: { investor: { select: { status: true, bankAccounts: { select: { id: true } } } } },
   });
+  return account && { ...account, investor: toRow(account.investor) };
 }
 
 /** The investor's client code at the exchange (UCC), for jobs that talk to the exchange about its orders and payments. */
@@ -158,6 +170,6 @@ export async function investorDetails(db: DbOrTx, ids: string[]) {
 }
 
 /** Who owns an investor and where its registration stands. */
-export async function getInvestorState(db: DbOrTx, id: string): Promise<{ distributorId: string; status: string }> {
-  return db.investor.findUniqueOrThrow({ where: { id }, select: { distributorId: true, status: true } });
+export async function getInvestorState(db: DbOrTx, id: string): Promise<{ distributorId: string; status: InvestorStatus }> {
+  return toRow(await db.investor.findUniqueOrThrow({ where: { id }, select: { distributorId: true, status: true } }));
 }

@@ -3,6 +3,7 @@ import { ageOn, ClientRef, Ifsc, IndividualPan, IsoDate, PastDate, PersonName } 
 import { Cursor, Limit, NextCursor } from "../lib/zod.js";
 import { findCountry, normaliseIndianStateCode } from "../masters/geography.js";
 import { catalogValues } from "../masters/investor-options.js";
+import { INVESTOR_STATUSES } from "./investor.states.js";
 
 /** Every enumerated field takes exactly the values of the investor-options catalog. */
 const oneOf = <M extends Parameters<typeof catalogValues>[0]>(member: M) =>
@@ -209,7 +210,7 @@ export const InvestmentAccountView = z.object({
   created_at: z.string(),
 });
 
-export const InvestorStatus = z.enum(["PENDING", "REGISTERED", "REJECTED"]);
+export const InvestorStatus = z.enum(INVESTOR_STATUSES);
 
 export const InvestorView = z.object({
   id: z.string(),

@@ -12,6 +12,7 @@ import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
 import * as repo from "./investors.repo.js";
 import type { CreateInvestorInput } from "./investors.schemas.js";
+import type { InvestorStatus } from "./investor.states.js";
 
 /** The personal details kept encrypted, as validated at creation. */
 export type InvestorDetails = Required<Pick<CreateInvestorInput, "primary_holder" | "contact" | "address" | "fatca">> & {
@@ -104,7 +105,7 @@ export async function getInvestor(services: Services, caller: Caller, id: string
 export async function listInvestors(
   services: Services,
   caller: Caller,
-  query: { status?: string; limit: number; cursor?: string },
+  query: { status?: InvestorStatus; limit: number; cursor?: string },
 ): Promise<{ data: InvestorSummary[]; next_cursor: string | null }> {
   const afterId = readCursor(query.cursor, 1)?.[0];
   const rows = await repo.listInvestors(services.prisma, { distributorId: caller.distributorId, status: query.status, afterId, limit: query.limit });
@@ -172,7 +173,7 @@ function toView(cipher: DataCipher, row: repo.InvestorRow) {
   const holder = details.primary_holder;
   return {
     id: row.id,
-    status: row.status as "PENDING" | "REGISTERED" | "REJECTED",
+    status: row.status,
     client_ref: row.clientRef,
     ucc_code: row.uccCode,
     provider_remark: row.providerRemark,

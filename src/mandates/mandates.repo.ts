@@ -1,20 +1,37 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
+import { narrowTo } from "../lib/closed-set.js";
 import { maskFreeText } from "../lib/mask.js";
+import { MANDATE_STATUSES, MANDATE_TYPES, type MandateStatus, type MandateType } from "./mandate.states.js";
 
 const WITH_BANK = { bankAccount: { select: { accountNumberLast4: true, ifsc: true, accountType: true, accountNumberEncrypted: true } } } as const;
 
-export type MandateRow = Prisma.MandateGetPayload<{ include: typeof WITH_BANK }>;
+type Narrowed<T> = Omit<T, "status" | "mandateType"> & { status: MandateStatus; mandateType: MandateType };
 
-export async function insertMandate(tx: DbOrTx, data: Prisma.MandateUncheckedCreateInput): Promise<MandateRow> {
-  return tx.mandate.create({ data, include: WITH_BANK });
+export type MandateRow = Narrowed<Prisma.MandateGetPayload<{ include: typeof WITH_BANK }>>;
+
+function toRow<T extends { status: string; mandateType: string }>(row: T): Narrowed<T> {
+  return {
+    ...row,
+    status: narrowTo(MANDATE_STATUSES, row.status, "mandates.status"),
+    mandateType: narrowTo(MANDATE_TYPES, row.mandateType, "mandates.mandate_type"),
+  };
+}
+
+export async function insertMandate(
+  tx: DbOrTx,
+  data: Prisma.MandateUncheckedCreateInput & { status: MandateStatus; mandateType: MandateType },
+): Promise<MandateRow> {
+  return toRow(await tx.mandate.create({ data, include: WITH_BANK }));
 }
 
 export async function findMandate(db: DbOrTx, distributorId: string, id: string): Promise<MandateRow | null> {
-  return db.mandate.findFirst({ where: { id, distributorId }, include: WITH_BANK });
+  const row = await db.mandate.findFirst({ where: { id, distributorId }, include: WITH_BANK });
+  return row && toRow(row);
 }
 
 export async function findMandateById(db: DbOrTx, id: string) {
-  return db.mandate.findUnique({ where: { id }, include: { ...WITH_BANK, investor: { select: { uccCode: true } } } });
+  const row = await db.mandate.findUnique({ where: { id }, include: { ...WITH_BANK, investor: { select: { uccCode: true } } } });
+  return row && toRow(row);
 }
 
 export async function pendingMandateIds(db: DbOrTx): Promise<string[]> {
@@ -26,8 +43,8 @@ export async function pendingMandateIds(db: DbOrTx): Promise<string[]> {
 export async function moveMandate(
   tx: DbOrTx,
   id: string,
-  from: string,
-  to: { status: string; providerRemark?: string | null; exchangeMandateId?: string | null },
+  from: MandateStatus,
+  to: { status: MandateStatus; providerRemark?: string | null; exchangeMandateId?: string | null },
 ): Promise<boolean> {
   const { count } = await tx.mandate.updateMany({ where: { id, status: from }, data: { ...to, providerRemark: maskFreeText(to.providerRemark) } });
   return count === 1;
@@ -38,6 +55,7 @@ export async function noteExchangeAnswer(db: DbOrTx, id: string, data: { provide
 }
 
 /** Who owns a mandate and where its registration stands. */
-export async function getMandateState(db: DbOrTx, id: string): Promise<{ distributorId: string; status: string }> {
-  return db.mandate.findUniqueOrThrow({ where: { id }, select: { distributorId: true, status: true } });
+export async function getMandateState(db: DbOrTx, id: string): Promise<{ distributorId: string; status: MandateStatus }> {
+  const row = await db.mandate.findUniqueOrThrow({ where: { id }, select: { distributorId: true, status: true } });
+  return { distributorId: row.distributorId, status: narrowTo(MANDATE_STATUSES, row.status, "mandates.status") };
 }

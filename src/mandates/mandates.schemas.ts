@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../lib/formats.js";
+import { MANDATE_STATUSES, MANDATE_TYPES } from "./mandate.states.js";
 
 export const MANDATE_MAX_AMOUNT = 10_000_000;
 
@@ -7,7 +8,7 @@ export const CreateMandateRequest = z
   .strictObject({
     investor_id: z.string().min(1).max(64),
     bank_account_id: z.string().min(1).max(64).describe("One of the investor's bank accounts."),
-    mandate_type: z.enum(["ENACH", "PHYSICAL"]),
+    mandate_type: z.enum(MANDATE_TYPES),
     amount_limit: Rupees(MANDATE_MAX_AMOUNT).describe("Most that one debit may take, in rupees (at most 1 crore)."),
     start_date: TodayOrLater,
     end_date: IsoDate.optional().describe("Omitted: until cancelled."),
@@ -24,7 +25,7 @@ export const CreateMandateRequest = z
 
 export type CreateMandateInput = z.infer<typeof CreateMandateRequest>;
 
-export const MandateStatus = z.enum(["PENDING", "REGISTERED", "REJECTED", "CANCELLED"]);
+export const MandateStatus = z.enum(MANDATE_STATUSES);
 
 export const MandateView = z.object({
   id: z.string(),
@@ -32,7 +33,7 @@ export const MandateView = z.object({
   bank_account_id: z.string(),
   bank_account_number: z.string().describe("Masked (last 4 digits)."),
   ifsc: z.string(),
-  mandate_type: z.enum(["ENACH", "PHYSICAL"]),
+  mandate_type: z.enum(MANDATE_TYPES),
   amount_limit: z.number(),
   start_date: z.string(),
   end_date: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Cursor, Limit, NextCursor } from "../lib/zod.js";
+import { AMFI_OPTIONS, AMFI_PLANS } from "./amfi/navall.js";
 
 const Option = z.object({ value: z.string(), label: z.string() });
 
@@ -52,8 +53,8 @@ export const Scheme = z.object({
   amc_name: z.string(),
   category: z.string().describe("AMFI category, e.g. 'Equity Scheme - Large Cap Fund'."),
   scheme_type: z.string().describe("Open Ended Schemes, Close Ended Schemes or Interval Fund Schemes."),
-  plan: z.enum(["DIRECT", "REGULAR"]).nullable(),
-  option: z.enum(["GROWTH", "IDCW", "IDCW_PAYOUT", "IDCW_REINVESTMENT", "BONUS"]).nullable(),
+  plan: z.enum(AMFI_PLANS).nullable(),
+  option: z.enum(AMFI_OPTIONS).nullable(),
   purchase_allowed: z.boolean(),
   redemption_allowed: z.boolean(),
   sip_allowed: z.boolean(),

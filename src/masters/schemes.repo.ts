@@ -1,5 +1,6 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
-import type { AmfiSchemeRecord } from "./amfi/navall.js";
+import { narrowTo } from "../lib/closed-set.js";
+import { AMFI_OPTIONS, AMFI_PLANS, type AmfiOption, type AmfiPlan, type AmfiSchemeRecord } from "./amfi/navall.js";
 
 export interface SchemeFilter {
   q?: string;
@@ -8,7 +9,16 @@ export interface SchemeFilter {
   limit: number;
 }
 
-export type SchemeRow = Prisma.SchemeGetPayload<object>;
+type StoredScheme = Prisma.SchemeGetPayload<object>;
+export type SchemeRow = Omit<StoredScheme, "plan" | "option"> & { plan: AmfiPlan | null; option: AmfiOption | null };
+
+function toRow(row: StoredScheme): SchemeRow {
+  return {
+    ...row,
+    plan: row.plan === null ? null : narrowTo(AMFI_PLANS, row.plan, "schemes.plan"),
+    option: row.option === null ? null : narrowTo(AMFI_OPTIONS, row.option, "schemes.option"),
+  };
+}
 
 /** One page in (name, scheme_code) order; fetches one extra row to know whether a next page exists. */
 export async function listSchemes(db: DbOrTx, filter: SchemeFilter): Promise<SchemeRow[]> {
@@ -28,15 +38,17 @@ export async function listSchemes(db: DbOrTx, filter: SchemeFilter): Promise<Sch
     const { name, schemeCode } = filter.after;
     where.push({ OR: [{ name: { gt: name } }, { name, schemeCode: { gt: schemeCode } }] });
   }
-  return db.scheme.findMany({
+  const rows = await db.scheme.findMany({
     where: { AND: where },
     orderBy: [{ name: "asc" }, { schemeCode: "asc" }],
     take: filter.limit + 1,
   });
+  return rows.map(toRow);
 }
 
 export async function findScheme(db: DbOrTx, schemeCode: string): Promise<SchemeRow | null> {
-  return db.scheme.findUnique({ where: { schemeCode } });
+  const row = await db.scheme.findUnique({ where: { schemeCode } });
+  return row && toRow(row);
 }
 
 /** Every scheme with what a holding statement names: AMC, name, growth ISIN and latest NAV. */

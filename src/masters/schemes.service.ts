@@ -1,7 +1,7 @@
 import type { DbOrTx } from "../db/client.js";
 import { decimalOrNull } from "../lib/formats.js";
 import { readCursor, toPage } from "../lib/zod.js";
-import { parseNavAllFile, type AmfiOption, type SkippedLine } from "./amfi/navall.js";
+import { parseNavAllFile, type SkippedLine } from "./amfi/navall.js";
 import { upsertAmfiRecords, type ImportStats } from "./schemes.import.js";
 import * as repo from "./schemes.repo.js";
 
@@ -16,8 +16,8 @@ function toApi(row: repo.SchemeRow) {
     amc_name: row.amcName,
     category: row.category,
     scheme_type: row.schemeType,
-    plan: row.plan as "DIRECT" | "REGULAR" | null,
-    option: row.option as AmfiOption | null,
+    plan: row.plan,
+    option: row.option,
     purchase_allowed: row.purchaseAllowed,
     redemption_allowed: row.redemptionAllowed,
     sip_allowed: row.sipAllowed,

@@ -1,9 +1,31 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
 import { orderTypesWhere } from "./order-types.js";
+import { narrowTo } from "../lib/closed-set.js";
+import {
+  INSTALLMENT_STATUSES,
+  ORDER_PAYMENT_STATUSES,
+  ORDER_STATUSES,
+  type InstallmentStatus,
+  type OrderPaymentStatus,
+  type OrderStatus,
+} from "./order.states.js";
 
-/** An order as stored. */
-export type OrderRow = Prisma.OrderGetPayload<object>;
-export type InstallmentRow = Prisma.OrderInstallmentGetPayload<object>;
+type StoredOrder = Prisma.OrderGetPayload<object>;
+type StoredInstallment = Prisma.OrderInstallmentGetPayload<object>;
+
+/** An order as stored, its statuses narrowed to their closed sets. */
+export type OrderRow = Omit<StoredOrder, "status" | "paymentStatus"> & { status: OrderStatus; paymentStatus: OrderPaymentStatus };
+export type InstallmentRow = Omit<StoredInstallment, "status"> & { status: InstallmentStatus };
+
+const orderStatus = (status: string): OrderStatus => narrowTo(ORDER_STATUSES, status, "orders.status");
+
+function toOrderRow(row: StoredOrder): OrderRow {
+  return { ...row, status: orderStatus(row.status), paymentStatus: narrowTo(ORDER_PAYMENT_STATUSES, row.paymentStatus, "orders.payment_status") };
+}
+
+function toInstallmentRow(row: StoredInstallment): InstallmentRow {
+  return { ...row, status: narrowTo(INSTALLMENT_STATUSES, row.status, "order_installments.status") };
+}
 type Money = Prisma.Decimal | string | null;
 
 /** What a new order is made of: a placed order and an installment's child order alike. */
@@ -13,8 +35,8 @@ export interface NewOrder {
   investorId: string;
   investmentAccountId: string;
   orderType: string;
-  status: "PENDING" | "ACCEPTED";
-  paymentStatus: "NOT_REQUIRED" | "UNPAID";
+  status: Extract<OrderStatus, "PENDING" | "ACCEPTED">;
+  paymentStatus: Extract<OrderPaymentStatus, "NOT_REQUIRED" | "UNPAID">;
   schemeCode: string;
   holdingMode: string | null;
   requestHash: string;
@@ -74,39 +96,43 @@ export async function insertOrder(tx: DbOrTx, order: NewOrder): Promise<OrderRow
       },
     ],
   });
-  return row ?? null;
+  return row ? toOrderRow(row) : null;
 }
 
 export async function findOrderByClientRef(db: DbOrTx, distributorId: string, clientRef: string): Promise<OrderRow | null> {
-  return db.order.findUnique({ where: { distributorId_clientRef: { distributorId, clientRef } } });
+  const row = await db.order.findUnique({ where: { distributorId_clientRef: { distributorId, clientRef } } });
+  return row && toOrderRow(row);
 }
 
 /** One order of one distributor; another distributor's id finds nothing. */
 export async function findOrder(db: DbOrTx, distributorId: string, id: string): Promise<OrderRow | null> {
-  return db.order.findFirst({ where: { id, distributorId } });
+  const row = await db.order.findFirst({ where: { id, distributorId } });
+  return row && toOrderRow(row);
 }
 
 /** For jobs and moves, which act on behalf of whichever distributor owns the order. */
 export async function findOrderById(db: DbOrTx, id: string): Promise<OrderRow | null> {
-  return db.order.findUnique({ where: { id } });
+  const row = await db.order.findUnique({ where: { id } });
+  return row && toOrderRow(row);
 }
 
 export async function getOrderById(db: DbOrTx, id: string): Promise<OrderRow> {
-  return db.order.findUniqueOrThrow({ where: { id } });
+  return toOrderRow(await db.order.findUniqueOrThrow({ where: { id } }));
 }
 
 const SIP_TYPES = orderTypesWhere((type) => type.sip);
 
 /** A SIP or XSIP registration of one investment account (what a top-up names). */
 export async function findSipOfAccount(db: DbOrTx, investmentAccountId: string, id: string): Promise<OrderRow | null> {
-  return db.order.findFirst({ where: { id, investmentAccountId, orderType: { in: SIP_TYPES } } });
+  const row = await db.order.findFirst({ where: { id, investmentAccountId, orderType: { in: SIP_TYPES } } });
+  return row && toOrderRow(row);
 }
 
 export async function listOrders(
   db: DbOrTx,
-  filter: { distributorId: string; status?: string; investorId?: string; afterId?: string; limit: number },
+  filter: { distributorId: string; status?: OrderStatus; investorId?: string; afterId?: string; limit: number },
 ): Promise<OrderRow[]> {
-  return db.order.findMany({
+  const rows = await db.order.findMany({
     where: {
       distributorId: filter.distributorId,
       ...(filter.status ? { status: filter.status } : {}),
@@ -116,16 +142,18 @@ export async function listOrders(
     orderBy: { id: "desc" },
     take: filter.limit + 1,
   });
+  return rows.map(toOrderRow);
 }
 
 /** Orders the exchange has (a number) and may still move: PENDING (held) or ACCEPTED, in id order. */
 export async function ordersAtExchange(db: DbOrTx, afterId: string, limit: number) {
-  return db.order.findMany({
+  const rows = await db.order.findMany({
     where: { status: { in: ["PENDING", "ACCEPTED"] }, exchangeOrderNumber: { not: null }, id: { gt: afterId } },
     select: { id: true, status: true, exchangeOrderNumber: true, orderType: true, parentOrderId: true },
     orderBy: { id: "asc" },
     take: limit,
   });
+  return rows.map((row) => ({ ...row, status: orderStatus(row.status) }));
 }
 
 export interface UndispatchedOrder {
@@ -166,8 +194,8 @@ export async function noteHeldPlacement(db: DbOrTx, id: string, data: { exchange
 export async function moveOrder(
   tx: DbOrTx,
   id: string,
-  from: readonly string[],
-  data: { status: string; exchangeOrderNumber?: string | null; providerRemark?: string | null; failureCode?: string | null },
+  from: readonly OrderStatus[],
+  data: { status: OrderStatus; exchangeOrderNumber?: string | null; providerRemark?: string | null; failureCode?: string | null },
 ): Promise<boolean> {
   const { count } = await tx.order.updateMany({ where: { id, status: { in: [...from] } }, data });
   return count === 1;
@@ -188,12 +216,12 @@ export async function allotAccepted(
 }
 
 /** A conditional move of an order's payment_status: false when it was not ACCEPTED with one of `from`. */
-export async function movePaymentStatusOfAccepted(tx: DbOrTx, id: string, from: readonly string[], to: string): Promise<boolean> {
+export async function movePaymentStatusOfAccepted(tx: DbOrTx, id: string, from: readonly OrderPaymentStatus[], to: OrderPaymentStatus): Promise<boolean> {
   const { count } = await tx.order.updateMany({ where: { id, status: "ACCEPTED", paymentStatus: { in: [...from] } }, data: { paymentStatus: to } });
   return count === 1;
 }
 
-export async function setPaymentStatus(tx: DbOrTx, id: string, paymentStatus: string): Promise<void> {
+export async function setPaymentStatus(tx: DbOrTx, id: string, paymentStatus: OrderPaymentStatus): Promise<void> {
   await tx.order.update({ where: { id }, data: { paymentStatus } });
 }
 
@@ -205,20 +233,23 @@ export async function insertInstallments(
 }
 
 export async function listInstallments(db: DbOrTx, orderId: string): Promise<InstallmentRow[]> {
-  return db.orderInstallment.findMany({ where: { orderId }, orderBy: { installmentNo: "asc" } });
+  const rows = await db.orderInstallment.findMany({ where: { orderId }, orderBy: { installmentNo: "asc" } });
+  return rows.map(toInstallmentRow);
 }
 
 /** SCHEDULED installments due on or before `day`, oldest first. */
 export async function dueInstallments(db: DbOrTx, day: Date, limit: number): Promise<InstallmentRow[]> {
-  return db.orderInstallment.findMany({
+  const rows = await db.orderInstallment.findMany({
     where: { status: "SCHEDULED", dueDate: { lte: day } },
     orderBy: [{ dueDate: "asc" }, { orderId: "asc" }, { installmentNo: "asc" }],
     take: limit,
   });
+  return rows.map(toInstallmentRow);
 }
 
 export async function nextScheduledInstallment(db: DbOrTx, orderId: string): Promise<InstallmentRow | null> {
-  return db.orderInstallment.findFirst({ where: { orderId, status: "SCHEDULED" }, orderBy: { installmentNo: "asc" } });
+  const row = await db.orderInstallment.findFirst({ where: { orderId, status: "SCHEDULED" }, orderBy: { installmentNo: "asc" } });
+  return row && toInstallmentRow(row);
 }
 
 /** Cancels a registration's SCHEDULED installments: all of them, or the one numbered. */

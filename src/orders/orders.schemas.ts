@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../lib/zod.js";
 import { ORDER_TYPE, ORDER_TYPES, type DetailObject } from "./order-types.js";
+import { INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES } from "./order.states.js";
 
 const Frequency = z.enum(["MONTHLY", "QUARTERLY", "WEEKLY"]);
 const StartDate = TodayOrLater;
@@ -129,8 +130,8 @@ function typeRules(order: PlaceOrderInput): Issue[] {
   return issues;
 }
 
-export const OrderStatus = z.enum(["PENDING", "ACCEPTED", "REJECTED", "FAILED", "ALLOTTED", "CANCELLED"]);
-export const PaymentStatus = z.enum(["NOT_REQUIRED", "UNPAID", "PENDING", "PAID", "FAILED", "REFUNDED"]);
+export const OrderStatus = z.enum(ORDER_STATUSES);
+export const PaymentStatus = z.enum(ORDER_PAYMENT_STATUSES);
 
 export const PlacedOrder = z.object({
   id: z.string(),
@@ -200,7 +201,7 @@ export const InstallmentList = z.object({
       due_date: z.string(),
       amount: z.number().nullable(),
       units: z.number().nullable(),
-      status: z.enum(["SCHEDULED", "CREATED", "CANCELLED"]),
+      status: z.enum(INSTALLMENT_STATUSES),
       order_id: z.string().nullable().describe("The installment's own order, once created on its due date."),
     }),
   ),

@@ -21,6 +21,7 @@ import { mandateValidityViolations, schemeViolations, type RuleViolation } from 
 import type { PlaceOrderInput } from "./orders.schemas.js";
 import * as repo from "./orders.repo.js";
 import type { OrderRow } from "./orders.repo.js";
+import type { OrderStatus } from "./order.states.js";
 
 const SCOPE_PLACE = "POST /api/orders/v1/";
 /** Dispatch attempts before a transport failure ends the order in FAILED. */
@@ -181,7 +182,6 @@ export async function getOrder(services: Services, caller: Caller, id: string): 
 
 export type PlacedOrder = ReturnType<typeof placed>;
 export type OrderView = ReturnType<typeof toView>;
-type OrderStatusValue = "PENDING" | "ACCEPTED" | "REJECTED" | "FAILED" | "ALLOTTED" | "CANCELLED";
 
 function placed(row: OrderRow) {
   return {
@@ -189,14 +189,14 @@ function placed(row: OrderRow) {
     client_ref: row.clientRef,
     created_at: row.createdAt.toISOString(),
     order_type: row.orderType as OrderType,
-    status: row.status as OrderStatusValue,
+    status: row.status,
   };
 }
 
 function toView(row: OrderRow, paymentId: string | null, log: Log) {
   return {
     ...placed(row),
-    payment_status: row.paymentStatus as "NOT_REQUIRED" | "UNPAID" | "PENDING" | "PAID" | "FAILED" | "REFUNDED",
+    payment_status: row.paymentStatus,
     payment_id: paymentId,
     investor_id: row.investorId,
     investment_account_id: row.investmentAccountId,
@@ -242,7 +242,7 @@ export async function cancelOrder(services: Services, caller: Caller, id: string
 export async function listOrders(
   services: Services,
   caller: Caller,
-  query: { status?: string; investor_id?: string; limit: number; cursor?: string },
+  query: { status?: OrderStatus; investor_id?: string; limit: number; cursor?: string },
 ): Promise<{ data: OrderView[]; next_cursor: string | null }> {
   const afterId = readCursor(query.cursor, 1)?.[0];
   const rows = await repo.listOrders(services.prisma, { distributorId: caller.distributorId, status: query.status, investorId: query.investor_id, afterId, limit: query.limit });
@@ -260,7 +260,7 @@ export async function listInstallments(services: Services, caller: Caller, id: s
       due_date: r.dueDate.toISOString().slice(0, 10),
       amount: decimalOrNull(r.amount),
       units: decimalOrNull(r.units),
-      status: r.status as "SCHEDULED" | "CREATED" | "CANCELLED",
+      status: r.status,
       order_id: r.childOrderId,
     })),
   };

@@ -1,7 +1,13 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
+import { narrowTo } from "../lib/closed-set.js";
+import { PAYMENT_MODES, PAYMENT_STATUSES, type PaymentMode, type PaymentStatus } from "./payment.states.js";
 
 /** A payment as stored. */
-export type PaymentRow = Prisma.PaymentGetPayload<object>;
+export type PaymentRow = Omit<Prisma.PaymentGetPayload<object>, "mode" | "status"> & { mode: PaymentMode; status: PaymentStatus };
+
+function toRow(row: Prisma.PaymentGetPayload<object>): PaymentRow {
+  return { ...row, mode: narrowTo(PAYMENT_MODES, row.mode, "payments.mode"), status: narrowTo(PAYMENT_STATUSES, row.status, "payments.status") };
+}
 
 export interface NewPaymentRow {
   id: string;
@@ -9,7 +15,7 @@ export interface NewPaymentRow {
   investorId: string;
   orderId: string;
   basketId: string | null;
-  mode: string;
+  mode: PaymentMode;
   amount: Prisma.Decimal;
   mandateId: string | null;
   bankAccountId: string | null;
@@ -18,21 +24,23 @@ export interface NewPaymentRow {
 
 /** Inserts a PENDING payment. */
 export async function insertPayment(tx: DbOrTx, payment: NewPaymentRow): Promise<PaymentRow> {
-  return tx.payment.create({ data: { ...payment, status: "PENDING", details: (payment.details ?? {}) as Prisma.InputJsonValue } });
+  return toRow(await tx.payment.create({ data: { ...payment, status: "PENDING", details: (payment.details ?? {}) as Prisma.InputJsonValue } }));
 }
 
 /** One payment of one distributor; another distributor's id finds nothing. */
 export async function findPayment(db: DbOrTx, distributorId: string, id: string): Promise<PaymentRow | null> {
-  return db.payment.findFirst({ where: { id, distributorId } });
+  const row = await db.payment.findFirst({ where: { id, distributorId } });
+  return row && toRow(row);
 }
 
 /** For jobs, which act on behalf of whichever distributor owns the payment. */
 export async function findPaymentById(db: DbOrTx, id: string): Promise<PaymentRow | null> {
-  return db.payment.findUnique({ where: { id } });
+  const row = await db.payment.findUnique({ where: { id } });
+  return row && toRow(row);
 }
 
 export async function getPaymentById(db: DbOrTx, id: string): Promise<PaymentRow> {
-  return db.payment.findUniqueOrThrow({ where: { id } });
+  return toRow(await db.payment.findUniqueOrThrow({ where: { id } }));
 }
 
 /** The latest payment of each order (an order may have a failed payment and a newer one). */
@@ -48,13 +56,14 @@ export async function capturedPaymentIds(db: DbOrTx, orderId: string): Promise<s
 }
 
 /** Payments the gateway may still move (PENDING, or CAPTURED and refundable), in id order. */
-export async function paymentsToSettle(db: DbOrTx, afterId: string, limit: number) {
-  return db.payment.findMany({
+export async function paymentsToSettle(db: DbOrTx, afterId: string, limit: number): Promise<Array<{ id: string; status: PaymentStatus }>> {
+  const rows = await db.payment.findMany({
     where: { status: { in: ["PENDING", "CAPTURED"] }, gatewayReference: { not: null }, id: { gt: afterId } },
     select: { id: true, status: true },
     orderBy: { id: "asc" },
     take: limit,
   });
+  return rows.map((r) => ({ id: r.id, status: narrowTo(PAYMENT_STATUSES, r.status, "payments.status") }));
 }
 
 /** The gateway's reference, set once. */
@@ -66,8 +75,8 @@ export async function setGatewayReference(db: DbOrTx, id: string, gatewayReferen
 export async function movePaymentRow(
   tx: DbOrTx,
   id: string,
-  from: string,
-  data: { status: string; providerRemark: string | null; capturedAt?: Date; refundedAt?: Date },
+  from: PaymentStatus,
+  data: { status: PaymentStatus; providerRemark: string | null; capturedAt?: Date; refundedAt?: Date },
 ): Promise<boolean> {
   const { count } = await tx.payment.updateMany({ where: { id, status: from }, data });
   return count === 1;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PAYMENT_MODES, PAYMENT_STATUSES } from "./payment.states.js";
 
 export const PaymentIdInput = z.strictObject({ id: z.string().min(1).max(64) });
 
@@ -6,9 +7,9 @@ export const PaymentView = z.object({
   id: z.string(),
   order_id: z.string(),
   basket_id: z.string().nullable(),
-  mode: z.enum(["UPI", "NETBANKING", "MANDATE", "CHEQUE"]),
+  mode: z.enum(PAYMENT_MODES),
   amount: z.number(),
-  status: z.enum(["PENDING", "CAPTURED", "FAILED", "REFUNDED"]),
+  status: z.enum(PAYMENT_STATUSES),
   mandate_id: z.string().nullable(),
   bank_account_id: z.string().nullable(),
   vpa: z.string().nullable().describe("UPI: the virtual payment address, masked."),

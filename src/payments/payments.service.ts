@@ -10,9 +10,8 @@ import type { Services } from "../core/services.js";
 import { getOrderById, movePaymentStatusOfAccepted, setPaymentStatus, type OrderRow } from "../orders/orders.repo.js";
 import * as repo from "./payments.repo.js";
 import type { PaymentRow } from "./payments.repo.js";
+import type { PaymentMode } from "./payment.states.js";
 
-export type PaymentMode = "UPI" | "NETBANKING" | "MANDATE" | "CHEQUE";
-export type PaymentState = "PENDING" | "CAPTURED" | "FAILED" | "REFUNDED";
 
 /** The payment state table: which state each move starts from, and what it makes of the order. */
 const MOVES = {
@@ -123,9 +122,9 @@ export function toPaymentView(row: PaymentRow) {
     id: row.id,
     order_id: row.orderId,
     basket_id: row.basketId,
-    mode: row.mode as PaymentMode,
+    mode: row.mode,
     amount: decimalOrNull(row.amount) as number,
-    status: row.status as PaymentState,
+    status: row.status,
     mandate_id: row.mandateId,
     bank_account_id: row.bankAccountId,
     vpa: details.vpa ?? null,

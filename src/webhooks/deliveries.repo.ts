@@ -1,6 +1,12 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
+import { narrowTo } from "../lib/closed-set.js";
+import { DELIVERY_STATUSES, type DeliveryStatus } from "./webhook.states.js";
 
-export type DeliveryRow = Prisma.WebhookDeliveryGetPayload<object>;
+export type DeliveryRow = Omit<Prisma.WebhookDeliveryGetPayload<object>, "status"> & { status: DeliveryStatus };
+
+function toRow(row: Prisma.WebhookDeliveryGetPayload<object>): DeliveryRow {
+  return { ...row, status: narrowTo(DELIVERY_STATUSES, row.status, "webhook_deliveries.status") };
+}
 export type AttemptRow = Prisma.WebhookAttemptGetPayload<object>;
 
 /** New PENDING deliveries, due now. */
@@ -13,9 +19,9 @@ export async function insertDeliveries(
 
 export async function listDeliveries(
   db: DbOrTx,
-  filter: { distributorId: string; status?: string; event?: string | { startsWith: string }; afterId?: string; limit: number },
+  filter: { distributorId: string; status?: DeliveryStatus; event?: string | { startsWith: string }; afterId?: string; limit: number },
 ): Promise<DeliveryRow[]> {
-  return db.webhookDelivery.findMany({
+  const rows = await db.webhookDelivery.findMany({
     where: {
       distributorId: filter.distributorId,
       ...(filter.status ? { status: filter.status } : {}),
@@ -25,15 +31,17 @@ export async function listDeliveries(
     orderBy: { id: "desc" },
     take: filter.limit + 1,
   });
+  return rows.map(toRow);
 }
 
 /** One delivery of one distributor; another distributor's id finds nothing. */
 export async function findDelivery(db: DbOrTx, distributorId: string, id: string): Promise<DeliveryRow | null> {
-  return db.webhookDelivery.findFirst({ where: { id, distributorId } });
+  const row = await db.webhookDelivery.findFirst({ where: { id, distributorId } });
+  return row && toRow(row);
 }
 
 export async function getDeliveryById(db: DbOrTx, id: string): Promise<DeliveryRow> {
-  return db.webhookDelivery.findUniqueOrThrow({ where: { id } });
+  return toRow(await db.webhookDelivery.findUniqueOrThrow({ where: { id } }));
 }
 
 export async function listAttempts(db: DbOrTx, deliveryId: string): Promise<AttemptRow[]> {
@@ -95,7 +103,7 @@ export async function insertAttempts(
 
 export interface DeliveryOutcome {
   id: string;
-  status: "DELIVERED" | "PENDING" | "PARKED" | "FAILED";
+  status: DeliveryStatus;
   attempts: number;
   /** Whether an attempt was made; only then is its status code recorded. */
   attempted: boolean;

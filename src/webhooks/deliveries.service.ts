@@ -5,13 +5,14 @@ import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
 import * as repo from "./deliveries.repo.js";
 import type { DeliveryRow } from "./deliveries.repo.js";
+import type { DeliveryStatus } from "./webhook.states.js";
 
 function toRecord(row: DeliveryRow) {
   return {
     id: row.id,
     subscription_id: row.subscriptionId,
     event: row.event,
-    status: row.status as "PENDING" | "DELIVERED" | "PARKED" | "FAILED",
+    status: row.status,
     attempts: row.attempts,
     last_status_code: row.lastStatusCode,
     last_error: row.lastError,
@@ -24,7 +25,7 @@ function toRecord(row: DeliveryRow) {
 export async function listDeliveries(
   services: Services,
   caller: Caller,
-  query: { status?: string; event?: string; limit: number; cursor?: string },
+  query: { status?: DeliveryStatus; event?: string; limit: number; cursor?: string },
 ) {
   const afterId = readCursor(query.cursor, 1)?.[0];
   const event = query.event?.endsWith(".*") ? { startsWith: query.event.slice(0, -1) } : query.event;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Cursor, Limit, NextCursor } from "../lib/zod.js";
 import { SUBSCRIBABLE } from "./event-filter.js";
+import { DELIVERY_STATUSES } from "./webhook.states.js";
 
 const EventFilter = z.enum(SUBSCRIBABLE as unknown as [string, ...string[]]);
 
@@ -31,7 +32,7 @@ export const DeletedSubscription = z.object({ success: z.literal(true), data: Su
 
 export const IdInput = z.strictObject({ id: z.string().min(1).max(64) });
 
-export const DeliveryStatus = z.enum(["PENDING", "DELIVERED", "PARKED", "FAILED"]);
+export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
 
 export const ListDeliveriesQuery = z.strictObject({
   status: DeliveryStatus.optional(),

@@ -5,8 +5,12 @@ import { CsvHeaderError, readCsvBatches } from "./csv.js";
 
 /** What both registrar importers produce: one folio's position in one scheme, as the registrar reported it. */
 
-export type Registrar = "CAMS" | "KFINTECH";
-export type HoldingNature = "SINGLE" | "JOINT" | "ANYONE_OR_SURVIVOR" | "OTHER";
+/** The registrars, as holding_positions, holding_snapshots and holding_feed_files.registrar (the database checks the same list). */
+export const REGISTRARS = ["CAMS", "KFINTECH"] as const;
+export type Registrar = (typeof REGISTRARS)[number];
+/** holding_positions.holding_nature (the database checks the same list). */
+export const HOLDING_NATURE_VALUES = ["SINGLE", "JOINT", "ANYONE_OR_SURVIVOR", "OTHER"] as const;
+export type HoldingNature = (typeof HOLDING_NATURE_VALUES)[number];
 
 export interface FeedPosition {
   registrar: Registrar;

@@ -10,7 +10,7 @@ export const registerMandate: TaskHandler<"mandates__register"> = async ({ manda
   const outcome = await services.exchange.registerMandate({
     mandateId: mandate.id,
     clientCode: mandate.investor.uccCode,
-    mandateType: mandate.mandateType as "ENACH" | "PHYSICAL",
+    mandateType: mandate.mandateType,
     amountLimit: mandate.amountLimit.toFixed(2),
     startDate: mandate.startDate.toISOString().slice(0, 10),
     endDate: mandate.endDate ? mandate.endDate.toISOString().slice(0, 10) : null,

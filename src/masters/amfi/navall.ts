@@ -30,8 +30,11 @@ import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
 export type NavAllFormat = 'OLD' | 'NEW';
-export type AmfiPlan = 'DIRECT' | 'REGULAR';
-export type AmfiOption = 'GROWTH' | 'IDCW' | 'IDCW_PAYOUT' | 'IDCW_REINVESTMENT' | 'BONUS';
+/** schemes.plan and schemes.option, when known (the database checks the same lists). */
+export const AMFI_PLANS = ['DIRECT', 'REGULAR'] as const;
+export type AmfiPlan = (typeof AMFI_PLANS)[number];
+export const AMFI_OPTIONS = ['GROWTH', 'IDCW', 'IDCW_PAYOUT', 'IDCW_REINVESTMENT', 'BONUS'] as const;
+export type AmfiOption = (typeof AMFI_OPTIONS)[number];
 
 export type AmfiSchemeRecord = {
   scheme_code: string;

@@ -18,7 +18,7 @@ export const initiatePayment: TaskHandler<"payments__initiate"> = async ({ payme
     clientCode: await getUccCode(services.prisma, payment.investorId),
     orderIds: [payment.orderId],
     amount: payment.amount.toFixed(2),
-    mode: payment.mode as "UPI" | "NETBANKING" | "MANDATE" | "CHEQUE",
+    mode: payment.mode,
     mandateId: payment.mandateId,
   });
   await setGatewayReference(services.prisma, payment.id, paymentReference);

@@ -1,0 +1,121 @@
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createMigration } from "../../src/db/migrate.js";
+import { RECORD_KINDS, RECORD_STATUSES } from "../../src/exchange/sandbox.repo.js";
+import { IMPORT_OUTCOMES } from "../../src/holdings/import.js";
+import { HOLDING_NATURE_VALUES, REGISTRARS } from "../../src/holdings/registrars/feed.js";
+import { INVESTOR_STATUSES } from "../../src/investors/investor.states.js";
+import { narrowTo } from "../../src/lib/closed-set.js";
+import { AMFI_OPTIONS, AMFI_PLANS } from "../../src/masters/amfi/navall.js";
+import { MANDATE_STATUSES, MANDATE_TYPES } from "../../src/mandates/mandate.states.js";
+import { INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES } from "../../src/orders/order.states.js";
+import { ORDER_TYPES } from "../../src/orders/order-types.js";
+import { PAYMENT_MODES, PAYMENT_STATUSES } from "../../src/payments/payment.states.js";
+import { DELIVERY_STATUSES, SUBSCRIPTION_STATUSES } from "../../src/webhooks/webhook.states.js";
+import { createTestDatabase } from "../helpers/db.js";
+
+/** Every closed-set column: its CHECK constraint must list exactly the TypeScript tuple, in its order. */
+const CLOSED_SETS: Array<[table: string, column: string, values: readonly string[]]> = [
+  ["schemes", "plan", AMFI_PLANS],
+  ["schemes", "option", AMFI_OPTIONS],
+  ["investors", "status", INVESTOR_STATUSES],
+  ["mandates", "status", MANDATE_STATUSES],
+  ["mandates", "mandate_type", MANDATE_TYPES],
+  ["orders", "status", ORDER_STATUSES],
+  ["orders", "payment_status", ORDER_PAYMENT_STATUSES],
+  ["orders", "order_type", ORDER_TYPES],
+  ["order_installments", "status", INSTALLMENT_STATUSES],
+  ["payments", "status", PAYMENT_STATUSES],
+  ["payments", "mode", PAYMENT_MODES],
+  ["webhook_subscriptions", "status", SUBSCRIPTION_STATUSES],
+  ["webhook_deliveries", "status", DELIVERY_STATUSES],
+  ["holding_positions", "registrar", REGISTRARS],
+  ["holding_positions", "holding_nature", HOLDING_NATURE_VALUES],
+  ["holding_snapshots", "registrar", REGISTRARS],
+  ["holding_feed_files", "registrar", REGISTRARS],
+  ["holding_feed_files", "outcome", IMPORT_OUTCOMES],
+  ["sandbox_exchange_records", "kind", RECORD_KINDS],
+  ["sandbox_exchange_records", "status", RECORD_STATUSES],
+];
+
+const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+describe("closed sets checked by the database", { timeout: 60_000 }, () => {
+  let db: { url: string; drop: () => Promise<void> };
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+  });
+
+  afterAll(async () => {
+    await client?.end();
+    await db?.drop();
+  });
+
+  async function checkConstraints(): Promise<Array<{ table: string; name: string; definition: string }>> {
+    const { rows } = await client.query<{ table: string; name: string; definition: string }>(
+      `SELECT c.conrelid::regclass::text AS table, c.conname AS name, pg_get_constraintdef(c.oid) AS definition
+         FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+        WHERE c.contype = 'c' AND n.nspname = 'public'
+        ORDER BY 1, 2`,
+    );
+    return rows;
+  }
+
+  it.each(CLOSED_SETS)("%s.%s lists exactly its TypeScript tuple", async (table, column, values) => {
+    const constraint = (await checkConstraints()).find((c) => c.name === `${table}_${column}_check`);
+
+    expect(constraint?.table).toBe(table);
+    expect(constraint!.definition).toMatch(new RegExp(`^CHECK \\(\\(${column} = ANY \\(ARRAY\\[`));
+    const listed = [...constraint!.definition.matchAll(/'([^']*)'::text/g)].map((m) => m[1]);
+    expect(listed).toEqual([...values]);
+  });
+
+  it("has no CHECK constraint that no tuple stands for", async () => {
+    const names = (await checkConstraints()).map((c) => c.name).sort();
+
+    expect(names).toEqual(CLOSED_SETS.map(([table, column]) => `${table}_${column}_check`).sort());
+  });
+
+  it("refuses a value outside the set, changing nothing", async () => {
+    const insert = client.query(
+      `INSERT INTO sandbox_exchange_records (kind, reference, status, payload) VALUES ('UCC', 'X1', 'MAYBE', '{}')`,
+    );
+
+    await expect(insert).rejects.toMatchObject({ code: "23514", constraint: "sandbox_exchange_records_status_check" });
+    const { rows } = await client.query("SELECT count(*)::int AS n FROM sandbox_exchange_records");
+    expect(rows).toEqual([{ n: 0 }]);
+  });
+
+  it("leaves the Prisma schema and the migrations in agreement (the schema diff ignores CHECK constraints)", async () => {
+    const migrationsDir = await mkdtemp(path.join(os.tmpdir(), "mf-migrations-"));
+    try {
+      await cp(path.join(REPO_ROOT, "prisma", "migrations"), migrationsDir, { recursive: true });
+
+      const result = await createMigration("drift", { databaseUrl: `${inject("pgServerUrl")}/postgres`, migrationsDir });
+
+      expect(result).toEqual({ dir: null, sql: "" });
+    } finally {
+      await rm(migrationsDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("narrowTo", () => {
+  it("answers a value of the set as it is", () => {
+    expect(narrowTo(ORDER_STATUSES, "ALLOTTED", "orders.status")).toBe("ALLOTTED");
+  });
+
+  it("throws on a value outside the set, naming the column", () => {
+    expect(() => narrowTo(ORDER_STATUSES, "MAYBE", "orders.status")).toThrow(
+      'orders.status holds "MAYBE", which is none of PENDING, ACCEPTED, REJECTED, FAILED, ALLOTTED, CANCELLED',
+    );
+  });
+});
