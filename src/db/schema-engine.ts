@@ -2,7 +2,7 @@
  * Prisma's schema engine (the engine behind `prisma migrate`) as WebAssembly, driven through
  * @prisma/adapter-pg. The native engine cannot be downloaded on our machines;
  * `@prisma/schema-engine-wasm` is the same engine build compiled to wasm
- * (see /work/shared/design/stack-notes.md, "Prisma 7 on a machine that cannot reach Prisma's binary host").
+ * (the design's stack notes, "Prisma 7 on a machine that cannot reach Prisma's binary host").
  */
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ORDER_TYPE, ORDER_TYPES, isRegistration, orderType, orderTypesWhere } from "../../src/orders/order-types.js";
 
-/** The order-type table, read back as the sets the design names (../shared/design: order types). */
+/** The order-type table, read back as the sets the design names for each order type. */
 describe("the order-type table", () => {
   it("has one row per order type", () => {
     expect(Object.keys(ORDER_TYPE).sort()).toEqual([...ORDER_TYPES].sort());
