@@ -1,4 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { issuesToDetails } from "../src/http/errors.js";
+import { DETAIL_REASONS } from "../src/lib/errors.js";
+import { CreateMandateRequest } from "../src/mandates/mandates.schemas.js";
+import { PlaceOrderRequest } from "../src/orders/orders.schemas.js";
 import { DataCipher } from "../src/lib/crypto.js";
 import { MAX_INPUT_DEPTH, NUL_MESSAGE, unsafeInputDetails } from "../src/lib/hostile-input.js";
 import { newId, newSecretId } from "../src/lib/ids.js";
@@ -51,19 +56,50 @@ describe("the input check every procedure runs", () => {
       '{"a":"ok","b\\u0000":1,"c":[{"x":"\\u0000"},"y",["\\u0000"]],"constructor":{"z":"\\u0000"},"d":{"__proto__":1,"e":"\\u0000"}}',
     ) as unknown;
     expect(unsafeInputDetails(input)).toEqual([
-      { path: "b\u0000", message: NUL_MESSAGE },
-      { path: "c[0].x", message: NUL_MESSAGE },
-      { path: "c[2][0]", message: NUL_MESSAGE },
-      { path: "constructor", message: "Unknown field" },
-      { path: "d.__proto__", message: "Unknown field" },
-      { path: "d.e", message: NUL_MESSAGE },
+      { path: "b\u0000", message: NUL_MESSAGE, reason: "nul_character" },
+      { path: "c[0].x", message: NUL_MESSAGE, reason: "nul_character" },
+      { path: "c[2][0]", message: NUL_MESSAGE, reason: "nul_character" },
+      { path: "constructor", message: "Unknown field", reason: "unknown_field" },
+      { path: "d.__proto__", message: "Unknown field", reason: "unknown_field" },
+      { path: "d.e", message: NUL_MESSAGE, reason: "nul_character" },
     ]);
-    expect(unsafeInputDetails("\u0000")).toEqual([{ path: "", message: NUL_MESSAGE }]);
+    expect(unsafeInputDetails("\u0000")).toEqual([{ path: "", message: NUL_MESSAGE, reason: "nul_character" }]);
     expect(unsafeInputDetails(Array.from({ length: 30 }, () => "\u0000"))).toHaveLength(20);
     const deep = JSON.parse('{"a":'.repeat(MAX_INPUT_DEPTH + 1) + "1" + "}".repeat(MAX_INPUT_DEPTH + 1)) as unknown;
     expect(unsafeInputDetails(deep)).toEqual([
-      { path: Array.from({ length: MAX_INPUT_DEPTH }, () => "a").join("."), message: `Nested too deeply (at most ${MAX_INPUT_DEPTH} levels)` },
+      { path: Array.from({ length: MAX_INPUT_DEPTH }, () => "a").join("."), message: `Nested too deeply (at most ${MAX_INPUT_DEPTH} levels)`, reason: "too_deep" },
     ]);
     expect(unsafeInputDetails(JSON.parse('{"a":'.repeat(MAX_INPUT_DEPTH) + "1" + "}".repeat(MAX_INPUT_DEPTH)))).toEqual([]);
+  });
+});
+
+describe("detail reasons", () => {
+  const detailsOf = (schema: z.ZodType, input: unknown) => {
+    const result = schema.safeParse(input);
+    return result.success ? [] : issuesToDetails(result.error.issues);
+  };
+
+  it("come from the zod issue, or from the rule that names its own", () => {
+    const details = detailsOf(CreateMandateRequest, {
+      investor_id: 7, mandate_type: "CHEQUE", amount_limit: 10.005, start_date: "2020-01-01", extra: 1,
+    });
+    expect(details).toEqual([
+      { path: "investor_id", message: "Invalid input: expected string, received number", reason: "invalid_type" },
+      { path: "bank_account_id", message: "Invalid input: expected string, received undefined", reason: "required" },
+      { path: "mandate_type", message: expect.any(String), reason: "invalid_value" },
+      { path: "amount_limit", message: "at most 2 decimals", reason: "too_many_decimals" },
+      { path: "start_date", message: "must be today or later", reason: "date_in_past" },
+      { path: "extra", message: "Unknown field", reason: "unknown_field" },
+    ]);
+    expect(details.every((d) => (DETAIL_REASONS as readonly string[]).includes(d.reason))).toBe(true);
+  });
+
+  it("of a superRefine rule are its own", () => {
+    const details = detailsOf(PlaceOrderRequest, { investment_account_id: "acc_1", order_type: "LUMPSUM_PURCHASE", amount: 100, units: 1 });
+    expect(details).toEqual(expect.arrayContaining([
+      { path: "scheme_code", message: "is required for LUMPSUM_PURCHASE", reason: "required" },
+      { path: "units", message: "is not used by LUMPSUM_PURCHASE", reason: "field_not_allowed" },
+    ]));
+    expect(details.every((d) => (DETAIL_REASONS as readonly string[]).includes(d.reason))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.js";
-import { AppError } from "../lib/errors.js";
+import { AppError, type ErrorDetail } from "../lib/errors.js";
 import { sha256Hex } from "../lib/crypto.js";
 import { newId, newSecret } from "../lib/ids.js";
 import * as repo from "./auth.repo.js";
@@ -18,9 +18,9 @@ export interface NewDistributor {
 export async function createDistributor(db: Db, input: { name: string; arn: string }): Promise<NewDistributor> {
   const name = input.name.trim();
   const arn = input.arn.trim().toUpperCase();
-  const details = [];
-  if (name.length === 0 || name.length > 200) details.push({ path: "name", message: "Name must be 1-200 characters" });
-  if (!ARN_PATTERN.test(arn)) details.push({ path: "arn", message: "ARN must be 'ARN-' followed by digits" });
+  const details: ErrorDetail[] = [];
+  if (name.length === 0 || name.length > 200) details.push({ path: "name", message: "Name must be 1-200 characters", reason: name.length === 0 ? "too_small" : "too_big" });
+  if (!ARN_PATTERN.test(arn)) details.push({ path: "arn", message: "ARN must be 'ARN-' followed by digits", reason: "invalid_format" });
   if (details.length > 0) throw new AppError("VALIDATION_ERROR", "The distributor is not valid", { details });
   if (await repo.findDistributorByArn(db, arn)) {
     throw new AppError("CONFLICT", `A distributor with ${arn} already exists`);

@@ -14,7 +14,7 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
     const { done, value } = await reader.read().catch(() => {
       // The connection ended mid-body: the client went away, or the request timed out (408 sent).
       throw new AppError("VALIDATION_ERROR", "The request body was not received completely", {
-        details: [{ path: "", message: "Incomplete body" }],
+        details: [{ path: "", message: "Incomplete body", reason: "incomplete_body" }],
       });
     });
     if (done) break;
@@ -53,12 +53,12 @@ function parseJsonObject(text: string): Record<string, unknown> {
     value = JSON.parse(text);
   } catch {
     throw new AppError("VALIDATION_ERROR", "The request body is not valid JSON", {
-      details: [{ path: "", message: "Malformed JSON" }],
+      details: [{ path: "", message: "Malformed JSON", reason: "malformed_json" }],
     });
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new AppError("VALIDATION_ERROR", "The request body must be a JSON object", {
-      details: [{ path: "", message: "Expected a JSON object" }],
+      details: [{ path: "", message: "Expected a JSON object", reason: "invalid_type" }],
     });
   }
   return value as Record<string, unknown>;
@@ -73,7 +73,7 @@ function parseForm(text: string): Record<string, unknown> {
   const body = Object.create(null) as Record<string, string>;
   for (const [key, value] of params) {
     if (Object.hasOwn(body, key)) {
-      throw new AppError("VALIDATION_ERROR", "A form field is repeated", { details: [{ path: key, message: "Repeated field" }] });
+      throw new AppError("VALIDATION_ERROR", "A form field is repeated", { details: [{ path: key, message: "Repeated field", reason: "repeated_field" }] });
     }
     body[key] = value;
   }

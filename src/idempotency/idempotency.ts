@@ -41,7 +41,7 @@ export async function idempotent<T>(db: Db, request: IdempotentRequest, run: (tx
   if (request.key === undefined) return db.$transaction(run);
   if (!KEY_PATTERN.test(request.key)) {
     throw new AppError("VALIDATION_ERROR", "The Idempotency-Key header is not valid", {
-      details: [{ path: "Idempotency-Key", message: "1-255 printable ASCII characters" }],
+      details: [{ path: "Idempotency-Key", message: "1-255 printable ASCII characters", reason: "invalid_format" }],
     });
   }
   const ref = { distributorId: request.distributorId, scope: request.scope, key: request.key };

@@ -87,7 +87,7 @@ export async function createInvestor(
 
 function duplicatePan(existingId: string): AppError {
   return new AppError("CONFLICT", `An investor with this PAN already exists: ${existingId}`, {
-    details: [{ path: "primary_holder.pan", message: `already registered as ${existingId}` }],
+    details: [{ path: "primary_holder.pan", message: `already registered as ${existingId}`, reason: "pan_already_registered" }],
   });
 }
 

@@ -17,11 +17,40 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * The closed set of `reason` codes of a 400's details: what a client can branch on, whichever
+ * resource answered. README ("Errors") explains each one; adding one means a row there too.
+ */
+export const DETAIL_REASONS = [
+  // Schema validation (from the zod issue code).
+  "required", "invalid_type", "invalid_value", "invalid_format", "too_small", "too_big", "not_multiple",
+  "unknown_field", "invalid_date", "too_many_decimals", "invalid_country",
+  // Dates and identity.
+  "date_in_future", "date_in_past", "not_individual_pan", "age_not_allowed", "field_not_allowed", "rule_violated", "duplicate",
+  // The request itself.
+  "nul_character", "too_deep", "malformed_json", "incomplete_body", "repeated_field", "invalid_cursor",
+  // Conflicts with stored data.
+  "pan_already_registered", "bank_account_not_found",
+  // Orders.
+  "investor_mismatch", "investor_not_registered", "mandate_not_registered", "amount_exceeds_mandate_limit",
+  "before_mandate_start", "after_mandate_end", "beyond_mandate_end", "sip_not_active", "scheme_not_found",
+  "purchase_not_allowed", "sip_not_allowed", "redemption_not_allowed", "same_scheme", "amount_below_minimum",
+  "amount_not_multiple", "no_units_held", "units_exceed_holding", "amount_exceeds_holding",
+  // Webhooks.
+  "target_not_allowed",
+] as const;
+
+export type DetailReason = (typeof DETAIL_REASONS)[number];
+
+/** Where a 400 went wrong: the field, a sentence, and a reason from DETAIL_REASONS. */
 export interface ErrorDetail {
   path: string;
   message: string;
-  /** A closed reason code, where the rule has one (orders: `amount_below_minimum`, ...). */
-  reason?: string;
+  reason: DetailReason;
+}
+
+export function isDetailReason(value: unknown): value is DetailReason {
+  return typeof value === "string" && (DETAIL_REASONS as readonly string[]).includes(value);
 }
 
 /**

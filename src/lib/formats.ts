@@ -13,7 +13,7 @@ export const Pan = z
   .describe("PAN (10 characters). Accepted in request bodies only; always masked in responses.");
 
 /** An individual's PAN has P as its fourth character. */
-export const IndividualPan = Pan.refine((pan) => pan[3] === "P", "must be an individual's PAN (fourth character P)");
+export const IndividualPan = Pan.refine((pan) => pan[3] === "P", { message: "must be an individual's PAN (fourth character P)", params: { reason: "not_individual_pan" } });
 
 export const IsoDate = z
   .string()
@@ -22,12 +22,12 @@ export const IsoDate = z
     const date = new Date(`${value}T00:00:00Z`);
     // Year 0000 exists for JavaScript, not for PostgreSQL.
     return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value && !value.startsWith("0000");
-  }, "must be a real calendar date");
+  }, { message: "must be a real calendar date", params: { reason: "invalid_date" } });
 
-export const PastDate = IsoDate.refine((value) => value <= todayInIndia(), "must not be in the future");
+export const PastDate = IsoDate.refine((value) => value <= todayInIndia(), { message: "must not be in the future", params: { reason: "date_in_future" } });
 
 /** A date that is today (in India) or later. */
-export const TodayOrLater = IsoDate.refine((value) => value >= todayInIndia(), "must be today or later");
+export const TodayOrLater = IsoDate.refine((value) => value >= todayInIndia(), { message: "must be today or later", params: { reason: "date_in_past" } });
 
 export const Ifsc = z.string().trim().toUpperCase().regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, "must be an IFSC: 4 letters, 0, 6 letters or digits");
 
@@ -58,7 +58,7 @@ export const Rupees = (max: number) =>
     .number()
     .positive()
     .max(max)
-    .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, "at most 2 decimals");
+    .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, { message: "at most 2 decimals", params: { reason: "too_many_decimals" } });
 
 /** The exact decimal string of a validated rupee amount. */
 export function rupeesToDecimal(value: number): string {

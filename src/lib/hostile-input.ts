@@ -1,4 +1,4 @@
-import { formatPath, validationError, type ErrorDetail } from "./errors.js";
+import { formatPath, validationError, type DetailReason, type ErrorDetail } from "./errors.js";
 
 /**
  * Checks that apply to every request input before any schema sees it, whatever the procedure:
@@ -31,18 +31,18 @@ function frameOf(container: object, key: PropertyKey | undefined): Frame {
 }
 
 /** A problem at `key` of the innermost frame; its path is built only now. */
-function report(details: ErrorDetail[], stack: Frame[], key: PropertyKey, message: string): void {
+function report(details: ErrorDetail[], stack: Frame[], key: PropertyKey, message: string, reason: DetailReason): void {
   const path: PropertyKey[] = [];
   for (let i = 1; i < stack.length; i++) path.push(stack[i]!.key!);
   path.push(key);
-  details.push({ path: formatPath(path), message });
+  details.push({ path: formatPath(path), message, reason });
 }
 
 /** Where `input` breaks the rules, in document order (at most MAX_DETAILS places). */
 export function unsafeInputDetails(input: unknown): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   if (typeof input === "string") {
-    if (input.includes("\u0000")) details.push({ path: formatPath([]), message: NUL_MESSAGE });
+    if (input.includes("\u0000")) details.push({ path: formatPath([]), message: NUL_MESSAGE, reason: "nul_character" });
     return details;
   }
   if (input === null || typeof input !== "object") return details;
@@ -61,23 +61,23 @@ export function unsafeInputDetails(input: unknown): ErrorDetail[] {
       key = frame.keys[index]!;
       // The key itself is the problem: the value is not looked at.
       if (key.includes("\u0000")) {
-        report(details, stack, key, NUL_MESSAGE);
+        report(details, stack, key, NUL_MESSAGE, "nul_character");
         continue;
       }
       if (RESERVED_KEYS.has(key)) {
-        report(details, stack, key, "Unknown field");
+        report(details, stack, key, "Unknown field", "unknown_field");
         continue;
       }
     }
     const value: unknown = (frame.container as Record<PropertyKey, unknown>)[key];
     if (typeof value === "string") {
-      if (value.includes("\u0000")) report(details, stack, key, NUL_MESSAGE);
+      if (value.includes("\u0000")) report(details, stack, key, NUL_MESSAGE, "nul_character");
       continue;
     }
     if (value === null || typeof value !== "object") continue;
     // The root object is level 1; a container at path length n is level n + 1.
     if (stack.length >= MAX_INPUT_DEPTH) {
-      report(details, stack, key, `Nested too deeply (at most ${MAX_INPUT_DEPTH} levels)`);
+      report(details, stack, key, `Nested too deeply (at most ${MAX_INPUT_DEPTH} levels)`, "too_deep");
       continue;
     }
     stack.push(frameOf(value, key));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { validationError } from "./errors.js";
+import { DETAIL_REASONS, validationError } from "./errors.js";
 
 /** Shared request and response pieces. */
 
@@ -35,7 +35,7 @@ function decodeCursor(cursor: string, arity: number): string[] | undefined {
 export function readCursor(cursor: string | undefined, arity: number): string[] | undefined {
   if (cursor === undefined) return undefined;
   const values = decodeCursor(cursor, arity);
-  if (!values) throw validationError([{ path: "cursor", message: "Unknown or damaged cursor" }]);
+  if (!values) throw validationError([{ path: "cursor", message: "Unknown or damaged cursor", reason: "invalid_cursor" }]);
   return values;
 }
 
@@ -58,7 +58,7 @@ export const ErrorEnvelope = z
         "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL", "UNAVAILABLE",
       ]),
       message: z.string(),
-      details: z.array(z.object({ path: z.string(), message: z.string(), reason: z.string().optional() })).optional(),
+      details: z.array(z.object({ path: z.string(), message: z.string(), reason: z.enum(DETAIL_REASONS) })).optional(),
     }),
     request_id: z.string(),
   })

@@ -16,10 +16,10 @@ export const CreateMandateRequest = z
   })
   .superRefine((mandate, ctx) => {
     if (mandate.end_date && mandate.end_date <= mandate.start_date) {
-      ctx.addIssue({ code: "custom", path: ["end_date"], message: "must be after start_date" });
+      ctx.addIssue({ code: "custom", path: ["end_date"], message: "must be after start_date", params: { reason: "invalid_date" } });
     }
     if (mandate.end_date && Number(mandate.end_date.slice(0, 4)) - Number(mandate.start_date.slice(0, 4)) > 40) {
-      ctx.addIssue({ code: "custom", path: ["end_date"], message: "a mandate lasts at most 40 years" });
+      ctx.addIssue({ code: "custom", path: ["end_date"], message: "a mandate lasts at most 40 years", params: { reason: "too_big" } });
     }
   });
 

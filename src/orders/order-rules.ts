@@ -7,9 +7,7 @@ import { installmentDates } from "./schedule.js";
 type Scheme = NonNullable<Awaited<ReturnType<DbOrTx["scheme"]["findUnique"]>>>;
 
 /** A violated rule: the field, a closed reason code, and a sentence. */
-export interface RuleViolation extends ErrorDetail {
-  reason: string;
-}
+export type RuleViolation = ErrorDetail;
 
 const cents = (value: number) => Math.round(value * 100);
 const decimalCents = (value: { toNumber(): number } | null) => (value === null ? null : cents(value.toNumber()));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { DetailReason } from "../lib/errors.js";
 import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../lib/zod.js";
 import { ORDER_TYPE, ORDER_TYPES, type DetailObject } from "./order-types.js";
@@ -12,7 +13,7 @@ const Units = z
   .number()
   .positive()
   .max(1e12)
-  .refine((v) => Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6, "at most 3 decimals");
+  .refine((v) => Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6, { message: "at most 3 decimals", params: { reason: "too_many_decimals" } });
 
 const euin = {
   code: z.string().regex(/^E\d{6}$/, "must be E followed by 6 digits").optional(),
@@ -54,7 +55,7 @@ export const StoredOrderDetails = z.object({
 });
 export type StoredOrderDetails = z.infer<typeof StoredOrderDetails>;
 
-type Issue = { path: Array<string | number>; message: string };
+type Issue = { path: Array<string | number>; reason: DetailReason; message: string };
 
 export const PlaceOrderRequest = z
   .strictObject({
@@ -80,7 +81,7 @@ export const PlaceOrderRequest = z
     swp: Swp.optional(),
   })
   .superRefine((order, ctx) => {
-    for (const issue of typeRules(order)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    for (const issue of typeRules(order)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message, params: { reason: issue.reason } });
   });
 
 export type PlaceOrderInput = z.infer<typeof PlaceOrderRequest>;
@@ -93,18 +94,18 @@ const DETAIL_OBJECTS = ["sip", "stp", "switch", "swp"] as const satisfies readon
  */
 function typeRules(order: PlaceOrderInput): Issue[] {
   const issues: Issue[] = [];
-  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
+  const add = (path: Issue["path"], reason: DetailReason, message: string) => issues.push({ path, reason, message });
   const type = order.order_type;
   const traits = ORDER_TYPE[type];
   const need = (field: keyof PlaceOrderInput) => {
-    if (order[field] === undefined) add([field], `is required for ${type}`);
+    if (order[field] === undefined) add([field], "required", `is required for ${type}`);
   };
   const forbid = (field: keyof PlaceOrderInput) => {
-    if (order[field] !== undefined && order[field] !== false) add([field], `is not used by ${type}`);
+    if (order[field] !== undefined && order[field] !== false) add([field], "field_not_allowed", `is not used by ${type}`);
   };
 
   for (const object of DETAIL_OBJECTS) {
-    if (order[object] !== undefined && traits.detailObject !== object) add([object], `is not used by ${type}`);
+    if (order[object] !== undefined && traits.detailObject !== object) add([object], "field_not_allowed", `is not used by ${type}`);
   }
   if (!traits.topsUpSip) need("scheme_code");
 
@@ -115,18 +116,18 @@ function typeRules(order: PlaceOrderInput): Issue[] {
   } else {
     const allowAll = traits.quantity === "amount_units_or_all";
     const given = [order.amount !== undefined, order.units !== undefined, allowAll && order.all_units === true].filter(Boolean).length;
-    if (given !== 1) add([], `${type} needs exactly one of amount, units${allowAll ? " or all_units: true" : ""}`);
+    if (given !== 1) add([], "rule_violated", `${type} needs exactly one of amount, units${allowAll ? " or all_units: true" : ""}`);
     if (!allowAll) forbid("all_units");
   }
   if (traits.amountRule === "purchase" && order.purchase_type === "ADDITIONAL") need("folio_no");
   if (traits.sip) {
     for (const field of ["frequency", "start_date", "installments", "installment_day"] as const) {
-      if (order.sip && order.sip[field] === undefined) add(["sip", field], `is required for ${type}`);
+      if (order.sip && order.sip[field] === undefined) add(["sip", field], "required", `is required for ${type}`);
     }
-    if (order.sip?.sip_order_id) add(["sip", "sip_order_id"], `is only for SIP_TOPUP`);
+    if (order.sip?.sip_order_id) add(["sip", "sip_order_id"], "field_not_allowed", `is only for SIP_TOPUP`);
   }
   if (traits.mandate === "required") need("mandate_id");
-  if (traits.topsUpSip && !order.sip?.sip_order_id) add(["sip", "sip_order_id"], "is required for SIP_TOPUP");
+  if (traits.topsUpSip && !order.sip?.sip_order_id) add(["sip", "sip_order_id"], "required", "is required for SIP_TOPUP");
   return issues;
 }
 

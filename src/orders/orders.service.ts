@@ -1,7 +1,7 @@
 import type { DbOrTx } from "../db/client.js";
 import { bodyHash, idempotent, type Stored } from "../idempotency/idempotency.js";
 import { enqueue } from "../jobs/enqueue.js";
-import { AppError, notFound } from "../lib/errors.js";
+import { AppError, notFound, type DetailReason } from "../lib/errors.js";
 import type { Log } from "../lib/logger.js";
 import { readCursor, toPage } from "../lib/zod.js";
 import { decimalOrNull, rupeesToDecimal } from "../lib/formats.js";
@@ -99,7 +99,7 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
   const account = await findInvestmentAccountForOrder(tx, caller.distributorId, input.investment_account_id);
   if (!account) throw notFound(`Investment account ${input.investment_account_id}`);
   const violations: RuleViolation[] = [];
-  const add = (path: string, reason: string, message: string) => violations.push({ path, reason, message });
+  const add = (path: string, reason: DetailReason, message: string) => violations.push({ path, reason, message });
 
   if (input.investor_id && input.investor_id !== account.investorId) {
     add("investor_id", "investor_mismatch", `is not the investor of ${account.id}`);

@@ -64,11 +64,11 @@ export async function simulateAllotment(services: SandboxServices, caller: Calle
   if (input.units !== undefined) units = new Decimal(input.units).toDecimalPlaces(3, Decimal.ROUND_DOWN);
   else if (order.amount) units = unitsFor(new Decimal(order.amount.toString()), nav);
   else if (order.units) units = new Decimal(order.units.toString());
-  else throw validationError([{ path: "units", message: "is needed to allot an all-units order" }]);
+  else throw validationError([{ path: "units", message: "is needed to allot an all-units order", reason: "required" }]);
   const amount = order.amount && input.units === undefined ? new Decimal(order.amount.toString()) : amountFor(units, nav);
   // Amounts are stored as numeric(18, 2).
   if (amount.greaterThanOrEqualTo(MAX_AMOUNT)) {
-    throw validationError([{ path: "units", message: "units x NAV must be below 10,000,000,000,000,000" }]);
+    throw validationError([{ path: "units", message: "units x NAV must be below 10,000,000,000,000,000", reason: "too_big" }]);
   }
   const folioNo = input.folio_no ?? order.folioNo ?? `SIM${id.slice(-8).toUpperCase()}`;
   const allotmentDate = input.allotment_date ?? todayInIndia();

@@ -11,7 +11,7 @@ export const CreateSubscriptionRequest = z.strictObject({
     .array(EventFilter)
     .min(1)
     .max(16)
-    .refine((events) => new Set(events).size === events.length, "must not repeat an entry")
+    .refine((events) => new Set(events).size === events.length, { message: "must not repeat an entry", params: { reason: "duplicate" } })
     .describe("Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*)."),
 });
 

@@ -195,7 +195,7 @@ describe("failed token requests per client address", () => {
     for (let i = 0; i < 12; i++) {
       const res = await tokenRequest(limited, { from: "127.0.5.1", body: { grant_type: "client_credentials", client_id: d.client_id } });
       expect(res.status).toBe(400);
-      expect(res.body.error.details).toEqual([{ path: "client_secret", message: expect.any(String) }]);
+      expect(res.body.error.details).toEqual([{ path: "client_secret", message: expect.any(String), reason: "required" }]);
       expect(res.headers["cache-control"]).toBe("no-store");
     }
     expect((await tokenRequest(limited, { from: "127.0.5.1", body: credentials(d.client_id, d.client_secret) })).status).toBe(200);

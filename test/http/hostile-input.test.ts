@@ -12,7 +12,7 @@ const app = useTestApp();
 const TOKEN = "/api/auth/v1/token";
 const NUL = "Must not contain the NUL character (U+0000)";
 
-function expectValidation(res: TestResponse, details: Array<{ path: string; message: string }>) {
+function expectValidation(res: TestResponse, details: Array<{ path: string; message: string; reason: string }>) {
   expect(res.status).toBe(400);
   expect(res.body).toEqual({
     success: false,
@@ -37,7 +37,7 @@ describe("prototype-named query parameters", () => {
       for (const key of ["__proto__", "constructor", "prototype"]) {
         for (const token of [d.token, undefined]) {
           const res = await app.http(method, `${path}?${key}=1`, { token });
-          expectValidation(res, [{ path: key, message: "Unknown field" }]);
+          expectValidation(res, [{ path: key, message: "Unknown field", reason: "unknown_field" }]);
         }
       }
     }
@@ -49,7 +49,7 @@ describe("prototype-named query parameters", () => {
       const res = await app.http("GET", `/api/orders/v1?${query}`, { token: d.token });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
-      expect(res.body.error.details).toEqual([{ path: query.split("=")[0], message: "Unknown field" }]);
+      expect(res.body.error.details).toEqual([{ path: query.split("=")[0], message: "Unknown field", reason: "unknown_field" }]);
     }
   });
 });
@@ -57,7 +57,7 @@ describe("prototype-named query parameters", () => {
 describe("the NUL character", () => {
   it("in a body string is a 400 on its path, not a database error", async () => {
     const res = await app.http("POST", TOKEN, { json: { grant_type: "client_credentials", client_id: "\u0000", client_secret: "x" } });
-    expectValidation(res, [{ path: "client_id", message: NUL }]);
+    expectValidation(res, [{ path: "client_id", message: NUL, reason: "nul_character" }]);
   });
 
   it("in a form body or HTTP Basic credentials of the token endpoint too", async () => {
@@ -65,12 +65,12 @@ describe("the NUL character", () => {
       body: "grant_type=client_credentials&client_id=a%00b&client_secret=x",
       headers: { "content-type": "application/x-www-form-urlencoded" },
     });
-    expectValidation(form, [{ path: "client_id", message: NUL }]);
+    expectValidation(form, [{ path: "client_id", message: NUL, reason: "nul_character" }]);
     const basic = await app.http("POST", TOKEN, {
       body: "grant_type=client_credentials",
       headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("mfc_x:%00").toString("base64")}` },
     });
-    expectValidation(basic, [{ path: "client_secret", message: NUL }]);
+    expectValidation(basic, [{ path: "client_secret", message: NUL, reason: "nul_character" }]);
   });
 
   it("in a nested field or a key names each place, and changes nothing", async () => {
@@ -81,8 +81,8 @@ describe("the NUL character", () => {
     const before = await app.prisma.investor.count();
     const res = await app.http("POST", "/api/investors/v1", { token: d.token, json: body });
     expectValidation(res, [
-      { path: "primary_holder.name", message: NUL },
-      { path: "address.line\u00002", message: NUL },
+      { path: "primary_holder.name", message: NUL, reason: "nul_character" },
+      { path: "address.line\u00002", message: NUL, reason: "nul_character" },
     ]);
     expect(await app.prisma.investor.count()).toBe(before);
   });
@@ -95,15 +95,15 @@ describe("the NUL character", () => {
       token,
       json: { investment_account_id: account, order_type: "LUMPSUM_PURCHASE", scheme_code: "NULTEST1", amount: 1000, remarks: "a\u0000b", euin: { declaration: true } },
     });
-    expectValidation(res, [{ path: "remarks", message: NUL }]);
+    expectValidation(res, [{ path: "remarks", message: NUL, reason: "nul_character" }]);
     expect(await app.prisma.order.count()).toBe(before);
   });
 
   it("in a query value or key is a 400 on that parameter, before the token is checked", async () => {
     const d = await app.newDistributor();
     for (const token of [d.token, undefined]) {
-      expectValidation(await app.http("GET", "/api/masters/v1/schemes?q=%00", { token }), [{ path: "q", message: NUL }]);
-      expectValidation(await app.http("GET", "/api/masters/v1/schemes?q%00=1", { token }), [{ path: "q\u0000", message: NUL }]);
+      expectValidation(await app.http("GET", "/api/masters/v1/schemes?q=%00", { token }), [{ path: "q", message: NUL, reason: "nul_character" }]);
+      expectValidation(await app.http("GET", "/api/masters/v1/schemes?q%00=1", { token }), [{ path: "q\u0000", message: NUL, reason: "nul_character" }]);
     }
   });
 
@@ -115,7 +115,7 @@ describe("the NUL character", () => {
     expect(rest.body.error.code).toBe("NOT_FOUND");
     const trpc = await app.http("GET", `/trpc/orders.get?input=${encodeURIComponent(JSON.stringify({ id: "ord_\u0000" }))}`, { token: d.token });
     expect(trpc.status).toBe(400);
-    expect(trpc.body.error.data).toMatchObject({ appCode: "VALIDATION_ERROR", details: [{ path: "id", message: NUL }] });
+    expect(trpc.body.error.data).toMatchObject({ appCode: "VALIDATION_ERROR", details: [{ path: "id", message: NUL, reason: "nul_character" }] });
   });
 });
 
@@ -126,10 +126,10 @@ describe("hostile bodies", () => {
       for (const token of [d.token, undefined]) {
         const proto = await app.http("POST", path, { token, body: '{"__proto__": {"admin": true}}', headers: { "content-type": "application/json" } });
         expect(proto.status, path).toBe(400);
-        expect(proto.body.error.details).toContainEqual({ path: "__proto__", message: "Unknown field" });
+        expect(proto.body.error.details).toContainEqual({ path: "__proto__", message: "Unknown field", reason: "unknown_field" });
         const ctor = await app.http("POST", path, { token, json: { constructor: { prototype: {} } } });
         expect(ctor.status, path).toBe(400);
-        expect(ctor.body.error.details).toContainEqual({ path: "constructor", message: "Unknown field" });
+        expect(ctor.body.error.details).toContainEqual({ path: "constructor", message: "Unknown field", reason: "unknown_field" });
       }
     }
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
@@ -147,7 +147,7 @@ describe("hostile bodies", () => {
       json: { ...investorBody(), nominees: JSON.parse(`[${deepJson(100)}]`) },
     });
     expect(nested.status).toBe(400);
-    expect(nested.body.error.details).toContainEqual({ path: `nominees[0]${".a".repeat(62)}`, message: "Nested too deeply (at most 64 levels)" });
+    expect(nested.body.error.details).toContainEqual({ path: `nominees[0]${".a".repeat(62)}`, message: "Nested too deeply (at most 64 levels)", reason: "too_deep" });
   });
 });
 
@@ -163,17 +163,17 @@ describe("extreme values", () => {
       await runTask(app, dispatchOrder, { order_id: res.body.id });
       return res.body.id as string;
     };
-    const cases: Array<[string, string, string]> = [
-      ["units=1e15", "units", "Too big: expected number to be <=1000000000000"],
-      ["units=0.0001", "units", "Too small: expected number to be >=0.001"],
-      ["nav=0.00001", "nav", "Too small: expected number to be >=0.0001"],
-      ["units=1000000000000&nav=1000000000", "units", "units x NAV must be below 10,000,000,000,000,000"],
-      ["allotment_date=0000-01-01", "allotment_date", "must be a real calendar date"],
+    const cases: Array<[string, string, string, string]> = [
+      ["units=1e15", "units", "Too big: expected number to be <=1000000000000", "too_big"],
+      ["units=0.0001", "units", "Too small: expected number to be >=0.001", "too_small"],
+      ["nav=0.00001", "nav", "Too small: expected number to be >=0.0001", "too_small"],
+      ["units=1000000000000&nav=1000000000", "units", "units x NAV must be below 10,000,000,000,000,000", "too_big"],
+      ["allotment_date=0000-01-01", "allotment_date", "must be a real calendar date", "invalid_date"],
     ];
-    for (const [query, path, message] of cases) {
+    for (const [query, path, message, reason] of cases) {
       const id = await accepted();
       const res = await app.http("GET", `/api/simulation/orders/v1/${id}/allot?${query}`, { token });
-      expectValidation(res, [{ path, message }]);
+      expectValidation(res, [{ path, message, reason }]);
       expect((await app.prisma.order.findUniqueOrThrow({ where: { id } })).status).toBe("ACCEPTED");
     }
   });
@@ -188,7 +188,7 @@ describe("/trpc errors", () => {
       code: "BAD_REQUEST",
       httpStatus: 400,
       appCode: "VALIDATION_ERROR",
-      details: [{ path: "client_id", message: NUL }],
+      details: [{ path: "client_id", message: NUL, reason: "nul_character" }],
       request_id: res.headers.get("x-request-id"),
     });
     expect(res.text).not.toMatch(/prisma|\/work\/|\.ts:\d|invocation/i);
@@ -213,7 +213,7 @@ describe("/trpc errors", () => {
     for (const res of [body, query]) {
       expect(res.status).toBe(400);
       expect(res.body.error.message).toBe("The request body is not valid JSON");
-      expect(res.body.error.data).toMatchObject({ appCode: "VALIDATION_ERROR", details: [{ path: "", message: "Malformed JSON" }] });
+      expect(res.body.error.data).toMatchObject({ appCode: "VALIDATION_ERROR", details: [{ path: "", message: "Malformed JSON", reason: "malformed_json" }] });
     }
   });
 

@@ -107,7 +107,7 @@ describe("query parameters", () => {
       expect(res.body?.error).toEqual({
         code: "VALIDATION_ERROR",
         message: "The request is not valid",
-        details: [{ path: "count", message: "Invalid input: expected number, received NaN" }],
+        details: [{ path: "count", message: "Invalid input: expected number, received NaN", reason: "invalid_type" }],
       });
     }
   });
@@ -117,7 +117,7 @@ describe("query parameters", () => {
 
     const body = await send("POST", "/api/probe/v1/x", { count: "7" });
     expect(body.status).toBe(400);
-    expect(body.body?.error).toMatchObject({ details: [{ path: "count", message: "Invalid input: expected number, received string" }] });
+    expect(body.body?.error).toMatchObject({ details: [{ path: "count", message: "Invalid input: expected number, received string", reason: "invalid_type" }] });
 
     const trpc = await probe.request(`/trpc/probe.read?input=${encodeURIComponent(JSON.stringify({ id: "x", count: "7" }))}`);
     expect(trpc.status).toBe(400);

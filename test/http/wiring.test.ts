@@ -13,7 +13,7 @@ describe("one error model", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       success: false,
-      error: { code: "VALIDATION_ERROR", message: "The request body is not valid JSON", details: [{ path: "", message: "Malformed JSON" }] },
+      error: { code: "VALIDATION_ERROR", message: "The request body is not valid JSON", details: [{ path: "", message: "Malformed JSON", reason: "malformed_json" }] },
       request_id: res.headers.get("x-request-id"),
     });
     expect(await app.prisma.accessToken.count()).toBe(before);
@@ -31,8 +31,8 @@ describe("one error model", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([
-      { path: "extra_one", message: "Unknown field" },
-      { path: "extra_two", message: "Unknown field" },
+      { path: "extra_one", message: "Unknown field", reason: "unknown_field" },
+      { path: "extra_two", message: "Unknown field", reason: "unknown_field" },
     ]);
   });
 

@@ -46,7 +46,7 @@ async function expectOneInvestor(responses: TestResponse[], pan: string) {
         error: {
           code: "CONFLICT",
           message: `An investor with this PAN already exists: ${id}`,
-          details: [{ path: "primary_holder.pan", message: `already registered as ${id}` }],
+          details: [{ path: "primary_holder.pan", message: `already registered as ${id}`, reason: "pan_already_registered" }],
         },
         request_id: expect.any(String),
       });

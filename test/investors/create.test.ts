@@ -70,7 +70,7 @@ describe("POST /api/investors/v1", () => {
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("CONFLICT");
     expect(again.body.error.message).toContain(first.body.id);
-    expect(again.body.error.details).toEqual([{ path: "primary_holder.pan", message: `already registered as ${first.body.id}` }]);
+    expect(again.body.error.details).toEqual([{ path: "primary_holder.pan", message: `already registered as ${first.body.id}`, reason: "pan_already_registered" }]);
     expect((await create(body, { token: otherToken })).status).toBe(201);
   });
 

@@ -45,7 +45,7 @@ describe("every today is India's (clock fixed at 2026-11-23T19:00Z, 24 November 
     fixClock(EVENING_IN_UTC);
     const past = await app.http("POST", "/api/orders/v1/", { token: ctx.token, json: sip("2026-11-23") });
     expect(past.status).toBe(400);
-    expect(past.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "sip.start_date", message: "must be today or later" }] });
+    expect(past.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "sip.start_date", message: "must be today or later", reason: "date_in_past" }] });
     expect(await app.prisma.order.count({ where: { investorId: ctx.investorId } })).toBe(0);
 
     const todayRes = await app.http("POST", "/api/orders/v1/", { token: ctx.token, json: sip("2026-11-24") });
@@ -60,7 +60,7 @@ describe("every today is India's (clock fixed at 2026-11-23T19:00Z, 24 November 
       json: { investor_id: ctx.investorId, bank_account_id: investor.bank_accounts[0].id, mandate_type: "ENACH", amount_limit: 1000, start_date: "2026-11-23" },
     });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([expect.objectContaining({ path: "start_date", message: "must be today or later" })]);
+    expect(res.body.error.details).toEqual([expect.objectContaining({ path: "start_date", message: "must be today or later", reason: "date_in_past" })]);
   });
 
   it("the first installment due on 24 November is created, and an allotment defaults to 24 November", async () => {
@@ -79,7 +79,7 @@ describe("every today is India's (clock fixed at 2026-11-23T19:00Z, 24 November 
 
   it("a date of birth of 24 November is not in the future; 25 November is", async () => {
     fixClock(EVENING_IN_UTC);
-    const future = { path: "primary_holder.date_of_birth", message: "must not be in the future" };
+    const future = { path: "primary_holder.date_of_birth", message: "must not be in the future", reason: "date_in_future" };
     const withBirth = (dateOfBirth: string) => {
       const body = investorBody();
       return app.http("POST", "/api/investors/v1", { token: ctx.token, json: { ...body, primary_holder: { ...body.primary_holder, date_of_birth: dateOfBirth } } });

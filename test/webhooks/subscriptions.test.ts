@@ -92,7 +92,7 @@ describe("POST /api/webhooks/v1/subscriptions", () => {
     for (const url of refused) {
       const res = await subscribe({ url, events: ["order.*"] });
       expect([url, res.status, res.body.error?.code]).toEqual([url, 400, "VALIDATION_ERROR"]);
-      expect(res.body.error.details[0]).toMatchObject({ path: "url", message: expect.any(String) });
+      expect(res.body.error.details[0]).toMatchObject({ path: "url", message: expect.any(String), reason: "target_not_allowed" });
     }
     expect(await app.prisma.webhookSubscription.count()).toBe(before);
   });
