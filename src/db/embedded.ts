@@ -450,21 +450,27 @@ async function stopOrphan(running: RunningPostmaster, dataDir: string): Promise<
   throw new EmbeddedPostgresError(`Could not stop the PostgreSQL server (pid ${running.pid}) left running on ${dataDir}; stop it and start again.`);
 }
 
+/** Whether a PostgreSQL server accepts a connection at `url` now (within 1 s). */
+export async function canConnect(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 async function waitUntilAccepting(url: string, timeoutMs: number, alive: () => boolean = () => true): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (!alive()) return false;
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
-    client.on("error", () => {});
-    try {
-      await client.connect();
-      return true;
-    } catch {
-      if (Date.now() > deadline) return false;
-      await delay(100);
-    } finally {
-      await client.end().catch(() => {});
-    }
+    if (await canConnect(url)) return true;
+    if (Date.now() > deadline) return false;
+    await delay(100);
   }
 }
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  canConnect,
   claimOwnership,
   EmbeddedPostgresInUseError,
   spawnPostmaster,
@@ -41,18 +42,7 @@ afterAll(async () => {
 
 const adminUrl = () => `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
 const postmasterPid = async () => Number((await readFile(path.join(dataDir, "postmaster.pid"), "utf8")).split("\n")[0]);
-async function accepting(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: adminUrl(), connectionTimeoutMillis: 1_000 });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
+const accepting = () => canConnect(adminUrl());
 
 describe("a server started by a live service that has not claimed it yet", () => {
   it("is not stopped by another process: a command shares it once the owner claims it, another service refuses", async () => {

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
@@ -76,4 +77,13 @@ export function statusCounts(responses: TestResponse[]): Record<number, number> 
   const counts: Record<number, number> = {};
   for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1;
   return counts;
+}
+
+/** The burst finished in time and the unrelated GET of `probeId` answered at its normal speed. */
+export function expectLive(burst: Burst, probeId: string, label: string): void {
+  console.info(`${label}: burst ${burst.wallMs.toFixed(0)} ms, concurrent GET ${burst.probeMs.toFixed(0)} ms`);
+  expect(burst.probe.status).toBe(200);
+  expect(burst.probe.body.id).toBe(probeId);
+  expect(burst.probeMs).toBeLessThan(PROBE_BOUND_MS);
+  expect(burst.wallMs).toBeLessThan(BURST_BOUND_MS);
 }

@@ -20,3 +20,18 @@ export function runTask<N extends TaskName>(
     job: { attempts: options.attempts ?? 1, max_attempts: options.maxAttempts ?? 5 } as never,
   });
 }
+
+export interface QueuedJob {
+  key: string | null;
+  payload: Record<string, unknown>;
+  max_attempts: number;
+}
+
+/** The jobs of `task` waiting in graphile-worker's queue whose payload has `field` equal to `value`. */
+export function queuedJobs(app: TestApp, task: TaskName, field: string, value: string): Promise<QueuedJob[]> {
+  return app.prisma.$queryRawUnsafe<QueuedJob[]>(
+    `SELECT j.key, j.payload, j.max_attempts FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+      WHERE t.identifier = $1 AND j.payload->>$2 = $3 ORDER BY j.id`,
+    task, field, value,
+  );
+}

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
 import { investorBody, randomPan, yearsAgo } from "../helpers/factories.js";
+import { queuedJobs } from "../helpers/jobs.js";
 
 const app = useTestApp();
 let token = "";
@@ -50,11 +51,7 @@ describe("POST /api/investors/v1", () => {
     const account = await app.prisma.bankAccount.findFirstOrThrow({ where: { investorId: investor.id } });
     expect(account.accountNumberEncrypted).not.toContain("001234567890");
     expect(app.services.cipher.decrypt(account.accountNumberEncrypted)).toBe("001234567890");
-    const jobs = await app.prisma.$queryRawUnsafe<Array<{ payload: unknown }>>(
-      `SELECT j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-        WHERE t.identifier = 'investors__register' AND j.payload->>'investor_id' = $1`,
-      investor.id,
-    );
+    const jobs = await queuedJobs(app, "investors__register", "investor_id", investor.id);
     expect(jobs).toHaveLength(1);
     // Nothing personal reaches a log line, even after the worker has handled the investor.
     const { registerInvestor } = await import("../../src/investors/jobs/register.js");

@@ -4,7 +4,7 @@ import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { createLogger } from "../../src/lib/logger.js";
-import { runTask } from "../helpers/jobs.js";
+import { queuedJobs, runTask } from "../helpers/jobs.js";
 import { createOpenScheme, orderingInvestor } from "../helpers/orders.js";
 
 const app = useTestApp();
@@ -45,10 +45,8 @@ describe("dispatch to the exchange", () => {
     // The sandbox asks for a retry in 500 ms: a dispatch job with the attempts left replaces this one.
     await dispatch(id, 1);
     expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body.status).toBe("PENDING");
-    const replacement = await app.prisma.$queryRawUnsafe<Array<{ max_attempts: number; key: string }>>(
-      `SELECT j.max_attempts, j.key FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-        WHERE t.identifier = 'orders__dispatch' AND j.payload->>'order_id' = $1`, id);
-    expect(replacement).toEqual([{ max_attempts: DISPATCH_ATTEMPTS - 1, key: `orders__dispatch:${id}` }]);
+    const replacement = await queuedJobs(app, "orders__dispatch", "order_id", id);
+    expect(replacement.map(({ max_attempts, key }) => ({ max_attempts, key }))).toEqual([{ max_attempts: DISPATCH_ATTEMPTS - 1, key: `orders__dispatch:${id}` }]);
     await dispatch(id, DISPATCH_ATTEMPTS);
     expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body).toMatchObject({ status: "FAILED", failure_code: "exchange_unreachable" });
     expect((await eventsOf(id)).map((e) => e.event)).toEqual(["order.failed"]);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DISPATCH_ATTEMPTS } from "../../src/orders/orders.service.js";
 import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { useTestApp } from "../helpers/app.js";
-import { runTask } from "../helpers/jobs.js";
+import { queuedJobs, runTask } from "../helpers/jobs.js";
 import { orderingInvestor, today } from "../helpers/orders.js";
 import { pendingInvestor } from "../helpers/investors.js";
 
@@ -50,9 +50,7 @@ describe("POST /api/orders/v1/", () => {
     const order = await app.http("GET", `/api/orders/v1/${res.body.id}`, { token });
     expect(order.body).toMatchObject({ status: "PENDING", payment_status: "UNPAID", amount: 5000, investor_id: investorId, scheme_code: "900001", failure_code: null, nav: null });
     expect((await app.http("GET", `/api/orders/v1/${res.body.id}`, { token: otherToken })).status).toBe(404);
-    const jobs = await app.prisma.$queryRawUnsafe<unknown[]>(
-      `SELECT 1 FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-        WHERE t.identifier = 'orders__dispatch' AND j.payload->>'order_id' = $1`, res.body.id);
+    const jobs = await queuedJobs(app, "orders__dispatch", "order_id", res.body.id);
     expect(jobs).toHaveLength(1);
   });
 

@@ -3,9 +3,8 @@ import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { postgresBinaries } from "../../src/db/embedded.js";
+import { canConnect, postgresBinaries } from "../../src/db/embedded.js";
 import {
   freePort,
   listProcesses,
@@ -187,19 +186,6 @@ describe("the embedded PostgreSQL never outlives the service", () => {
     await expectStoppedCleanly(started, tree, sentAt);
   }, 150_000);
 });
-
-async function canConnect(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 function idOf(flag: "-u" | "-g"): Promise<string> {
   return new Promise((resolve, reject) => {
