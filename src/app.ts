@@ -8,7 +8,7 @@ import { lazyChild, type Log } from "./lib/logger.js";
 import { MAX_BODY_BYTES, readObjectBody, tooLarge } from "./http/body.js";
 import { clientAddress, socketAddress } from "./http/client-ip.js";
 import { mountDocs } from "./http/docs.js";
-import { describeError, envelope, renderError, reportError } from "./http/errors.js";
+import { describeError, envelope, renderError, reportError } from "./trpc/errors.js";
 import { noStore } from "./http/no-store.js";
 import { createRestHandler } from "./http/rest.js";
 import { createContext } from "./trpc/context.js";

@@ -15,7 +15,7 @@ export function createPrisma(databaseUrl: string, poolSize = 10, log?: Log): Pri
   const lost = (error: Error) => log?.warn({ error: errorSummary(error) }, "database connection lost");
   const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize }, { onPoolError: lost, onConnectionError: lost });
   // Under load a transaction may wait for a pooled connection longer than Prisma's 2 s default;
-  // waiting is better than failing. A wait that still runs out is answered 503 (see http/errors).
+  // waiting is better than failing. A wait that still runs out is answered 503 (see trpc/errors).
   return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 15_000 } });
 }
 

@@ -4,7 +4,7 @@ import { unsafeInputDetails } from "../lib/hostile-input.js";
 import { spendBudget } from "../core/request-budget.js";
 import type { Services } from "../core/services.js";
 import { createContext } from "../trpc/context.js";
-import { describeError } from "./errors.js";
+import { describeError } from "../trpc/errors.js";
 import { pathOf, queryInput, queryOf, type Query } from "./query-input.js";
 import { restRoutes, type RouteMatch } from "./rest-routes.js";
 import { StaticResponses, type StaticResponse } from "./static-responses.js";

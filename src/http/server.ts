@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import type { Config } from "../env.js";
-import { envelope } from "./errors.js";
+import { envelope } from "../trpc/errors.js";
 
 export interface HttpServerOptions {
   port: number;

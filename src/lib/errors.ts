@@ -55,7 +55,7 @@ export function isDetailReason(value: unknown): value is DetailReason {
 
 /**
  * The one application error. It knows no transport: `trpc/init.ts` turns it into the tRPC error of
- * its code (carrying it as the cause) and `http/errors.ts` renders it as the public envelope.
+ * its code (carrying it as the cause) and `trpc/errors.ts` renders it as the public envelope.
  */
 export class AppError extends Error {
   readonly appCode: ErrorCode;

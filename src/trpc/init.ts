@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { spendBudget } from "../core/request-budget.js";
-import { describeError } from "../http/errors.js";
+import { describeError } from "./errors.js";
 import { AppError, type ErrorCode } from "../lib/errors.js";
 import { assertSafeInput } from "../lib/hostile-input.js";
 import type { Context } from "./context.js";
