@@ -3,6 +3,7 @@ import { answer, found, requireMoved, requireState } from "../exchange/simulatio
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
 import { findPayment } from "./payments.repo.js";
+import type { PaymentFailureCode } from "./payment.states.js";
 import { movePayment, type PaymentMove } from "./payments.service.js";
 
 /** Each move: the state it starts from and the gateway's default remark. */
@@ -19,6 +20,7 @@ export async function simulatePayment(
   paymentId: string,
   to: PaymentMove,
   remark: string | undefined,
+  failureCode?: PaymentFailureCode,
 ) {
   const label = `Payment ${paymentId}`;
   const payment = found(label, await findPayment(services.prisma, caller.distributorId, paymentId));
@@ -26,6 +28,6 @@ export async function simulatePayment(
   requireState(label, payment.status, from, `payment can be ${to.toLowerCase()}`);
   const providerRemark = remark ?? MOVES[to].remark;
   await services.sandboxExchange.set("PAYMENT", paymentId, to, providerRemark);
-  requireMoved(await movePayment(services.prisma, paymentId, to, providerRemark), label, from);
+  requireMoved(await movePayment(services.prisma, paymentId, to, providerRemark, failureCode), label, from);
   return answer(`Payment ${to.toLowerCase()}`, paymentId);
 }

@@ -14,7 +14,8 @@ import { AMFI_OPTIONS, AMFI_PLANS } from "../../src/masters/amfi/navall.js";
 import { MANDATE_STATUSES, MANDATE_TYPES } from "../../src/mandates/mandate.states.js";
 import { INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES } from "../../src/orders/order.states.js";
 import { ORDER_TYPES } from "../../src/orders/order-types.js";
-import { PAYMENT_MODES, PAYMENT_STATUSES } from "../../src/payments/payment.states.js";
+import { ORDER_LINK_STATUSES } from "../../src/order-links/link.states.js";
+import { PAYMENT_FAILURE_CODES, PAYMENT_MODES, PAYMENT_STATUSES } from "../../src/payments/payment.states.js";
 import { DELIVERY_STATUSES, SUBSCRIPTION_STATUSES } from "../../src/webhooks/webhook.states.js";
 import { createTestDatabase } from "../helpers/db.js";
 
@@ -31,6 +32,8 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["order_installments", "status", INSTALLMENT_STATUSES],
   ["payments", "status", PAYMENT_STATUSES],
   ["payments", "mode", PAYMENT_MODES],
+  ["payments", "failure_code", PAYMENT_FAILURE_CODES],
+  ["order_links", "status", ORDER_LINK_STATUSES],
   ["webhook_subscriptions", "status", SUBSCRIPTION_STATUSES],
   ["webhook_deliveries", "status", DELIVERY_STATUSES],
   ["holding_positions", "registrar", REGISTRARS],
