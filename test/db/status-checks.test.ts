@@ -34,6 +34,7 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["payments", "mode", PAYMENT_MODES],
   ["payments", "failure_code", PAYMENT_FAILURE_CODES],
   ["order_links", "status", ORDER_LINK_STATUSES],
+  ["order_links", "order_type", ORDER_TYPES],
   ["webhook_subscriptions", "status", SUBSCRIPTION_STATUSES],
   ["webhook_deliveries", "status", DELIVERY_STATUSES],
   ["holding_positions", "registrar", REGISTRARS],

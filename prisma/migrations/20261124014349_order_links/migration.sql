@@ -31,6 +31,9 @@ CREATE INDEX "order_links_distributor_id_id_idx" ON "order_links"("distributor_i
 -- CreateIndex
 CREATE UNIQUE INDEX "order_links_distributor_id_client_ref_key" ON "order_links"("distributor_id", "client_ref");
 
--- Closed set, written by hand (Prisma cannot express CHECK constraints): link.states.ts ORDER_LINK_STATUSES.
+-- Closed sets, written by hand (Prisma cannot express CHECK constraints): link.states.ts ORDER_LINK_STATUSES
+-- and order-types.ts ORDER_TYPES.
 ALTER TABLE "order_links" ADD CONSTRAINT "order_links_status_check"
   CHECK ("status" IN ('ACTIVE', 'CONFIRMED', 'PAID', 'EXPIRED', 'CANCELLED'));
+ALTER TABLE "order_links" ADD CONSTRAINT "order_links_order_type_check"
+  CHECK ("order_type" IN ('LUMPSUM_PURCHASE', 'REDEMPTION', 'SWITCH', 'SIP', 'XSIP', 'STP', 'SWP', 'SIP_TOPUP'));
