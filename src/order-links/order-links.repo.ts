@@ -27,6 +27,8 @@ export interface NewLink {
   requestHash: string;
   /** Groups every payment attempt of the link (`bsk_`). */
   basketId: string;
+  createdAt: Date;
+  /** `createdAt` plus the link's hours. */
   expiresAt: Date;
 }
 

@@ -106,6 +106,7 @@ export async function createLink(
       proposal: JSON.parse(JSON.stringify(proposal)),
       requestHash,
       basketId: newId("bsk"),
+      createdAt: now,
       expiresAt,
     });
     if (!row) {

@@ -10,7 +10,7 @@ export const LINK_SCHEME = "930001";
 /** A distributor (named, with its ARN) and its REGISTERED investor, a second distributor, the open scheme LINK_SCHEME. */
 export async function linkingDistributor(app: TestApp, options: { mandate?: boolean; name?: string } = {}) {
   if (!(await app.prisma.scheme.findUnique({ where: { schemeCode: LINK_SCHEME } }))) await createOpenScheme(app, LINK_SCHEME, "Test Flexi Cap Fund - Growth");
-  const distributor = await app.newDistributor({ name: options.name ?? "Asha Advisors" });
+  const distributor = await app.newDistributor({ name: options.name ?? "Mehta Advisors" });
   const { token: otherToken } = await app.newDistributor();
   const investor: TestInvestor = await registeredInvestor(app, distributor.token);
   const mandateId = options.mandate ? await registeredMandate(app, distributor.token, investor) : "";

@@ -58,7 +58,7 @@ describe("the whole flow: create, open, confirm, pay, capture", () => {
       scheme_code: LINK_SCHEME, scheme_name: "Test Flexi Cap Fund - Growth", amount: 2500.5, units: null, all_units: false,
       sip: null, stp: null, swp: null, switch: null,
       investor_name: "A*** R**", investor_pan: `${ctx.investor.pan.slice(0, 2)}XXXXX${ctx.investor.pan.slice(-3)}`,
-      distributor_name: "Asha Advisors", distributor_arn: ctx.arn,
+      distributor_name: "Mehta Advisors", distributor_arn: ctx.arn,
       order_id: null, order_status: null, payment_status: null, can_pay: false, latest_payment: null,
     });
     expect(opened.text).not.toContain(ctx.investor.pan);
