@@ -11,6 +11,13 @@ export interface TestInvestor {
   bankAccountId: string;
 }
 
+/** Two fresh distributors' tokens: the caller's and another one for tenancy checks. */
+export async function twoDistributors(app: TestApp) {
+  const { token } = await app.newDistributor();
+  const { token: otherToken } = await app.newDistributor();
+  return { token, otherToken };
+}
+
 /** A PENDING investor of the token's distributor, created through POST /api/investors/v1 (default investorBody()). */
 export async function pendingInvestor(app: TestApp, token: string, body = investorBody()): Promise<TestInvestor> {
   const created = await app.http("POST", "/api/investors/v1", { token, json: body });
