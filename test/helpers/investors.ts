@@ -37,11 +37,16 @@ export async function registeredInvestor(app: TestApp, token: string, body = inv
   return investor;
 }
 
+/** A POST /api/mandates/v1 body: ENACH on the investor's first bank account, limit 25,000.50, from today. */
+export function mandateBody(investor: { id: string; bankAccountId: string }, overrides: Record<string, unknown> = {}) {
+  return { investor_id: investor.id, bank_account_id: investor.bankAccountId, mandate_type: "ENACH", amount_limit: 25000.5, start_date: todayInIndia(), ...overrides };
+}
+
 /** A REGISTERED ENACH mandate (limit 50,000, from today) on the investor's first bank account; its id. */
 export async function registeredMandate(app: TestApp, token: string, investor: TestInvestor): Promise<string> {
   const created = await app.http("POST", "/api/mandates/v1", {
     token,
-    json: { investor_id: investor.id, bank_account_id: investor.bankAccountId, mandate_type: "ENACH", amount_limit: 50000, start_date: todayInIndia() },
+    json: mandateBody(investor, { amount_limit: 50000 }),
   });
   expect(created.status).toBe(201);
   expect((await app.http("GET", `/api/simulation/mandates/v1/${created.body.id}/register`, { token })).status).toBe(200);
