@@ -10,7 +10,7 @@ import { IMPORT_OUTCOMES } from "../../src/holdings/import.js";
 import { HOLDING_NATURE_VALUES, REGISTRARS } from "../../src/holdings/registrars/feed.js";
 import { EVENT_NAMES, EVENT_RESOURCE_TYPES } from "../../src/events/catalog.js";
 import { BANK_ACCOUNT_TYPES, HOLDING_MODES, HOLDING_TYPES, INVESTOR_STATUSES, TAX_STATUSES } from "../../src/investors/investor.states.js";
-import { narrowTo } from "../../src/lib/closed-set.js";
+import { narrowOrNull, narrowTo } from "../../src/lib/closed-set.js";
 import { AMFI_OPTIONS, AMFI_PLANS } from "../../src/masters/amfi/navall.js";
 import { MANDATE_STATUSES, MANDATE_TYPES } from "../../src/mandates/mandate.states.js";
 import {
@@ -158,5 +158,11 @@ describe("narrowTo", () => {
     expect(() => narrowTo(ORDER_STATUSES, "MAYBE", "orders.status")).toThrow(
       'orders.status holds "MAYBE", which is none of PENDING, ACCEPTED, REJECTED, FAILED, ALLOTTED, CANCELLED',
     );
+  });
+
+  it("keeps an optional column's NULL as null, and narrows its values like narrowTo", () => {
+    expect(narrowOrNull(PURCHASE_TYPES, null, "orders.purchase_type")).toBeNull();
+    expect(narrowOrNull(PURCHASE_TYPES, "FRESH", "orders.purchase_type")).toBe("FRESH");
+    expect(() => narrowOrNull(PURCHASE_TYPES, "SECOND", "orders.purchase_type")).toThrow('orders.purchase_type holds "SECOND", which is none of FRESH, ADDITIONAL');
   });
 });
