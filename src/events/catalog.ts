@@ -2,6 +2,10 @@ import { z } from "zod";
 
 const remark = z.string().nullable();
 
+/** events.resource_type: what an event is about; every event's name starts with it (the database checks both lists). */
+export const EVENT_RESOURCE_TYPES = ["investor", "mandate", "order", "payment"] as const;
+export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number];
+
 /** Every event the service emits, with the exact data shape of the specification. */
 export const EVENTS = {
   "investor.registered": z.object({ investor_id: z.string(), status: z.literal("REGISTERED"), provider_remark: remark }),
@@ -16,7 +20,9 @@ export const EVENTS = {
   "payment.captured": z.object({ payment_id: z.string(), status: z.literal("CAPTURED") }),
   "payment.failed": z.object({ payment_id: z.string(), status: z.literal("FAILED") }),
   "payment.refunded": z.object({ payment_id: z.string(), status: z.literal("REFUNDED") }),
-} as const;
+} as const satisfies Record<`${EventResourceType}.${string}`, z.ZodType>;
 
 export type EventName = keyof typeof EVENTS;
+/** events.event and webhook_deliveries.event, in catalog order. */
+export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
 export type EventData<N extends EventName> = z.infer<(typeof EVENTS)[N]>;

@@ -1,7 +1,7 @@
 import type { Tx } from "../db/client.js";
 import { newId } from "../lib/ids.js";
 import { maskPansDeep } from "../lib/mask.js";
-import { EVENTS, type EventData, type EventName } from "./catalog.js";
+import { EVENTS, type EventData, type EventName, type EventResourceType } from "./catalog.js";
 import { passToSinks } from "./sinks.js";
 
 /**
@@ -11,7 +11,7 @@ import { passToSinks } from "./sinks.js";
  */
 export async function recordEvent<N extends EventName>(
   tx: Tx,
-  input: { distributorId: string; resourceType: string; resourceId: string; event: N; data: EventData<N> },
+  input: { distributorId: string; resourceType: EventResourceType; resourceId: string; event: N; data: EventData<N> },
 ): Promise<string> {
   const id = newId("evt");
   const data = maskPansDeep(EVENTS[input.event].parse(input.data));

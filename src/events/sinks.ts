@@ -1,9 +1,10 @@
 import type { Tx } from "../db/client.js";
+import type { EventName } from "./catalog.js";
 
 export interface RecordedEvent {
   id: string;
   distributorId: string;
-  event: string;
+  event: EventName;
   data: unknown;
 }
 

@@ -1,18 +1,53 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
 import { narrowTo } from "../lib/closed-set.js";
 import { maskFreeText } from "../lib/mask.js";
-import { INVESTOR_STATUSES, type InvestorStatus } from "./investor.states.js";
+import {
+  BANK_ACCOUNT_TYPES,
+  HOLDING_MODES,
+  HOLDING_TYPES,
+  INVESTOR_STATUSES,
+  TAX_STATUSES,
+  type BankAccountType,
+  type HoldingMode,
+  type HoldingType,
+  type InvestorStatus,
+  type TaxStatus,
+} from "./investor.states.js";
 
 const WITH_ACCOUNTS = {
   investmentAccounts: { orderBy: { createdAt: "asc" } },
   bankAccounts: { orderBy: { createdAt: "asc" } },
 } as const satisfies Prisma.InvestorInclude;
 
-export type InvestorRow = Omit<Prisma.InvestorGetPayload<{ include: typeof WITH_ACCOUNTS }>, "status"> & { status: InvestorStatus };
+type StoredInvestor = Prisma.InvestorGetPayload<{ include: typeof WITH_ACCOUNTS }>;
+type InvestmentAccountRow = Omit<StoredInvestor["investmentAccounts"][number], "holdingMode"> & { holdingMode: HoldingMode };
+type BankAccountRow = Omit<StoredInvestor["bankAccounts"][number], "accountType"> & { accountType: BankAccountType };
+
+/** An investor as stored with its accounts, its closed-set columns narrowed to their sets. */
+export type InvestorRow = Omit<StoredInvestor, "status" | "taxStatus" | "holdingType" | "investmentAccounts" | "bankAccounts"> & {
+  status: InvestorStatus;
+  taxStatus: TaxStatus;
+  holdingType: HoldingType;
+  investmentAccounts: InvestmentAccountRow[];
+  bankAccounts: BankAccountRow[];
+};
 
 const investorStatus = (status: string): InvestorStatus => narrowTo(INVESTOR_STATUSES, status, "investors.status");
+const holdingType = (type: string): HoldingType => narrowTo(HOLDING_TYPES, type, "investors.holding_type");
+const holdingMode = (mode: string): HoldingMode => narrowTo(HOLDING_MODES, mode, "investment_accounts.holding_mode");
 
-function toRow<T extends { status: string }>(row: T): Omit<T, "status"> & { status: InvestorStatus } {
+function toRow(row: StoredInvestor): InvestorRow {
+  return {
+    ...row,
+    status: investorStatus(row.status),
+    taxStatus: narrowTo(TAX_STATUSES, row.taxStatus, "investors.tax_status"),
+    holdingType: holdingType(row.holdingType),
+    investmentAccounts: row.investmentAccounts.map((a) => ({ ...a, holdingMode: holdingMode(a.holdingMode) })),
+    bankAccounts: row.bankAccounts.map((b) => ({ ...b, accountType: narrowTo(BANK_ACCOUNT_TYPES, b.accountType, "bank_accounts.account_type") })),
+  };
+}
+
+function withStatus<T extends { status: string }>(row: T): Omit<T, "status"> & { status: InvestorStatus } {
   return { ...row, status: investorStatus(row.status) };
 }
 
@@ -23,13 +58,13 @@ export interface NewInvestor {
     status: InvestorStatus;
     panHash: string;
     detailsEncrypted: string;
-    taxStatus: string;
-    holdingType: string;
+    taxStatus: TaxStatus;
+    holdingType: HoldingType;
     clientRef: string | null;
     uccCode: string;
   };
-  investmentAccount: { id: string; holdingMode: string };
-  bankAccounts: Array<{ id: string; accountType: string; accountNumberEncrypted: string; accountNumberLast4: string; ifsc: string; isPrimary: boolean }>;
+  investmentAccount: { id: string; holdingMode: HoldingMode };
+  bankAccounts: Array<{ id: string; accountType: BankAccountType; accountNumberEncrypted: string; accountNumberLast4: string; ifsc: string; isPrimary: boolean }>;
 }
 
 /**
@@ -155,7 +190,7 @@ export async function findInvestmentAccountForOrder(db: DbOrTx, distributorId: s
     where: { id, distributorId },
     include: { investor: { select: { status: true, bankAccounts: { select: { id: true } } } } },
   });
-  return account && { ...account, investor: toRow(account.investor) };
+  return account && { ...account, holdingMode: holdingMode(account.holdingMode), investor: withStatus(account.investor) };
 }
 
 /** The investor's client code at the exchange (UCC), for jobs that talk to the exchange about its orders and payments. */
@@ -166,10 +201,11 @@ export async function getUccCode(db: DbOrTx, id: string): Promise<string> {
 
 /** The encrypted details and holding type of the investors named. */
 export async function investorDetails(db: DbOrTx, ids: string[]) {
-  return db.investor.findMany({ where: { id: { in: ids } }, select: { id: true, detailsEncrypted: true, holdingType: true } });
+  const rows = await db.investor.findMany({ where: { id: { in: ids } }, select: { id: true, detailsEncrypted: true, holdingType: true } });
+  return rows.map((row) => ({ ...row, holdingType: holdingType(row.holdingType) }));
 }
 
 /** Who owns an investor and where its registration stands. */
 export async function getInvestorState(db: DbOrTx, id: string): Promise<{ distributorId: string; status: InvestorStatus }> {
-  return toRow(await db.investor.findUniqueOrThrow({ where: { id }, select: { distributorId: true, status: true } }));
+  return withStatus(await db.investor.findUniqueOrThrow({ where: { id }, select: { distributorId: true, status: true } }));
 }

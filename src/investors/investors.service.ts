@@ -215,7 +215,7 @@ function toView(cipher: DataCipher, row: repo.InvestorRow) {
     investment_account_id: row.investmentAccounts[0]!.id,
     investment_accounts: row.investmentAccounts.map((a) => ({
       id: a.id,
-      holding_mode: a.holdingMode as "PHYSICAL" | "CDSL" | "NSDL",
+      holding_mode: a.holdingMode,
       created_at: a.createdAt.toISOString(),
     })),
     bank_accounts: row.bankAccounts.map((a) => ({

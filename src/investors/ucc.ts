@@ -2,25 +2,24 @@ import type { UccRegistration } from "../exchange/port.js";
 import { ageOn } from "../lib/formats.js";
 import { normaliseIndianStateCode } from "../masters/geography.js";
 import { exchangeCodeOf, uccOccupationCode } from "../masters/investor-options.js";
+import type { HoldingType, TaxStatus } from "./investor.states.js";
 import type { InvestorDetails } from "./investors.service.js";
 
 /** The investor as the exchange's UCC and FATCA records want it: the catalog's values become codes. */
 export function toUccRegistration(
   clientCode: string,
-  investor: { taxStatus: string; holdingType: string },
+  investor: { taxStatus: TaxStatus; holdingType: HoldingType },
   details: InvestorDetails,
   bankAccounts: Array<{ accountType: string; accountNumber: string; ifsc: string; isPrimary: boolean }>,
 ): UccRegistration {
-  type Code<M extends Parameters<typeof exchangeCodeOf>[0]> = Parameters<typeof exchangeCodeOf<M>>[1];
-  const code = <M extends Parameters<typeof exchangeCodeOf>[0]>(member: M, value: string) => exchangeCodeOf(member, value as Code<M>);
   const demat = details.demat.mode;
-  const depositoryCode = code("demat_modes", demat);
+  const depositoryCode = exchangeCodeOf("demat_modes", demat);
   const holder = details.primary_holder;
   return {
     clientCode,
-    taxStatus: code("tax_statuses", investor.taxStatus),
-    holdingNature: code("holding_types", investor.holdingType),
-    occupation: uccOccupationCode(holder.occupation as Code<"occupations">),
+    taxStatus: exchangeCodeOf("tax_statuses", investor.taxStatus),
+    holdingNature: exchangeCodeOf("holding_types", investor.holdingType),
+    occupation: uccOccupationCode(holder.occupation),
     clientType: depositoryCode === "P" ? "P" : "D",
     depository: depositoryCode === "P" ? null : (depositoryCode.split(":")[1] as "C" | "N"),
     primaryHolder: {
@@ -28,18 +27,18 @@ export function toUccRegistration(
       name: holder.name,
       dateOfBirth: holder.date_of_birth,
       gender: holder.gender,
-      kycType: code("kyc_types", holder.kyc_type),
+      kycType: exchangeCodeOf("kyc_types", holder.kyc_type),
       ckycNumber: holder.ckyc_number ?? null,
     },
-    jointHolders: details.joint_holders.map((h) => ({ pan: h.pan, name: h.name, dateOfBirth: h.date_of_birth, kycType: code("kyc_types", h.kyc_type) })),
+    jointHolders: details.joint_holders.map((h) => ({ pan: h.pan, name: h.name, dateOfBirth: h.date_of_birth, kycType: exchangeCodeOf("kyc_types", h.kyc_type) })),
     guardian: details.guardian
-      ? { name: details.guardian.name, pan: details.guardian.pan, relation: code("guardian_relations", details.guardian.relationship) }
+      ? { name: details.guardian.name, pan: details.guardian.pan, relation: exchangeCodeOf("guardian_relations", details.guardian.relationship) }
       : null,
     contact: {
       email: details.contact.email,
       mobile: details.contact.mobile,
-      emailRelation: code("contact_relations", details.contact.email_relation),
-      mobileRelation: code("contact_relations", details.contact.mobile_relation),
+      emailRelation: exchangeCodeOf("contact_relations", details.contact.email_relation),
+      mobileRelation: exchangeCodeOf("contact_relations", details.contact.mobile_relation),
     },
     address: {
       line1: details.address.line1,
@@ -52,16 +51,16 @@ export function toUccRegistration(
     bankAccounts: bankAccounts.map((a) => ({ accountType: a.accountType, accountNumber: a.accountNumber, ifsc: a.ifsc, isDefault: a.isPrimary })),
     nominees: details.nominees.map((n) => ({
       name: n.name,
-      relation: code("nominee_relationships", n.relationship),
+      relation: exchangeCodeOf("nominee_relationships", n.relationship),
       percentage: n.percentage,
       minor: n.date_of_birth !== undefined && ageOn(n.date_of_birth) < 18,
       guardianName: n.guardian_name ?? null,
     })),
     fatca: {
-      occupationType: code("fatca_occupation_types", details.fatca.occupation_type),
-      incomeSlab: code("income_slabs", details.fatca.income_slab),
-      pep: code("pep_options", details.fatca.pep),
-      sourceOfWealth: code("wealth_sources", details.fatca.source_of_wealth),
+      occupationType: exchangeCodeOf("fatca_occupation_types", details.fatca.occupation_type),
+      incomeSlab: exchangeCodeOf("income_slabs", details.fatca.income_slab),
+      pep: exchangeCodeOf("pep_options", details.fatca.pep),
+      sourceOfWealth: exchangeCodeOf("wealth_sources", details.fatca.source_of_wealth),
       countryOfBirth: details.fatca.country_of_birth,
       placeOfBirth: details.fatca.place_of_birth,
       taxResidentOtherCountry: details.fatca.tax_resident_other_country,

@@ -8,3 +8,8 @@ export function narrowTo<const T extends readonly string[]>(values: T, value: st
   if ((values as readonly string[]).includes(value)) return value as T[number];
   throw new Error(`${column} holds ${JSON.stringify(value)}, which is none of ${values.join(", ")}`);
 }
+
+/** `narrowTo` for an optional column: NULL stays null. */
+export function narrowOrNull<const T extends readonly string[]>(values: T, value: string | null, column: string): T[number] | null {
+  return value === null ? null : narrowTo(values, value, column);
+}

@@ -14,13 +14,14 @@ export interface TaxStatusOption extends CatalogOption {
   group: "RESIDENT" | "NRI";
 }
 
-const TAX_STATUSES: TaxStatusOption[] = [
+const TAX_STATUSES = [
   { value: "INDIVIDUAL", label: "Individual", exchangeCode: "01", group: "RESIDENT" },
   { value: "MINOR", label: "On behalf of minor", exchangeCode: "02", group: "RESIDENT" },
   { value: "NRI", label: "NRI - others", exchangeCode: "11", group: "NRI" },
-];
+] as const satisfies readonly TaxStatusOption[];
 
-const opt = (value: string, label: string, exchangeCode = value): CatalogOption => ({ value, label, exchangeCode });
+/** An option; its value keeps its literal type, so each vocabulary's values form a closed type. */
+const opt = <const V extends string>(value: V, label: string, exchangeCode: string = value): CatalogOption & { value: V } => ({ value, label, exchangeCode });
 
 export const INVESTOR_OPTIONS = {
   bank_account_types: [opt("SB", "Savings"), opt("CB", "Current"), opt("NE", "NRE"), opt("NO", "NRO")],

@@ -7,6 +7,7 @@ import type { Decimal } from "../lib/money.js";
 import { isRegistration, orderTypesWhere } from "./order-types.js";
 import * as repo from "./orders.repo.js";
 import type { OrderRow } from "./orders.repo.js";
+import type { OrderFailureCode } from "./order.states.js";
 import { cancelSchedule, scheduleInstallments } from "./schedule.js";
 
 /**
@@ -45,7 +46,7 @@ export function markDispatchFailed(db: Db, orderId: string, remark: string): Pro
 async function moveFromPending(
   db: Db,
   orderId: string,
-  to: { status: "ACCEPTED" | "REJECTED" | "FAILED"; exchangeOrderNumber: string | null; providerRemark: string | null; failureCode: string | null },
+  to: { status: "ACCEPTED" | "REJECTED" | "FAILED"; exchangeOrderNumber: string | null; providerRemark: string | null; failureCode: OrderFailureCode | null },
 ): Promise<boolean> {
   const providerRemark = maskFreeText(to.providerRemark);
   return db.$transaction(async (tx) => {
@@ -80,7 +81,7 @@ export async function afterAcceptance(tx: Tx, order: OrderRow): Promise<void> {
  * REJECTED with `order.rejected`; money captured for it is refunded and a registration's remaining
  * installments are cancelled, in the same transaction.
  */
-export async function rejectAccepted(db: Db, orderId: string, exchangeRemark: string, failureCode: string): Promise<boolean> {
+export async function rejectAccepted(db: Db, orderId: string, exchangeRemark: string, failureCode: OrderFailureCode): Promise<boolean> {
   const remark = maskFreeText(exchangeRemark);
   return db.$transaction(async (tx) => {
     if (!(await repo.moveOrder(tx, orderId, ["ACCEPTED"], { status: "REJECTED", providerRemark: remark, failureCode }))) return false;

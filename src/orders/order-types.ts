@@ -101,10 +101,6 @@ export function orderType(type: string): OrderTypeTraits {
   return traits;
 }
 
-export function isOrderType(type: string): type is OrderType {
-  return Object.hasOwn(ORDER_TYPE, type);
-}
-
 /** The types whose traits pass `test`, in table order. */
 export function orderTypesWhere(test: (traits: OrderTypeTraits) => boolean): OrderType[] {
   return ORDER_TYPES.filter((type) => test(ORDER_TYPE[type]));

@@ -7,3 +7,11 @@ export type OrderPaymentStatus = (typeof ORDER_PAYMENT_STATUSES)[number];
 
 export const INSTALLMENT_STATUSES = ["SCHEDULED", "CREATED", "CANCELLED"] as const;
 export type InstallmentStatus = (typeof INSTALLMENT_STATUSES)[number];
+
+/** orders.purchase_type: a first purchase in the scheme, or more into a folio. */
+export const PURCHASE_TYPES = ["FRESH", "ADDITIONAL"] as const;
+export type PurchaseType = (typeof PURCHASE_TYPES)[number];
+
+/** orders.failure_code: why an order ended REJECTED or FAILED (the exchange's own words stay in provider_remark). */
+export const ORDER_FAILURE_CODES = ["exchange_rejected", "exchange_unreachable", "allotment_rejected"] as const;
+export type OrderFailureCode = (typeof ORDER_FAILURE_CODES)[number];

@@ -1,26 +1,47 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
-import { orderTypesWhere } from "./order-types.js";
-import { narrowTo } from "../lib/closed-set.js";
+import { HOLDING_MODES, type HoldingMode } from "../investors/investor.states.js";
+import { ORDER_TYPES, orderTypesWhere, type OrderType } from "./order-types.js";
+import { narrowOrNull, narrowTo } from "../lib/closed-set.js";
 import {
   INSTALLMENT_STATUSES,
+  ORDER_FAILURE_CODES,
   ORDER_PAYMENT_STATUSES,
   ORDER_STATUSES,
+  PURCHASE_TYPES,
   type InstallmentStatus,
+  type OrderFailureCode,
   type OrderPaymentStatus,
   type OrderStatus,
+  type PurchaseType,
 } from "./order.states.js";
 
 type StoredOrder = Prisma.OrderGetPayload<object>;
 type StoredInstallment = Prisma.OrderInstallmentGetPayload<object>;
 
-/** An order as stored, its statuses narrowed to their closed sets. */
-export type OrderRow = Omit<StoredOrder, "status" | "paymentStatus"> & { status: OrderStatus; paymentStatus: OrderPaymentStatus };
+/** An order as stored, its closed-set columns narrowed to their sets. */
+export type OrderRow = Omit<StoredOrder, "orderType" | "status" | "paymentStatus" | "purchaseType" | "holdingMode" | "failureCode"> & {
+  orderType: OrderType;
+  status: OrderStatus;
+  paymentStatus: OrderPaymentStatus;
+  purchaseType: PurchaseType | null;
+  holdingMode: HoldingMode | null;
+  failureCode: OrderFailureCode | null;
+};
 export type InstallmentRow = Omit<StoredInstallment, "status"> & { status: InstallmentStatus };
 
 const orderStatus = (status: string): OrderStatus => narrowTo(ORDER_STATUSES, status, "orders.status");
+const orderTypeOf = (type: string): OrderType => narrowTo(ORDER_TYPES, type, "orders.order_type");
 
 function toOrderRow(row: StoredOrder): OrderRow {
-  return { ...row, status: orderStatus(row.status), paymentStatus: narrowTo(ORDER_PAYMENT_STATUSES, row.paymentStatus, "orders.payment_status") };
+  return {
+    ...row,
+    orderType: orderTypeOf(row.orderType),
+    status: orderStatus(row.status),
+    paymentStatus: narrowTo(ORDER_PAYMENT_STATUSES, row.paymentStatus, "orders.payment_status"),
+    purchaseType: narrowOrNull(PURCHASE_TYPES, row.purchaseType, "orders.purchase_type"),
+    holdingMode: narrowOrNull(HOLDING_MODES, row.holdingMode, "orders.holding_mode"),
+    failureCode: narrowOrNull(ORDER_FAILURE_CODES, row.failureCode, "orders.failure_code"),
+  };
 }
 
 function toInstallmentRow(row: StoredInstallment): InstallmentRow {
@@ -34,15 +55,15 @@ export interface NewOrder {
   distributorId: string;
   investorId: string;
   investmentAccountId: string;
-  orderType: string;
+  orderType: OrderType;
   status: Extract<OrderStatus, "PENDING" | "ACCEPTED">;
   paymentStatus: Extract<OrderPaymentStatus, "NOT_REQUIRED" | "UNPAID">;
   schemeCode: string;
-  holdingMode: string | null;
+  holdingMode: HoldingMode | null;
   requestHash: string;
   /** The type's detail objects (sip, stp, swp, switch, euin), as JSON. */
   details: Prisma.JsonValue;
-  purchaseType?: string | null;
+  purchaseType?: PurchaseType | null;
   folioNo?: string | null;
   amount?: Money;
   units?: Money;
@@ -153,7 +174,7 @@ export async function ordersAtExchange(db: DbOrTx, afterId: string, limit: numbe
     orderBy: { id: "asc" },
     take: limit,
   });
-  return rows.map((row) => ({ ...row, status: orderStatus(row.status) }));
+  return rows.map((row) => ({ ...row, orderType: orderTypeOf(row.orderType), status: orderStatus(row.status) }));
 }
 
 export interface UndispatchedOrder {
@@ -195,7 +216,7 @@ export async function moveOrder(
   tx: DbOrTx,
   id: string,
   from: readonly OrderStatus[],
-  data: { status: OrderStatus; exchangeOrderNumber?: string | null; providerRemark?: string | null; failureCode?: string | null },
+  data: { status: OrderStatus; exchangeOrderNumber?: string | null; providerRemark?: string | null; failureCode?: OrderFailureCode | null },
 ): Promise<boolean> {
   const { count } = await tx.order.updateMany({ where: { id, status: { in: [...from] } }, data });
   return count === 1;
@@ -205,7 +226,7 @@ export async function moveOrder(
 export async function allotAccepted(
   tx: DbOrTx,
   id: string,
-  registrationTypes: readonly string[],
+  registrationTypes: readonly OrderType[],
   allotment: { nav: string; allottedUnits: string; allottedAmount: string; folioNo: string; allotmentDate: Date },
 ): Promise<boolean> {
   const { count } = await tx.order.updateMany({
@@ -265,7 +286,7 @@ export async function claimInstallment(tx: DbOrTx, orderId: string, installmentN
 
 /** Allotted orders with a folio and units, oldest allotment first: what the sandbox registrar reports as holdings. */
 export async function allottedOrdersWithFolio(db: DbOrTx) {
-  return db.order.findMany({
+  const rows = await db.order.findMany({
     where: { status: "ALLOTTED", folioNo: { not: null }, allottedUnits: { not: null } },
     orderBy: [{ allotmentDate: "asc" }, { id: "asc" }],
     select: {
@@ -273,4 +294,5 @@ export async function allottedOrdersWithFolio(db: DbOrTx) {
       distributorId: true, investorId: true,
     },
   });
+  return rows.map((row) => ({ ...row, orderType: orderTypeOf(row.orderType) }));
 }

@@ -3,7 +3,8 @@ import type { DetailReason } from "../lib/errors.js";
 import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../lib/zod.js";
 import { ORDER_TYPE, ORDER_TYPES, type DetailObject } from "./order-types.js";
-import { INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES } from "./order.states.js";
+import type { HoldingMode } from "../investors/investor.states.js";
+import { INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES, PURCHASE_TYPES } from "./order.states.js";
 
 const Frequency = z.enum(["MONTHLY", "QUARTERLY", "WEEKLY"]);
 const StartDate = TodayOrLater;
@@ -67,8 +68,9 @@ function orderRequestFields(startDate: z.ZodType<string>) {
     investment_account_id: z.string().min(1).max(64),
     investor_id: z.string().min(1).max(64).optional().describe("When given, must be the investment account's investor."),
     order_type: z.enum(ORDER_TYPES),
-    purchase_type: z.enum(["FRESH", "ADDITIONAL"]).optional(),
-    holding_mode: z.enum(["CDSL", "NSDL", "PHYSICAL"]).optional(),
+    purchase_type: z.enum(PURCHASE_TYPES).optional(),
+    // HOLDING_MODES, in the order this request has always documented them.
+    holding_mode: z.enum(["CDSL", "NSDL", "PHYSICAL"] as const satisfies readonly HoldingMode[]).optional(),
     scheme_code: z.string().min(1).max(20).optional().describe("Required except for SIP_TOPUP (the SIP's scheme)."),
     folio_no: z.string().trim().min(1).max(30).optional(),
     amount: Rupees(1_000_000_000).optional(),

@@ -16,7 +16,7 @@ import { findScheme, type SchemeRow } from "../masters/schemes.repo.js";
 import { latestPaymentIds } from "../payments/payments.repo.js";
 import { orderedView } from "./order-details.js";
 import { endWithoutUnits } from "./order-moves.js";
-import { ORDER_TYPE, type OrderType } from "./order-types.js";
+import { ORDER_TYPE } from "./order-types.js";
 import { mandateValidityViolations, schemeViolations, type RuleViolation } from "./order-rules.js";
 import { PlaceOrderRequest, type PlaceOrderInput } from "./orders.schemas.js";
 import * as repo from "./orders.repo.js";
@@ -230,7 +230,7 @@ function placed(row: OrderRow) {
     id: row.id,
     client_ref: row.clientRef,
     created_at: row.createdAt.toISOString(),
-    order_type: row.orderType as OrderType,
+    order_type: row.orderType,
     status: row.status,
   };
 }

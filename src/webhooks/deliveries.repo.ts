@@ -1,18 +1,21 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
+import { EVENT_NAMES, type EventName } from "../events/catalog.js";
 import { narrowTo } from "../lib/closed-set.js";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "./webhook.states.js";
 
-export type DeliveryRow = Omit<Prisma.WebhookDeliveryGetPayload<object>, "status"> & { status: DeliveryStatus };
+export type DeliveryRow = Omit<Prisma.WebhookDeliveryGetPayload<object>, "status" | "event"> & { status: DeliveryStatus; event: EventName };
+
+const eventName = (event: string): EventName => narrowTo(EVENT_NAMES, event, "webhook_deliveries.event");
 
 function toRow(row: Prisma.WebhookDeliveryGetPayload<object>): DeliveryRow {
-  return { ...row, status: narrowTo(DELIVERY_STATUSES, row.status, "webhook_deliveries.status") };
+  return { ...row, status: narrowTo(DELIVERY_STATUSES, row.status, "webhook_deliveries.status"), event: eventName(row.event) };
 }
 export type AttemptRow = Prisma.WebhookAttemptGetPayload<object>;
 
 /** New PENDING deliveries, due now. */
 export async function insertDeliveries(
   tx: DbOrTx,
-  deliveries: Array<{ id: string; distributorId: string; subscriptionId: string; eventId: string; event: string; payload: string; nextAttemptAt: Date }>,
+  deliveries: Array<{ id: string; distributorId: string; subscriptionId: string; eventId: string; event: EventName; payload: string; nextAttemptAt: Date }>,
 ): Promise<void> {
   await tx.webhookDelivery.createMany({ data: deliveries.map((d) => ({ ...d, status: "PENDING" })) });
 }
@@ -71,14 +74,14 @@ export async function countUnheldDueBefore(db: DbOrTx, dueBefore: Date): Promise
 export interface ClaimedDelivery {
   id: string;
   subscription_id: string;
-  event: string;
+  event: EventName;
   payload: string;
   attempts: number;
 }
 
 /** Takes up to `limit` due deliveries no other job holds, leasing them (a lease that runs out frees them again). */
 export async function claimDueDeliveries(db: DbOrTx, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-  return db.$queryRawUnsafe<ClaimedDelivery[]>(
+  const rows = await db.$queryRawUnsafe<Array<Omit<ClaimedDelivery, "event"> & { event: string }>>(
     `UPDATE webhook_deliveries SET lease_until = now() + make_interval(secs => $2)
       WHERE id IN (
         SELECT id FROM webhook_deliveries
@@ -91,6 +94,7 @@ export async function claimDueDeliveries(db: DbOrTx, limit: number, leaseSeconds
     limit,
     leaseSeconds,
   );
+  return rows.map((row) => ({ ...row, event: eventName(row.event) }));
 }
 
 /** Attempts as made; a repeated one (same delivery and number) is kept once. */

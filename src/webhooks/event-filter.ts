@@ -1,7 +1,7 @@
-import { EVENTS, type EventName } from "../events/catalog.js";
+import { EVENT_NAMES, type EventResourceType } from "../events/catalog.js";
 
-export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
-export const WILDCARDS = ["investor.*", "mandate.*", "order.*", "payment.*"] as const;
+export const WILDCARDS = ["investor.*", "mandate.*", "order.*", "payment.*"] as const satisfies ReadonlyArray<`${EventResourceType}.*`>;
+/** What a subscription may list: webhook_subscriptions.events holds only these (the database checks the same list). */
 export const SUBSCRIBABLE = [...EVENT_NAMES, ...WILDCARDS] as const;
 
 /** Whether a subscription's list (names and `<resource>.*` wildcards) covers an event name. */

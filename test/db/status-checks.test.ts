@@ -8,27 +8,48 @@ import { createMigration } from "../../src/db/migrate.js";
 import { RECORD_KINDS, RECORD_STATUSES } from "../../src/exchange/sandbox.repo.js";
 import { IMPORT_OUTCOMES } from "../../src/holdings/import.js";
 import { HOLDING_NATURE_VALUES, REGISTRARS } from "../../src/holdings/registrars/feed.js";
-import { INVESTOR_STATUSES } from "../../src/investors/investor.states.js";
-import { narrowTo } from "../../src/lib/closed-set.js";
+import { EVENT_NAMES, EVENT_RESOURCE_TYPES } from "../../src/events/catalog.js";
+import { BANK_ACCOUNT_TYPES, HOLDING_MODES, HOLDING_TYPES, INVESTOR_STATUSES, TAX_STATUSES } from "../../src/investors/investor.states.js";
+import { narrowOrNull, narrowTo } from "../../src/lib/closed-set.js";
 import { AMFI_OPTIONS, AMFI_PLANS } from "../../src/masters/amfi/navall.js";
 import { MANDATE_STATUSES, MANDATE_TYPES } from "../../src/mandates/mandate.states.js";
-import { INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES } from "../../src/orders/order.states.js";
+import {
+  INSTALLMENT_STATUSES,
+  ORDER_FAILURE_CODES,
+  ORDER_PAYMENT_STATUSES,
+  ORDER_STATUSES,
+  PURCHASE_TYPES,
+} from "../../src/orders/order.states.js";
 import { ORDER_TYPES } from "../../src/orders/order-types.js";
 import { ORDER_LINK_STATUSES } from "../../src/order-links/link.states.js";
 import { PAYMENT_FAILURE_CODES, PAYMENT_MODES, PAYMENT_STATUSES } from "../../src/payments/payment.states.js";
+import { SUBSCRIBABLE } from "../../src/webhooks/event-filter.js";
 import { DELIVERY_STATUSES, SUBSCRIPTION_STATUSES } from "../../src/webhooks/webhook.states.js";
 import { createTestDatabase } from "../helpers/db.js";
 
-/** Every closed-set column: its CHECK constraint must list exactly the TypeScript tuple, in its order. */
+/**
+ * Every closed-set column: its CHECK constraint must list exactly the TypeScript tuple, in its order. A text
+ * column holds one of the values (`column = ANY (ARRAY[...])`); a text[] column only values of the set
+ * (`column <@ ARRAY[...]`).
+ */
 const CLOSED_SETS: Array<[table: string, column: string, values: readonly string[]]> = [
   ["schemes", "plan", AMFI_PLANS],
   ["schemes", "option", AMFI_OPTIONS],
+  ["events", "resource_type", EVENT_RESOURCE_TYPES],
+  ["events", "event", EVENT_NAMES],
   ["investors", "status", INVESTOR_STATUSES],
+  ["investors", "tax_status", TAX_STATUSES],
+  ["investors", "holding_type", HOLDING_TYPES],
+  ["investment_accounts", "holding_mode", HOLDING_MODES],
+  ["bank_accounts", "account_type", BANK_ACCOUNT_TYPES],
   ["mandates", "status", MANDATE_STATUSES],
   ["mandates", "mandate_type", MANDATE_TYPES],
   ["orders", "status", ORDER_STATUSES],
   ["orders", "payment_status", ORDER_PAYMENT_STATUSES],
   ["orders", "order_type", ORDER_TYPES],
+  ["orders", "purchase_type", PURCHASE_TYPES],
+  ["orders", "holding_mode", HOLDING_MODES],
+  ["orders", "failure_code", ORDER_FAILURE_CODES],
   ["order_installments", "status", INSTALLMENT_STATUSES],
   ["payments", "status", PAYMENT_STATUSES],
   ["payments", "mode", PAYMENT_MODES],
@@ -36,7 +57,9 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["order_links", "status", ORDER_LINK_STATUSES],
   ["order_links", "order_type", ORDER_TYPES],
   ["webhook_subscriptions", "status", SUBSCRIPTION_STATUSES],
+  ["webhook_subscriptions", "events", SUBSCRIBABLE],
   ["webhook_deliveries", "status", DELIVERY_STATUSES],
+  ["webhook_deliveries", "event", EVENT_NAMES],
   ["holding_positions", "registrar", REGISTRARS],
   ["holding_positions", "holding_nature", HOLDING_NATURE_VALUES],
   ["holding_snapshots", "registrar", REGISTRARS],
@@ -45,6 +68,9 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["sandbox_exchange_records", "kind", RECORD_KINDS],
   ["sandbox_exchange_records", "status", RECORD_STATUSES],
 ];
+
+/** The text[] columns among them. */
+const ARRAY_COLUMNS = new Set(["webhook_subscriptions.events"]);
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -77,7 +103,8 @@ describe("closed sets checked by the database", { timeout: 60_000 }, () => {
     const constraint = (await checkConstraints()).find((c) => c.name === `${table}_${column}_check`);
 
     expect(constraint?.table).toBe(table);
-    expect(constraint!.definition).toMatch(new RegExp(`^CHECK \\(\\(${column} = ANY \\(ARRAY\\[`));
+    const operator = ARRAY_COLUMNS.has(`${table}.${column}`) ? "<@ " : "= ANY \\(";
+    expect(constraint!.definition).toMatch(new RegExp(`^CHECK \\(\\(${column} ${operator}ARRAY\\[`));
     const listed = [...constraint!.definition.matchAll(/'([^']*)'::text/g)].map((m) => m[1]);
     expect(listed).toEqual([...values]);
   });
@@ -95,6 +122,20 @@ describe("closed sets checked by the database", { timeout: 60_000 }, () => {
 
     await expect(insert).rejects.toMatchObject({ code: "23514", constraint: "sandbox_exchange_records_status_check" });
     const { rows } = await client.query("SELECT count(*)::int AS n FROM sandbox_exchange_records");
+    expect(rows).toEqual([{ n: 0 }]);
+  });
+
+  it.each([
+    ["events", `INSERT INTO events (id, distributor_id, resource_type, resource_id, event, data) VALUES ('evt_1', 'dst_1', 'order', 'ord_1', 'order.shipped', '{}')`, "events_event_check"],
+    [
+      "webhook_subscriptions",
+      `INSERT INTO webhook_subscriptions (id, distributor_id, url, events, secret_encrypted, status)
+       VALUES ('whs_1', 'dst_1', 'https://example.in/hook', ARRAY['order.allotted', 'order.shipped'], 'x', 'ACTIVE')`,
+      "webhook_subscriptions_events_check",
+    ],
+  ])("refuses a value outside the set in %s, changing nothing", async (table, insert, constraint) => {
+    await expect(client.query(insert)).rejects.toMatchObject({ code: "23514", constraint });
+    const { rows } = await client.query(`SELECT count(*)::int AS n FROM ${table}`);
     expect(rows).toEqual([{ n: 0 }]);
   });
 
@@ -121,5 +162,11 @@ describe("narrowTo", () => {
     expect(() => narrowTo(ORDER_STATUSES, "MAYBE", "orders.status")).toThrow(
       'orders.status holds "MAYBE", which is none of PENDING, ACCEPTED, REJECTED, FAILED, ALLOTTED, CANCELLED',
     );
+  });
+
+  it("keeps an optional column's NULL as null, and narrows its values like narrowTo", () => {
+    expect(narrowOrNull(PURCHASE_TYPES, null, "orders.purchase_type")).toBeNull();
+    expect(narrowOrNull(PURCHASE_TYPES, "FRESH", "orders.purchase_type")).toBe("FRESH");
+    expect(() => narrowOrNull(PURCHASE_TYPES, "SECOND", "orders.purchase_type")).toThrow('orders.purchase_type holds "SECOND", which is none of FRESH, ADDITIONAL');
   });
 });

@@ -1,7 +1,6 @@
 import type { ServerType } from "@hono/node-server";
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll } from "vitest";
 import { createApp } from "../../src/app.js";
 import { buildServices } from "../../src/build-services.js";
@@ -14,6 +13,7 @@ import { createLogger } from "../../src/lib/logger.js";
 import { httpServerOptions, startHttpServer } from "../../src/http/server.js";
 import type { Services } from "../../src/core/services.js";
 import { createTestDatabase } from "./db.js";
+import { lineSink } from "./logs.js";
 
 export interface TestApp {
   baseUrl: string;
@@ -57,13 +57,7 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
     state.databaseUrl = db.url;
     state.dropDb = db.drop;
     state.config = loadConfig({ MF_ENV: "sandbox", DATABASE_URL: db.url, LOG_LEVEL: "info", ...env });
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        state.logs.push(...String(chunk).split("\n").filter(Boolean));
-        done();
-      },
-    });
-    const logger = createLogger("info", sink);
+    const logger = createLogger("info", lineSink(state.logs));
     // Test files share one PostgreSQL, so each keeps a small pool unless it asks for MF_DB_POOL_SIZE.
     const poolSize = env.MF_DB_POOL_SIZE ? state.config.dbPoolSize : 5;
     state.prisma = createPrisma(db.url, poolSize);

@@ -11,6 +11,13 @@ export interface TestInvestor {
   bankAccountId: string;
 }
 
+/** Two fresh distributors' tokens: the caller's and another one for tenancy checks. */
+export async function twoDistributors(app: TestApp) {
+  const { token } = await app.newDistributor();
+  const { token: otherToken } = await app.newDistributor();
+  return { token, otherToken };
+}
+
 /** A PENDING investor of the token's distributor, created through POST /api/investors/v1 (default investorBody()). */
 export async function pendingInvestor(app: TestApp, token: string, body = investorBody()): Promise<TestInvestor> {
   const created = await app.http("POST", "/api/investors/v1", { token, json: body });
@@ -30,11 +37,16 @@ export async function registeredInvestor(app: TestApp, token: string, body = inv
   return investor;
 }
 
+/** A POST /api/mandates/v1 body: ENACH on the investor's first bank account, limit 25,000.50, from today. */
+export function mandateBody(investor: { id: string; bankAccountId: string }, overrides: Record<string, unknown> = {}) {
+  return { investor_id: investor.id, bank_account_id: investor.bankAccountId, mandate_type: "ENACH", amount_limit: 25000.5, start_date: todayInIndia(), ...overrides };
+}
+
 /** A REGISTERED ENACH mandate (limit 50,000, from today) on the investor's first bank account; its id. */
 export async function registeredMandate(app: TestApp, token: string, investor: TestInvestor): Promise<string> {
   const created = await app.http("POST", "/api/mandates/v1", {
     token,
-    json: { investor_id: investor.id, bank_account_id: investor.bankAccountId, mandate_type: "ENACH", amount_limit: 50000, start_date: todayInIndia() },
+    json: mandateBody(investor, { amount_limit: 50000 }),
   });
   expect(created.status).toBe(201);
   expect((await app.http("GET", `/api/simulation/mandates/v1/${created.body.id}/register`, { token })).status).toBe(200);

@@ -3,7 +3,7 @@ import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import type { TestApp } from "./app.js";
 import { registeredInvestor, registeredMandate, type TestInvestor } from "./investors.js";
 import { runTask } from "./jobs.js";
-import { createOpenScheme } from "./orders.js";
+import { createOpenScheme, lumpsumOrder } from "./orders.js";
 
 export const LINK_SCHEME = "930001";
 
@@ -19,7 +19,7 @@ export async function linkingDistributor(app: TestApp, options: { mandate?: bool
 
 /** A lump-sum proposal of 2500.50 into LINK_SCHEME for the investor's account. */
 export const lumpsumProposal = (investor: TestInvestor, overrides: Record<string, unknown> = {}) => ({
-  investment_account_id: investor.account, order_type: "LUMPSUM_PURCHASE", scheme_code: LINK_SCHEME, amount: 2500.5, purchase_type: "FRESH", ...overrides,
+  investment_account_id: investor.account, ...lumpsumOrder(LINK_SCHEME, { amount: 2500.5, ...overrides }),
 });
 
 export const createLink = (app: TestApp, token: string, json: unknown, headers: Record<string, string> = {}) =>

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
+import { twoDistributors } from "../helpers/investors.js";
 import { investorBody, randomPan, yearsAgo } from "../helpers/factories.js";
 import { queuedJobs } from "../helpers/jobs.js";
 
@@ -8,8 +9,7 @@ let token = "";
 let otherToken = "";
 
 beforeAll(async () => {
-  token = (await app.newDistributor()).token;
-  otherToken = (await app.newDistributor()).token;
+  ({ token, otherToken } = await twoDistributors(app));
 });
 
 const create = (json: unknown, options: { token?: string; headers?: Record<string, string> } = {}) =>

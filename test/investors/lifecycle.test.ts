@@ -5,15 +5,14 @@ import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { investorBody } from "../helpers/factories.js";
-import { pendingInvestor } from "../helpers/investors.js";
+import { pendingInvestor, twoDistributors } from "../helpers/investors.js";
 
 const app = useTestApp();
 let token = "";
 let otherToken = "";
 
 beforeAll(async () => {
-  token = (await app.newDistributor()).token;
-  otherToken = (await app.newDistributor()).token;
+  ({ token, otherToken } = await twoDistributors(app));
 });
 
 const eventsOf = (investorId: string) =>

@@ -1,25 +1,18 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { todayInIndia } from "../../src/lib/india-date.js";
 import { registerMandate } from "../../src/mandates/jobs/register.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
-import { pendingInvestor, registeredInvestor } from "../helpers/investors.js";
+import { today } from "../helpers/orders.js";
+import { mandateBody, registeredInvestor, twoDistributors } from "../helpers/investors.js";
 
 const app = useTestApp();
 let token = "";
 let otherToken = "";
 
 beforeAll(async () => {
-  token = (await app.newDistributor()).token;
-  otherToken = (await app.newDistributor()).token;
+  ({ token, otherToken } = await twoDistributors(app));
 });
-
-const today = () => todayInIndia();
-
-function mandateBody(investor: { id: string; bankAccountId: string }, overrides: Record<string, unknown> = {}) {
-  return { investor_id: investor.id, bank_account_id: investor.bankAccountId, mandate_type: "ENACH", amount_limit: 25000.5, start_date: today(), ...overrides };
-}
 
 const eventsOf = (id: string) => app.prisma.event.findMany({ where: { resourceId: id }, orderBy: { createdAt: "asc" }, select: { event: true, data: true } });
 
@@ -91,37 +84,6 @@ describe("mandates", () => {
     expect((await app.http("GET", `/api/simulation/mandates/v1/${other.id}/reject?remark=ACCOUNT%20CLOSED`, { token })).status).toBe(200);
     expect((await app.http("GET", `/api/mandates/v1/${other.id}`, { token })).body).toMatchObject({ status: "REJECTED", provider_remark: "ACCOUNT CLOSED" });
     expect(await eventsOf(other.id)).toEqual([{ event: "mandate.rejected", data: { mandate_id: other.id, status: "REJECTED" } }]);
-  });
-
-  it("need a REGISTERED investor of the caller and one of its own bank accounts", async () => {
-    const pending = await pendingInvestor(app, token);
-    const notRegistered = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(pending) });
-    expect(notRegistered.status).toBe(409);
-    expect(notRegistered.body.error.code).toBe("INVALID_STATE");
-
-    const investor = await registeredInvestor(app, token);
-    expect((await app.http("POST", "/api/mandates/v1", { token: otherToken, json: mandateBody(investor) })).status).toBe(404);
-    const foreignAccount = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor, { bank_account_id: pending.bankAccountId }) });
-    expect(foreignAccount.status).toBe(400);
-    expect(foreignAccount.body.error.details).toEqual([{ path: "bank_account_id", message: `is not a bank account of ${investor.id}`, reason: "bank_account_not_found" }]);
-  });
-
-  it.each([
-    ["a zero amount", { amount_limit: 0 }, "amount_limit"],
-    ["an amount over 1 crore", { amount_limit: 10_000_000.01 }, "amount_limit"],
-    ["three decimals", { amount_limit: 100.005 }, "amount_limit"],
-    ["an amount as a string", { amount_limit: "5000" }, "amount_limit"],
-    ["an unknown type", { mandate_type: "UPI" }, "mandate_type"],
-    ["a start in the past", { start_date: "2020-01-01" }, "start_date"],
-    ["an end before the start", { end_date: "2020-01-01" }, "end_date"],
-    ["more than 40 years", { end_date: "2099-01-01" }, "end_date"],
-    ["an unknown field", { frequency: "MONTHLY" }, "frequency"],
-  ])("refuse %s", async (_name, change, path) => {
-    const investor = await registeredInvestor(app, token);
-    const res = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor, change) });
-    expect(res.status).toBe(400);
-    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
-    expect(await app.prisma.mandate.count({ where: { investorId: investor.id } })).toBe(0);
   });
 
   it("replay the first response for a repeated Idempotency-Key", async () => {

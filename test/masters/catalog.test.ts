@@ -9,6 +9,7 @@ describe("the catalog as the source for validation and the exchange port", () =>
     expect(exchangeCodeOf("guardian_relations", "COURT_APPOINTED")).toBe("23");
     expect(exchangeCodeOf("tax_statuses", "NRI")).toBe("11");
     expect(exchangeCodeOf("nominee_relationships", "COURT_APPOINTED_LEGAL_GUARDIAN")).toBe("23");
+    // @ts-expect-error: a value outside the catalog, as only a broken row could hold
     expect(() => exchangeCodeOf("genders", "X")).toThrow();
   });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
 import { burstWithProbe, DEFAULT_POOL_SIZE, expectLive, statusCounts } from "../helpers/bursts.js";
-import { createOpenScheme, eventNames, orderingInvestor } from "../helpers/orders.js";
+import { createOpenScheme, eventNames, lumpsumOrder, orderingInvestor } from "../helpers/orders.js";
 import { queuedJobs } from "../helpers/jobs.js";
 
 // The pool a deployment runs with: a burst of duplicates must neither exhaust it nor stall other requests.
@@ -18,7 +18,7 @@ beforeAll(async () => {
 
 const place = (json: Record<string, unknown>, headers: Record<string, string> = {}) =>
   app.http("POST", "/api/orders/v1/", { token, headers, json: { investment_account_id: account, ...json } });
-const lumpsum = (overrides: Record<string, unknown> = {}) => ({ order_type: "LUMPSUM_PURCHASE", scheme_code: "910001", amount: 5000, purchase_type: "FRESH", ...overrides });
+const lumpsum = (overrides: Record<string, unknown> = {}) => lumpsumOrder("910001", overrides);
 const getProbeOrder = () => app.http("GET", `/api/orders/v1/${probeOrderId}`, { token });
 
 const ordersWithRef = (clientRef: string) => app.prisma.order.findMany({ where: { clientRef } });

@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WorkerLiveness } from "../../src/jobs/worker-liveness.js";
@@ -6,6 +5,7 @@ import { createLogger } from "../../src/lib/logger.js";
 import { syncOrdersWithExchange } from "../../src/orders/jobs/sync-exchange.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
+import { capturingLogger } from "../helpers/logs.js";
 import { runTask } from "../helpers/jobs.js";
 import { createOpenScheme, eventNames, orderingInvestor } from "../helpers/orders.js";
 
@@ -34,11 +34,6 @@ afterAll(async () => {
 });
 
 /** A logger whose JSON lines land in `lines`. */
-function capturingLogger() {
-  const lines: string[] = [];
-  const logger = createLogger("info", new Writable({ write: (chunk, _e, done) => (lines.push(...String(chunk).split("\n").filter(Boolean)), done()) }));
-  return { lines, logger };
-}
 /** The sessions of this test process's worker liveness connections (see WorkerLiveness). */
 const livenessSessions = async () =>
   (await app.prisma.$queryRawUnsafe<Array<{ pid: number }>>(
@@ -294,8 +289,7 @@ describe("status sync when the recovery's lookup fails", () => {
         return exchange.orderStatus(ids);
       },
     });
-    const lines: string[] = [];
-    const logger = createLogger("info", new Writable({ write: (chunk, _e, done) => (lines.push(...String(chunk).split("\n").filter(Boolean)), done()) }));
+    const { lines, logger } = capturingLogger();
 
     await syncOrdersWithExchange({}, { services: { ...app.services, exchange: failingLookup }, log: logger, job: { attempts: 1, max_attempts: 5 } as never });
 

@@ -5,7 +5,7 @@ import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { queuedJobs, runTask } from "../helpers/jobs.js";
-import { createOpenScheme, orderingInvestor } from "../helpers/orders.js";
+import { createOpenScheme, lumpsumOrder, orderingInvestor } from "../helpers/orders.js";
 
 const app = useTestApp();
 let token = "";
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 
 const place = (json: Record<string, unknown>) => app.http("POST", "/api/orders/v1/", { token, json: { investment_account_id: account, ...json } });
-const lumpsum = (overrides: Record<string, unknown> = {}) => ({ order_type: "LUMPSUM_PURCHASE", scheme_code: "900001", amount: 5000, purchase_type: "FRESH", ...overrides });
+const lumpsum = (overrides: Record<string, unknown> = {}) => lumpsumOrder("900001", overrides);
 const dispatch = (id: string, attempts = 1) => runTask(app, dispatchOrder, { order_id: id }, { attempts, maxAttempts: DISPATCH_ATTEMPTS });
 const eventsOf = (id: string) => app.prisma.event.findMany({ where: { resourceId: id }, select: { event: true, data: true } });
 

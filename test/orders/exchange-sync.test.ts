@@ -4,7 +4,7 @@ import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { syncOrdersWithExchange } from "../../src/orders/jobs/sync-exchange.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
-import { createOpenScheme, eventNames, orderingInvestor } from "../helpers/orders.js";
+import { acceptedOrder, createOpenScheme, eventNames, lumpsumOrder, orderingInvestor, placedOrder } from "../helpers/orders.js";
 
 const app = useTestApp();
 let ctx: Awaited<ReturnType<typeof orderingInvestor>>;
@@ -14,19 +14,9 @@ beforeAll(async () => {
   ctx = await orderingInvestor(app);
 });
 
-const place = async (overrides: Record<string, unknown> = {}) => {
-  const res = await app.http("POST", "/api/orders/v1/", {
-    token: ctx.token,
-    json: { investment_account_id: ctx.account, order_type: "LUMPSUM_PURCHASE", scheme_code: "930001", amount: 1000, purchase_type: "FRESH", ...overrides },
-  });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
-const accepted = async (overrides: Record<string, unknown> = {}) => {
-  const id = await place(overrides);
-  await runTask(app, dispatchOrder, { order_id: id });
-  return id;
-};
+const lumpsum = (overrides: Record<string, unknown>) => lumpsumOrder("930001", { amount: 1000, ...overrides });
+const place = (overrides: Record<string, unknown> = {}) => placedOrder(app, ctx, lumpsum(overrides));
+const accepted = (overrides: Record<string, unknown> = {}) => acceptedOrder(app, ctx, lumpsum(overrides));
 const row = (id: string) => app.prisma.order.findUniqueOrThrow({ where: { id } });
 const sync = () => runTask(app, syncOrdersWithExchange, {});
 

@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { createInstallments } from "../../src/orders/jobs/create-installments.js";
 import { createDueInstallments, installmentDates } from "../../src/orders/schedule.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
-import { createOpenScheme, dayPlus, eventNames, orderingInvestor, today } from "../helpers/orders.js";
+import { acceptedOrder, createOpenScheme, dayPlus, eventNames, orderingInvestor, today } from "../helpers/orders.js";
 
 const app = useTestApp();
 let ctx: Awaited<ReturnType<typeof orderingInvestor>>;
@@ -29,12 +28,7 @@ describe("installmentDates", () => {
   });
 });
 
-async function registration(json: Record<string, unknown>) {
-  const res = await app.http("POST", "/api/orders/v1/", { token: ctx.token, json: { investment_account_id: ctx.account, ...json } });
-  expect(res.status).toBe(201);
-  await runTask(app, dispatchOrder, { order_id: res.body.id });
-  return res.body.id as string;
-}
+const registration = (json: Record<string, unknown>) => acceptedOrder(app, ctx, json);
 
 const installments = (orderId: string) =>
   app.prisma.orderInstallment.findMany({ where: { orderId }, orderBy: { installmentNo: "asc" } });

@@ -9,17 +9,16 @@ const app = useTestApp();
 let token = "";
 let otherToken = "";
 let account = "";
-let investorId = "";
 
 beforeAll(async () => {
   await createOpenScheme(app, "910001", "Lifecycle Scheme");
-  ({ token, otherToken, account, investorId } = await orderingInvestor(app));
+  ({ token, otherToken, account } = await orderingInvestor(app));
 });
 
-const place = async (overrides: Record<string, unknown> = {}) =>
+const place = async (overrides: Record<string, unknown> = {}, as = { token, account }) =>
   (await app.http("POST", "/api/orders/v1/", {
-    token,
-    json: { investment_account_id: account, order_type: "LUMPSUM_PURCHASE", scheme_code: "910001", amount: 1000, purchase_type: "FRESH", ...overrides },
+    token: as.token,
+    json: { investment_account_id: as.account, order_type: "LUMPSUM_PURCHASE", scheme_code: "910001", amount: 1000, purchase_type: "FRESH", ...overrides },
   })).body as { id: string };
 const accepted = async (overrides: Record<string, unknown> = {}) => {
   const { id } = await place(overrides);
@@ -135,7 +134,9 @@ describe("cancel and list", () => {
   });
 
   it("lists the caller's orders newest first, filtered, with a cursor", async () => {
-    const ids = [(await place()).id, (await place()).id, (await place()).id];
+    // Its own tenant: the pages and the other distributor's empty list do not depend on what other tests placed.
+    const { token, otherToken, investorId, account } = await orderingInvestor(app);
+    const ids = [(await place({}, { token, account })).id, (await place({}, { token, account })).id, (await place({}, { token, account })).id];
     const page = await app.http("GET", `/api/orders/v1?investor_id=${investorId}&status=PENDING&limit=2`, { token });
     expect(page.body.data.map((o: { id: string }) => o.id)).toEqual([ids[2], ids[1]]);
     const next = await app.http("GET", `/api/orders/v1?investor_id=${investorId}&status=PENDING&limit=2&cursor=${page.body.next_cursor}`, { token });

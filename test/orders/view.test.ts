@@ -3,7 +3,7 @@ import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { createDueInstallments } from "../../src/orders/schedule.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
-import { createOpenScheme, orderingInvestor, today } from "../helpers/orders.js";
+import { createOpenScheme, orderingInvestor, placedOrder, today } from "../helpers/orders.js";
 
 const app = useTestApp();
 let ctx: Awaited<ReturnType<typeof orderingInvestor>>;
@@ -14,11 +14,7 @@ beforeAll(async () => {
   ctx = await orderingInvestor(app, { mandate: true });
 });
 
-const place = async (json: Record<string, unknown>) => {
-  const res = await app.http("POST", "/api/orders/v1/", { token: ctx.token, json: { investment_account_id: ctx.account, ...json } });
-  expect(res.status, res.text).toBe(201);
-  return res.body.id as string;
-};
+const place = (json: Record<string, unknown>) => placedOrder(app, ctx, json);
 const get = async (id: string) => (await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token })).body;
 const ordered = (order: Record<string, unknown>) => {
   const { euin, sip, stp, swp, switch: sw, bank_account_id, sub_broker_arn } = order;

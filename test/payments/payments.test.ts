@@ -4,7 +4,7 @@ import { syncOrdersWithExchange } from "../../src/orders/jobs/sync-exchange.js";
 import { initiatePayment, syncPendingPayments } from "../../src/payments/jobs/gateway.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
-import { createOpenScheme, eventNames, orderingInvestor } from "../helpers/orders.js";
+import { acceptedOrder, createOpenScheme, eventNames, lumpsumOrder, orderingInvestor } from "../helpers/orders.js";
 
 const app = useTestApp();
 let ctx: Awaited<ReturnType<typeof orderingInvestor>>;
@@ -14,17 +14,13 @@ beforeAll(async () => {
   ctx = await orderingInvestor(app, { mandate: true });
 });
 
-const lumpsum = (overrides: Record<string, unknown> = {}) => ({
-  investment_account_id: ctx.account, order_type: "LUMPSUM_PURCHASE", scheme_code: "920001", amount: 2500.5, purchase_type: "FRESH", ...overrides,
-});
+const lumpsum = (overrides: Record<string, unknown> = {}) => ({ investment_account_id: ctx.account, ...lumpsumOrder("920001", { amount: 2500.5, ...overrides }) });
 
 /** A lump sum by mandate, dispatched and ACCEPTED: its mandate payment is PENDING. Returns both ids. */
 async function acceptedWithMandate(overrides: Record<string, unknown> = {}) {
-  const placed = await app.http("POST", "/api/orders/v1/", { token: ctx.token, json: lumpsum({ mandate_id: ctx.mandateId, ...overrides }) });
-  expect(placed.status).toBe(201);
-  await runTask(app, dispatchOrder, { order_id: placed.body.id });
-  const order = await getOrder(placed.body.id);
-  return { orderId: placed.body.id as string, paymentId: order.payment_id as string };
+  const orderId = await acceptedOrder(app, ctx, lumpsum({ mandate_id: ctx.mandateId, ...overrides }));
+  const order = await getOrder(orderId);
+  return { orderId, paymentId: order.payment_id as string };
 }
 
 const getOrder = async (id: string) => (await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token })).body;

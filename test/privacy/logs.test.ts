@@ -3,11 +3,10 @@ import { describe, expect, it } from "vitest";
 import { createPrisma } from "../../src/db/client.js";
 import { enqueue } from "../../src/jobs/enqueue.js";
 import { ExchangeUnavailableError, type ExchangePort } from "../../src/exchange/port.js";
-import { createLogger } from "../../src/lib/logger.js";
 import { startWorker } from "../../src/worker.js";
+import { capturingLogger } from "../helpers/logs.js";
 import { useTestApp, type TestApp } from "../helpers/app.js";
 import { investorBody } from "../helpers/factories.js";
-import { Writable } from "node:stream";
 
 const app = useTestApp();
 
@@ -15,17 +14,6 @@ type Line = Record<string, unknown>;
 const parsed = (lines: string[]): Line[] => lines.map((l) => JSON.parse(l) as Line);
 
 /** A logger whose JSON lines land in `lines`, as the app's own do in `app.logs`. */
-function capturingLogger() {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split("\n").filter(Boolean));
-      done();
-    },
-  });
-  return { lines, logger: createLogger("debug", sink) };
-}
-
 const withApplicationName = (url: string, name: string) => `${url}${url.includes("?") ? "&" : "?"}application_name=${name}`;
 
 /** Ends the connections a pool opened under `applicationName`, as a database restart would; answers how many. */
@@ -65,7 +53,7 @@ describe("the access log", () => {
 
 describe("worker jobs", () => {
   it("log one short line per job: task, job id, attempt, outcome and duration, never the job or its payload", async () => {
-    const { lines, logger } = capturingLogger();
+    const { lines, logger } = capturingLogger("debug");
     const investor = (await app.http("POST", "/api/investors/v1", { token: (await app.newDistributor()).token, json: investorBody() })).body;
     await app.prisma.$executeRawUnsafe("DELETE FROM graphile_worker._private_jobs");
     await enqueue(app.prisma, "auth__purge_expired_tokens", {});
@@ -106,7 +94,7 @@ describe("a lost database connection", () => {
   const REASONS = [{ code: "57P01", message: "terminating connection due to administrator command" }, { message: "Connection terminated unexpectedly" }];
 
   it("is one short line per connection of the worker's pool, with the error's code and message, never the pg client", async () => {
-    const { lines, logger } = capturingLogger();
+    const { lines, logger } = capturingLogger("debug");
     const worker = await startWorker({ ...app.services, logger }, withApplicationName(app.databaseUrl, "worker-pool-test"));
     try {
       await expect.poll(() => lines.some((l) => l.includes("Worker connected")), { timeout: 10_000 }).toBe(true);
@@ -136,7 +124,7 @@ describe("a lost database connection", () => {
   });
 
   it("is one short line for the request pool (Prisma) too", async () => {
-    const { lines, logger } = capturingLogger();
+    const { lines, logger } = capturingLogger("debug");
     const prisma = createPrisma(withApplicationName(app.databaseUrl, "prisma-pool-test"), 2, logger);
     try {
       await prisma.$queryRawUnsafe("SELECT 1");

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { syncOrdersWithExchange } from "../../src/orders/jobs/sync-exchange.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
-import { createOpenScheme, dayPlus, eventNames, orderingInvestor, today } from "../helpers/orders.js";
+import { acceptedOrder, createOpenScheme, dayPlus, eventNames, orderingInvestor, placedOrder, today } from "../helpers/orders.js";
 
 const app = useTestApp();
 let ctx: Awaited<ReturnType<typeof orderingInvestor>>;
@@ -18,16 +17,8 @@ const sim = (path: string, token = ctx.token) => app.http("GET", `/api/simulatio
 const get = async (id: string) => (await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token })).body;
 const installments = (orderId: string) => app.prisma.orderInstallment.findMany({ where: { orderId }, orderBy: { installmentNo: "asc" } });
 
-async function placed(json: Record<string, unknown>) {
-  const res = await app.http("POST", "/api/orders/v1/", { token: ctx.token, json: { investment_account_id: ctx.account, scheme_code: "980001", ...json } });
-  expect(res.status, res.text).toBe(201);
-  return res.body.id as string;
-}
-async function accepted(json: Record<string, unknown>) {
-  const id = await placed(json);
-  await runTask(app, dispatchOrder, { order_id: id });
-  return id;
-}
+const placed = (json: Record<string, unknown>) => placedOrder(app, ctx, { scheme_code: "980001", ...json });
+const accepted = (json: Record<string, unknown>) => acceptedOrder(app, ctx, { scheme_code: "980001", ...json });
 
 const monthly = (installments: number) => ({ frequency: "MONTHLY", start_date: dayPlus(1), installments });
 const REGISTRATIONS: Record<string, () => Record<string, unknown>> = {

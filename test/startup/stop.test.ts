@@ -1,20 +1,14 @@
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../src/lib/logger.js";
 import { openRuntime } from "../../src/runtime.js";
 import { stopService } from "../../src/shutdown.js";
 import { startWorker } from "../../src/worker.js";
+import { capturingLogger } from "../helpers/logs.js";
 import { useTestApp } from "../helpers/app.js";
 
 /** A worker whose start or stop fails part-way still closes what it opened; the service still closes its database. */
 
 const app = useTestApp();
 
-function capturingLogger() {
-  const lines: string[] = [];
-  const logger = createLogger("info", new Writable({ write: (chunk, _e, done) => (lines.push(...String(chunk).split("\n").filter(Boolean)), done()) }));
-  return { lines, parsed: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>), logger };
-}
 
 /** This test process's worker connections: the liveness connection and graphile-worker's pool. */
 const workerSessions = async () =>

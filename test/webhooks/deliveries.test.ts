@@ -1,12 +1,11 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
 import { deliverWebhooks } from "../../src/webhooks/jobs/deliver.js";
 import { verifyWebhookSignature } from "../../src/webhooks/signature.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
-import { createOpenScheme, orderingInvestor } from "../helpers/orders.js";
+import { acceptedOrder, createOpenScheme, lumpsumOrder, orderingInvestor } from "../helpers/orders.js";
 import { startReceiver, type Receiver } from "../helpers/receiver.js";
 
 const app = useTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1", WEBHOOK_RETRY_DELAYS: "1s,2s,3s,4s,5s" });
@@ -28,14 +27,7 @@ const subscribe = async (events: string[], options: { token?: string; url?: stri
 const unsubscribe = (id: string) => app.http("DELETE", `/api/webhooks/v1/subscriptions/${id}`, { token: ctx.token });
 
 /** Places a lump sum and dispatches it: one order.accepted event. */
-async function acceptedOrder(): Promise<string> {
-  const placed = await app.http("POST", "/api/orders/v1/", {
-    token: ctx.token,
-    json: { investment_account_id: ctx.account, order_type: "LUMPSUM_PURCHASE", scheme_code: "950001", amount: 1000, purchase_type: "FRESH" },
-  });
-  await runTask(app, dispatchOrder, { order_id: placed.body.id });
-  return placed.body.id;
-}
+const accepted = () => acceptedOrder(app, ctx, lumpsumOrder("950001", { amount: 1000 }));
 
 const deliveriesOf = (subscriptionId: string) => app.prisma.webhookDelivery.findMany({ where: { subscriptionId }, orderBy: { id: "asc" } });
 /** Runs a delivery job: it attempts every due delivery. */
@@ -47,7 +39,7 @@ describe("signed delivery", () => {
     const sub = await subscribe(["order.*"]);
     receiver.answer({ status: 204 });
     const before = receiver.received.length;
-    const orderId = await acceptedOrder();
+    const orderId = await accepted();
     const [delivery] = await deliveriesOf(sub.id);
     expect(delivery).toMatchObject({ status: "PENDING", attempts: 0, event: "order.accepted" });
     await runDeliveries();
@@ -78,7 +70,7 @@ describe("signed delivery", () => {
     const all = await subscribe(["order.*"]);
     const allotted = await subscribe(["order.allotted"]);
     const payments = await subscribe(["payment.*", "investor.registered"]);
-    const orderId = await acceptedOrder();
+    const orderId = await accepted();
     await app.http("GET", `/api/simulation/orders/v1/${orderId}/allot`, { token: ctx.token });
     expect((await deliveriesOf(all.id)).map((d) => d.event)).toEqual(["order.accepted", "order.allotted"]);
     expect((await deliveriesOf(allotted.id)).map((d) => d.event)).toEqual(["order.allotted"]);
@@ -94,7 +86,7 @@ describe("retries and parking", () => {
     const sub = await subscribe(["order.accepted"]);
     receiver.answer({ status: 500, body: "receiver down" });
     const before = receiver.received.length;
-    await acceptedOrder();
+    await accepted();
     const [delivery] = await deliveriesOf(sub.id);
     const id = delivery!.id;
 
@@ -147,7 +139,7 @@ describe("retries and parking", () => {
   it("a manual retry that fails parks again at once", async () => {
     const sub = await subscribe(["order.accepted"]);
     receiver.answer({ status: 503 });
-    await acceptedOrder();
+    await accepted();
     const [delivery] = await deliveriesOf(sub.id);
     await app.prisma.webhookDelivery.update({ where: { id: delivery!.id }, data: { status: "PARKED", attempts: 5 } });
     await app.http("POST", `/api/webhooks/v1/deliveries/${delivery!.id}/retry`, { token: ctx.token });
@@ -160,7 +152,7 @@ describe("retries and parking", () => {
     const sub = await subscribe(["order.accepted"]);
     const before = receiver.received.length;
     receiver.answer((request) => (request.url === "/elsewhere" ? { status: 200 } : { status: 302, headers: { location: receiver.url("/elsewhere") } }));
-    await acceptedOrder();
+    await accepted();
     const [redirected] = await deliveriesOf(sub.id);
     await runDeliveries();
     expect(await app.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: redirected!.id } })).toMatchObject({ status: "PENDING", attempts: 1, lastStatusCode: 302 });
@@ -169,7 +161,7 @@ describe("retries and parking", () => {
     // Out of the way, so the next job attempts only the delivery that hangs.
     await app.prisma.webhookDelivery.update({ where: { id: redirected!.id }, data: { status: "FAILED" } });
     receiver.answer("hang");
-    await acceptedOrder();
+    await accepted();
     const hanging = (await deliveriesOf(sub.id))[1]!;
     const started = Date.now();
     await runDeliveries();
@@ -185,7 +177,7 @@ describe("retries and parking", () => {
   it("ends FAILED when the subscription was deleted before the attempt", async () => {
     const sub = await subscribe(["order.accepted"]);
     receiver.answer({ status: 200 });
-    await acceptedOrder();
+    await accepted();
     const [delivery] = await deliveriesOf(sub.id);
     expect((await unsubscribe(sub.id)).status).toBe(200);
     await runDeliveries();
@@ -201,7 +193,7 @@ describe("the worker delivers on its own", () => {
     receiver.answer({ status: 200 });
     const worker = await startWorker(app.services, app.databaseUrl);
     try {
-      const ids = [await acceptedOrder(), await acceptedOrder(), await acceptedOrder()];
+      const ids = [await accepted(), await accepted(), await accepted()];
       // Earlier tests' retries may arrive too; these three must.
       const orderIdsReceived = () => receiver.received.filter((r) => r.headers["x-mf-event"] === "order.accepted").map((r) => JSON.parse(r.body.toString()).data.order_id);
       await expect.poll(() => ids.filter((id) => orderIdsReceived().includes(id)), { timeout: 10_000 }).toEqual(ids);
@@ -216,7 +208,7 @@ describe("the worker delivers on its own", () => {
 describe("tenancy", () => {
   it("keeps another distributor's subscriptions and deliveries out of reach (404)", async () => {
     const sub = await subscribe(["order.accepted"]);
-    await acceptedOrder();
+    await accepted();
     const [delivery] = await deliveriesOf(sub.id);
     const other = ctx.otherToken;
     expect((await app.http("DELETE", `/api/webhooks/v1/subscriptions/${sub.id}`, { token: other })).status).toBe(404);

@@ -1,17 +1,10 @@
-import { ExchangeUnavailableError, type OrderEntry } from "../../exchange/port.js";
+import { ExchangeUnavailableError } from "../../exchange/port.js";
 import { enqueue } from "../../jobs/enqueue.js";
 import type { TaskHandler } from "../../jobs/task.js";
 import { getUccCode } from "../../investors/investors.repo.js";
 import { orderDetails, targetSchemeCode } from "../order-details.js";
 import { applyPlacement, markDispatchFailed } from "../order-moves.js";
-import { isOrderType } from "../order-types.js";
 import { findOrderById } from "../orders.repo.js";
-
-/** A stored order's type, as the exchange port names it (the same eight). */
-function exchangeOrderType(type: string): OrderEntry["orderType"] {
-  if (!isOrderType(type)) throw new Error(`Unknown order type ${type}`);
-  return type;
-}
 
 /** The longest retry delay a dispatch job waits out itself (the sandbox asks for 500 ms). */
 const SHORT_RETRY_MAX_MS = 1_000;
@@ -32,7 +25,7 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
     const placement = await services.exchange.placeOrder({
       orderId: order.id,
       clientCode,
-      orderType: exchangeOrderType(order.orderType),
+      orderType: order.orderType,
       schemeCode: order.schemeCode,
       toSchemeCode: targetSchemeCode(details),
       purchaseType: order.purchaseType as "FRESH" | "ADDITIONAL" | null,
