@@ -1,6 +1,8 @@
 import type { Child } from "hono/jsx";
 
 export const STYLESHEET_PATH = "/pages/pages.css";
+/** Declared so that browsers do not ask for /favicon.ico. */
+export const ICON_PATH = "/pages/favicon.svg";
 
 /** The frame of every hosted page: mobile-first, our own stylesheet, no script. */
 export function Layout({ title, children }: { title: string; children?: Child }) {
@@ -12,6 +14,7 @@ export function Layout({ title, children }: { title: string; children?: Child })
         <meta name="robots" content="noindex, nofollow" />
         <title>{title}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
+        <link rel="icon" href={ICON_PATH} type="image/svg+xml" />
       </head>
       <body>
         <main>{children}</main>

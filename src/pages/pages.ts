@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Services } from "../core/services.js";
 import { AppError, notFound } from "../lib/errors.js";
-import { STYLESHEET_PATH } from "./layout.js";
+import { ICON_PATH, STYLESHEET_PATH } from "./layout.js";
 import { renderError, type PagesEnv } from "./render.js";
 import { mountSandboxPayments } from "./sandbox-payment.js";
 import { pageHeaders } from "./security.js";
@@ -14,6 +14,7 @@ const PAGE_PATHS = ["/links/*", "/sandbox/*", "/pages/*"];
 const FORM_MAX_BYTES = 16 * 1024;
 
 const stylesheet = readFileSync(new URL("./pages.css", import.meta.url), "utf8");
+const icon = readFileSync(new URL("./favicon.svg", import.meta.url), "utf8");
 
 /** The hosted pages (server-rendered HTML for investors), mounted by src/app.ts beside /api and /trpc. */
 export function createPages(services: Services): Hono<PagesEnv> {
@@ -23,6 +24,7 @@ export function createPages(services: Services): Hono<PagesEnv> {
     pages.on("POST", path, bodyLimit({ maxSize: FORM_MAX_BYTES, onError: () => { throw new AppError("PAYLOAD_TOO_LARGE", "The form is larger than 16 KB"); } }));
   }
   pages.get(STYLESHEET_PATH, (c) => c.body(stylesheet, 200, { "Content-Type": "text/css; charset=utf-8" }));
+  pages.get(ICON_PATH, (c) => c.body(icon, 200, { "Content-Type": "image/svg+xml" }));
 
   mountSandboxPayments(pages, services);
   pages.all("/sandbox/*", () => {

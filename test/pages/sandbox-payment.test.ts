@@ -63,12 +63,16 @@ describe("the sandbox payment simulator page", () => {
     expect(page.text).not.toMatch(/<script|style=|<style/i);
   });
 
-  it("serves its own stylesheet with the page headers", async () => {
+  it("serves its own stylesheet and icon with the page headers", async () => {
     const css = await send(app, "GET", "/pages/pages.css");
     expect(css.status).toBe(200);
     expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8");
     expectPageHeaders(css.headers);
     expect(css.text).toContain("main {");
+    const icon = await send(app, "GET", "/pages/favicon.svg");
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml");
+    expectPageHeaders(icon.headers);
   });
 
   it("keeps the browser's form cookie: a second visit sets none and renders the token for the same cookie", async () => {
