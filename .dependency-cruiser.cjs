@@ -4,7 +4,8 @@
  */
 /** The entry points and the assembly points: the top floor. */
 const TOP = "^src/(app|main|shutdown|cli|runtime|worker|router|openapi|tasks|build-services)[.]ts$";
-const EDGE = "^src/(trpc|http)/";
+/** The transports: tRPC, the REST adapter over it, and the hosted pages (HTML for investors, over the same services). */
+const EDGE = "^src/(trpc|http|pages)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -18,7 +19,7 @@ module.exports = {
     },
     {
       name: "edge-only-at-the-edge",
-      comment: "Only the top and the transports (trpc/, http/) know tRPC and HTTP; domains, jobs and the ground floor do not.",
+      comment: "Only the top and the transports (trpc/, http/, pages/) know tRPC, HTTP and HTML; domains, jobs and the ground floor do not.",
       severity: "error",
       from: { path: "^src/", pathNot: [TOP, EDGE, "[.]router[.]ts$"] },
       to: { path: EDGE },

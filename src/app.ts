@@ -11,6 +11,7 @@ import { mountDocs } from "./http/docs.js";
 import { describeError, envelope, renderError, reportError } from "./trpc/errors.js";
 import { noStore } from "./http/no-store.js";
 import { createRestHandler } from "./http/rest.js";
+import { createPages } from "./pages/pages.js";
 import { createContext } from "./trpc/context.js";
 import type { Services } from "./core/services.js";
 import { buildOpenApiDocument } from "./openapi.js";
@@ -129,6 +130,8 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
     if (result.status === 304) return c.body(null, 304, result.headers);
     return c.body(result.json ?? "", result.status as 200, { ...result.headers, "Content-Type": "application/json; charset=utf-8" });
   });
+
+  app.route("/", createPages(services));
 
   app.notFound((c) => c.json(envelope(c.get("requestId"), "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => sendError(c, error));

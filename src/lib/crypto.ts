@@ -17,6 +17,7 @@ export function constantTimeEqual(a: string, b: string): boolean {
 export class DataCipher {
   private readonly encryptionKey: Buffer;
   private readonly lookupKey: Buffer;
+  private readonly formKey: Buffer;
 
   constructor(masterKeyHex: string) {
     const master = Buffer.from(masterKeyHex, "hex");
@@ -24,6 +25,7 @@ export class DataCipher {
     // Separate keys per purpose, derived from the one configured secret.
     this.encryptionKey = createHmac("sha256", master).update("mf:encrypt:v1").digest();
     this.lookupKey = createHmac("sha256", master).update("mf:lookup:v1").digest();
+    this.formKey = createHmac("sha256", master).update("mf:forms:v1").digest();
   }
 
   encrypt(plaintext: string): string {
@@ -44,5 +46,10 @@ export class DataCipher {
   /** Deterministic keyed hash: equal inputs give equal hashes, without revealing the input. */
   lookupHash(value: string): string {
     return createHmac("sha256", this.lookupKey).update(value).digest("hex");
+  }
+
+  /** The keyed MAC of the hosted pages' form tokens (its own key: a form token is never a look-up hash). */
+  formMac(value: string): string {
+    return createHmac("sha256", this.formKey).update(value).digest("base64url");
   }
 }

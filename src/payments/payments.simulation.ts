@@ -2,9 +2,11 @@ import type { SandboxExchange } from "../exchange/sandbox.js";
 import { answer, found, requireMoved, requireState } from "../exchange/simulation.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
-import { findPayment } from "./payments.repo.js";
+import { findPayment, findPaymentById, type PaymentRow } from "./payments.repo.js";
 import type { PaymentFailureCode } from "./payment.states.js";
 import { movePayment, type PaymentMove } from "./payments.service.js";
+
+type SandboxServices = Services & { sandboxExchange: SandboxExchange };
 
 /** Each move: the state it starts from and the gateway's default remark. */
 const MOVES: Record<PaymentMove, { from: string; remark: string }> = {
@@ -13,21 +15,52 @@ const MOVES: Record<PaymentMove, { from: string; remark: string }> = {
   REFUNDED: { from: "CAPTURED", remark: "SANDBOX: REFUNDED BY SIMULATION" },
 };
 
-/** Sandbox: the payment gateway settles (captures), fails or refunds a payment. */
+/** Sandbox: the payment gateway settles (captures), fails or refunds one of the caller's payments. */
 export async function simulatePayment(
-  services: Services & { sandboxExchange: SandboxExchange },
+  services: SandboxServices,
   caller: Caller,
   paymentId: string,
   to: PaymentMove,
   remark: string | undefined,
   failureCode?: PaymentFailureCode,
 ) {
+  const payment = found(`Payment ${paymentId}`, await findPayment(services.prisma, caller.distributorId, paymentId));
+  await settle(services, payment, to, remark, failureCode);
+  return answer(`Payment ${to.toLowerCase()}`, paymentId);
+}
+
+/**
+ * Sandbox: the payment simulator page finds a payment by its id alone (the page has no caller; the id,
+ * with 80 random bits, is the page's address, as a gateway's payment URL is).
+ */
+export async function sandboxPayment(services: SandboxServices, paymentId: string): Promise<PaymentRow | null> {
+  return findPaymentById(services.prisma, paymentId);
+}
+
+/** Sandbox: the payment simulator page's Pay and Fail. Returns the payment as the move left it. */
+export async function simulatePaymentById(
+  services: SandboxServices,
+  paymentId: string,
+  to: PaymentMove,
+  failureCode?: PaymentFailureCode,
+): Promise<PaymentRow> {
   const label = `Payment ${paymentId}`;
-  const payment = found(label, await findPayment(services.prisma, caller.distributorId, paymentId));
+  await settle(services, found(label, await findPaymentById(services.prisma, paymentId)), to, undefined, failureCode);
+  return found(label, await findPaymentById(services.prisma, paymentId));
+}
+
+/** The one way a simulation moves a payment: from the move's starting state, the gateway's books first. */
+async function settle(
+  services: SandboxServices,
+  payment: PaymentRow,
+  to: PaymentMove,
+  remark: string | undefined,
+  failureCode: PaymentFailureCode | undefined,
+): Promise<void> {
+  const label = `Payment ${payment.id}`;
   const { from } = MOVES[to];
   requireState(label, payment.status, from, `payment can be ${to.toLowerCase()}`);
   const providerRemark = remark ?? MOVES[to].remark;
-  await services.sandboxExchange.set("PAYMENT", paymentId, to, providerRemark);
-  requireMoved(await movePayment(services.prisma, paymentId, to, providerRemark, failureCode), label, from);
-  return answer(`Payment ${to.toLowerCase()}`, paymentId);
+  await services.sandboxExchange.set("PAYMENT", payment.id, to, providerRemark);
+  requireMoved(await movePayment(services.prisma, payment.id, to, providerRemark, failureCode), label, from);
 }
