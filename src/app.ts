@@ -88,6 +88,8 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
           authorization: c.req.header("authorization"),
           idempotencyKey: c.req.header("idempotency-key"),
           clientIp: clientIp(c),
+          userAgent: c.req.header("user-agent"),
+          origin: new URL(c.req.url).origin,
         }),
       // The budget's RateLimit-* headers (and Retry-After on its 429) are set on the context; other
       // errors carry their own (Retry-After of a token-failure 429 or of a busy pool's 503).
@@ -118,6 +120,8 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
       authorization,
       idempotencyKey: c.req.header("idempotency-key"),
       clientIp: clientIp(c),
+      userAgent: c.req.header("user-agent"),
+      origin: url.slice(0, url.indexOf("/", url.indexOf("//") + 2)),
       ifNoneMatch: c.req.header("if-none-match"),
     });
     if (result.error !== undefined || result.status >= 400) {

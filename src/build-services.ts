@@ -8,6 +8,7 @@ import { addEventSink } from "./events/sinks.js";
 import { createExchange } from "./exchange/exchange.js";
 import type { DataCipher } from "./lib/crypto.js";
 import type { Logger } from "./lib/logger.js";
+import { markLinkPaid } from "./order-links/order-links.service.js";
 import { fanOut } from "./webhooks/fan-out.js";
 import { systemResolver } from "./webhooks/public-address.js";
 
@@ -23,10 +24,11 @@ export interface Opened {
 /**
  * The services object, built once (the runtime; the test harness too) from what the caller opened:
  * the database client, the logger and the data cipher. Registers the event sinks (the webhook
- * fan-out) for this process.
+ * fan-out, and order links becoming PAID on their payment's capture) for this process.
  */
 export function buildServices({ config, prisma, poolSize, logger, cipher }: Opened): Services {
   addEventSink(fanOut);
+  addEventSink(markLinkPaid);
   return {
     config,
     prisma,

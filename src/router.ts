@@ -3,6 +3,8 @@ import { holdingsRouter } from "./holdings/holdings.router.js";
 import { investorsRouter } from "./investors/investors.router.js";
 import { mandatesRouter } from "./mandates/mandates.router.js";
 import { mastersRouter } from "./masters/masters.router.js";
+import { orderLinksRouter } from "./order-links/order-links.router.js";
+import { publicLinksRouter } from "./order-links/public-links.router.js";
 import { ordersRouter } from "./orders/orders.router.js";
 import { paymentsRouter } from "./payments/payments.router.js";
 import { simulationRouter } from "./simulation/simulation.router.js";
@@ -19,6 +21,8 @@ export const appRouter = router({
   simulation: simulationRouter,
   webhooks: webhooksRouter,
   holdings: holdingsRouter,
+  orderLinks: orderLinksRouter,
+  publicLinks: publicLinksRouter,
 });
 
 /** The typed router for first-party clients (`@trpc/client`). */

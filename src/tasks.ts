@@ -8,6 +8,7 @@ import { createInstallments } from "./orders/jobs/create-installments.js";
 import { dispatchOrder } from "./orders/jobs/dispatch.js";
 import { syncOrdersWithExchange } from "./orders/jobs/sync-exchange.js";
 import { initiatePayment, syncPendingPayments } from "./payments/jobs/gateway.js";
+import { expireLinkJob } from "./order-links/jobs/expire-link.js";
 import { deliverWebhooks } from "./webhooks/jobs/deliver.js";
 import { sweepWebhookDeliveries } from "./webhooks/jobs/sweep.js";
 import { cancelMandateAtExchange, checkMandateStatus, registerMandate, syncPendingMandates } from "./mandates/jobs/register.js";
@@ -34,6 +35,7 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   orders__create_installments: createInstallments,
   payments__initiate: initiatePayment,
   payments__sync_pending: syncPendingPayments,
+  order_links__expire: expireLinkJob,
   webhooks__deliver: deliverWebhooks,
   webhooks__sweep: sweepWebhookDeliveries,
   holdings__refresh: refreshHoldingsJob,

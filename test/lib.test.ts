@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { issuesToDetails } from "../src/trpc/errors.js";
+import { issuesToDetails } from "../src/lib/zod.js";
 import { DETAIL_REASONS } from "../src/lib/errors.js";
 import { CreateMandateRequest } from "../src/mandates/mandates.schemas.js";
 import { PlaceOrderRequest } from "../src/orders/orders.schemas.js";

@@ -6,6 +6,7 @@ import {
   maskLinkIds,
   maskLogLine,
   maskMobile,
+  maskName,
   maskPan,
   maskPansDeep,
   maskPansInText,
@@ -21,6 +22,15 @@ describe("maskPan", () => {
     expect(maskPan("")).toBe("");
     expect(maskPan("ABCDE")).toBe("XXXXX");
     expect(maskPan("ABCDEF")).toBe("ABXDEF");
+  });
+});
+
+describe("maskName", () => {
+  it("keeps each word's first letter, one star per other character, single spaces", () => {
+    expect(maskName("Asha Rao")).toBe("A*** R**");
+    expect(maskName(" Asha  K. Rao ")).toBe("A*** K* R**");
+    expect(maskName("X")).toBe("X");
+    expect(maskName("")).toBe("");
   });
 });
 

@@ -102,3 +102,8 @@ export async function deleteTokenFailures(db: DbOrTx, before: Date): Promise<num
 export async function distributorArns(db: DbOrTx): Promise<Map<string, string>> {
   return new Map((await db.distributor.findMany({ select: { id: true, arn: true } })).map((d) => [d.id, d.arn]));
 }
+
+/** A distributor's name and ARN (an order link's page shows them to the investor). */
+export async function findDistributor(db: DbOrTx, id: string): Promise<{ name: string; arn: string } | null> {
+  return db.distributor.findUnique({ where: { id }, select: { name: true, arn: true } });
+}

@@ -21,6 +21,9 @@ export interface RestRequest {
   idempotencyKey: string | undefined;
   /** The client's address (see client-ip). */
   clientIp: string;
+  userAgent?: string | undefined;
+  /** `scheme://host` of the request. */
+  origin?: string | undefined;
   ifNoneMatch: string | undefined;
 }
 

@@ -21,6 +21,8 @@ export const TASKS = {
   orders__create_installments: z.strictObject({}),
   payments__initiate: z.strictObject({ payment_id: z.string() }),
   payments__sync_pending: z.strictObject({}),
+  /** Runs at the link's expires_at (job key per link). */
+  order_links__expire: z.strictObject({ link_id: z.string() }),
   /** Drains every due webhook delivery (see webhooks/fan-out.ts for when one is queued). */
   webhooks__deliver: z.strictObject({}),
   webhooks__sweep: z.strictObject({}),

@@ -19,6 +19,15 @@ export function maskEmail(email: string): string {
   return `${email[0]}***${email.slice(at)}`;
 }
 
+/** Keeps each word's first letter: `Asha Rao` -> `A*** R**` (names are words separated by spaces). */
+export function maskName(name: string): string {
+  return name
+    .split(" ")
+    .filter((word) => word.length > 0)
+    .map((word) => word[0] + "*".repeat(word.length - 1))
+    .join(" ");
+}
+
 /** Keeps the last 4 characters. */
 export function maskAccountNumber(account: string): string {
   return "X".repeat(Math.max(account.length - 4, 0)) + account.slice(-4);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DETAIL_REASONS, validationError } from "./errors.js";
+import { DETAIL_REASONS, formatPath, isDetailReason, validationError, type DetailReason, type ErrorDetail } from "./errors.js";
 
 /** Shared request and response pieces. */
 
@@ -66,3 +66,44 @@ export const ErrorEnvelope = z
 
 /** The input of a procedure that takes no parameters (unknown query parameters are refused). */
 export const NoInput = z.strictObject({});
+
+/** A zod issue as far as a 400 detail needs it. */
+export interface ZodLikeIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  keys?: string[];
+  params?: Record<string, unknown>;
+}
+
+const REASON_OF_ZOD_CODE: Record<string, DetailReason> = {
+  invalid_type: "invalid_type",
+  invalid_value: "invalid_value",
+  invalid_union: "invalid_value",
+  invalid_key: "invalid_value",
+  invalid_element: "invalid_value",
+  invalid_format: "invalid_format",
+  too_small: "too_small",
+  too_big: "too_big",
+  not_multiple_of: "not_multiple",
+  unrecognized_keys: "unknown_field",
+};
+
+/**
+ * The reason of a zod issue: a refinement names its own (`params: {reason}`); a missing field is
+ * `required` (zod drops the input from its issues, but its message says what was received).
+ */
+function reasonOf(issue: ZodLikeIssue): DetailReason {
+  if (issue.code === "custom") return isDetailReason(issue.params?.reason) ? issue.params.reason : "rule_violated";
+  if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) return "required";
+  return REASON_OF_ZOD_CODE[issue.code] ?? "invalid_value";
+}
+
+/** Zod issues as the 400 details of the error envelope (one per unknown key). */
+export function issuesToDetails(issues: readonly ZodLikeIssue[]): ErrorDetail[] {
+  return issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys" && issue.keys
+      ? issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: "Unknown field", reason: "unknown_field" as const }))
+      : [{ path: formatPath(issue.path), message: issue.message, reason: reasonOf(issue) }],
+  );
+}

@@ -43,7 +43,6 @@ function detailObjects(startDate: z.ZodType<string>, object: typeof z.strictObje
   };
 }
 
-const { sip: Sip, stp: Stp, swp: Swp, switch: Switch } = detailObjects(StartDate, z.strictObject);
 const Ordered = detailObjects(IsoDate, z.object);
 
 /** The `details` column of an order: the request's euin and type objects, as placed. */
@@ -58,8 +57,14 @@ export type StoredOrderDetails = z.infer<typeof StoredOrderDetails>;
 
 type Issue = { path: Array<string | number>; reason: DetailReason; message: string };
 
-export const PlaceOrderRequest = z
-  .strictObject({
+/**
+ * The fields of an order request. `startDate` is the one rule that depends on time: placement
+ * wants start dates today or later; a proposal (an order link) is checked as a real date only, and
+ * again as placement when the investor confirms it.
+ */
+function orderRequestFields(startDate: z.ZodType<string>) {
+  const { sip, stp, swp, switch: switchObject } = detailObjects(startDate, z.strictObject);
+  return {
     investment_account_id: z.string().min(1).max(64),
     investor_id: z.string().min(1).max(64).optional().describe("When given, must be the investment account's investor."),
     order_type: z.enum(ORDER_TYPES),
@@ -77,16 +82,32 @@ export const PlaceOrderRequest = z
     remarks: z.string().max(255).optional(),
     sub_broker_arn: z.string().regex(/^ARN-\d{1,10}$/, "must be ARN- followed by digits").optional(),
     euin: Euin.optional(),
-    sip: Sip.optional(),
-    stp: Stp.optional(),
-    switch: Switch.optional(),
-    swp: Swp.optional(),
-  })
-  .superRefine((order, ctx) => {
+    sip: sip.optional(),
+    stp: stp.optional(),
+    switch: switchObject.optional(),
+    swp: swp.optional(),
+  };
+}
+
+/** Adds the per-type rules (typeRules below) to an object schema holding the order request fields. */
+export function withTypeRules<T extends z.ZodType<PlaceOrderInput>>(schema: T) {
+  return schema.superRefine((order, ctx) => {
     for (const issue of typeRules(order)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message, params: { reason: issue.reason } });
   });
+}
 
-export type PlaceOrderInput = z.infer<typeof PlaceOrderRequest>;
+const PlacementObject = z.strictObject(orderRequestFields(StartDate));
+
+export const PlaceOrderRequest = withTypeRules(PlacementObject);
+
+/**
+ * The order request fields with every schema rule of placement except those that depend on time
+ * (start dates are real dates, not necessarily today or later): what an order link proposes. Extend
+ * it, then add the per-type rules with `withTypeRules`.
+ */
+export const OrderProposalObject = z.strictObject(orderRequestFields(IsoDate));
+
+export type PlaceOrderInput = z.infer<typeof PlacementObject>;
 
 const DETAIL_OBJECTS = ["sip", "stp", "switch", "swp"] as const satisfies readonly DetailObject[];
 

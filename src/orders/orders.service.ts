@@ -1,9 +1,9 @@
-import type { DbOrTx } from "../db/client.js";
+import type { DbOrTx, Tx } from "../db/client.js";
 import { bodyHash, idempotent, type Stored } from "../idempotency/idempotency.js";
 import { enqueue } from "../jobs/enqueue.js";
-import { AppError, notFound, type DetailReason } from "../lib/errors.js";
+import { AppError, notFound, validationError, type DetailReason } from "../lib/errors.js";
 import type { Log } from "../lib/logger.js";
-import { readCursor, toPage } from "../lib/zod.js";
+import { issuesToDetails, readCursor, toPage } from "../lib/zod.js";
 import { decimalOrNull, rupeesToDecimal } from "../lib/formats.js";
 import { newId } from "../lib/ids.js";
 import { maskFreeText } from "../lib/mask.js";
@@ -18,7 +18,7 @@ import { orderedView } from "./order-details.js";
 import { endWithoutUnits } from "./order-moves.js";
 import { ORDER_TYPE } from "./order-types.js";
 import { mandateValidityViolations, schemeViolations, type RuleViolation } from "./order-rules.js";
-import type { PlaceOrderInput } from "./orders.schemas.js";
+import { PlaceOrderRequest, type PlaceOrderInput } from "./orders.schemas.js";
 import * as repo from "./orders.repo.js";
 import type { OrderRow } from "./orders.repo.js";
 import type { OrderStatus } from "./order.states.js";
@@ -43,49 +43,62 @@ export async function placeOrder(
   if (repeat) return repeatOf(repeat, requestHash);
 
   return idempotent(services.prisma, { distributorId: caller.distributorId, scope: SCOPE_PLACE, key: idempotencyKey, body: input }, async (tx) => {
-    // Again inside: a duplicate that waited for a connection while the first committed is answered
-    // before the validation queries, so a burst of duplicates holds each connection briefly.
-    const committed = input.client_ref ? await repo.findOrderByClientRef(tx, caller.distributorId, input.client_ref) : null;
-    if (committed) return repeatOf(committed, requestHash);
-    const { account, schemeCode, mandateId, violations } = await checkOrder(tx, caller, input);
-    if (violations.length > 0) {
-      throw new AppError("VALIDATION_ERROR", "The order breaks the rules for its type, scheme or account", { details: violations });
-    }
-    const id = newId("ord");
-    // A concurrent placement of the same client_ref makes this insert wait for it and then skip, leaving
-    // the transaction usable: the winner, committed by then, is read through this same transaction.
-    const row = await repo.insertOrder(tx, {
-      id,
-      distributorId: caller.distributorId,
-      investorId: account.investorId,
-      investmentAccountId: account.id,
-      orderType: input.order_type,
-      status: "PENDING",
-      paymentStatus: ORDER_TYPE[input.order_type].payment,
-      purchaseType: input.purchase_type,
-      holdingMode: input.holding_mode ?? account.holdingMode,
-      schemeCode,
-      folioNo: input.folio_no,
-      amount: input.amount === undefined ? null : rupeesToDecimal(input.amount),
-      units: input.units === undefined ? null : input.units.toFixed(3),
-      allUnits: input.all_units === true,
-      bankAccountId: input.bank_account_id,
-      mandateId,
-      clientRef: input.client_ref,
-      // Free text, sent to the exchange and shown back: stored with PANs masked.
-      remarks: maskFreeText(input.remarks ?? null),
-      subBrokerArn: input.sub_broker_arn,
-      details: JSON.parse(JSON.stringify({ euin: input.euin, sip: input.sip, stp: input.stp, switch: input.switch, swp: input.swp })),
-      requestHash,
-    });
-    if (!row) {
-      const winner = input.client_ref ? await repo.findOrderByClientRef(tx, caller.distributorId, input.client_ref) : null;
-      if (!winner) throw new Error(`Order ${id} was not inserted and no order holds its client_ref`);
-      return repeatOf(winner, requestHash);
-    }
-    await enqueue(tx, "orders__dispatch", { order_id: id }, { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS });
-    return { status: 201, body: placed(row) };
+    const { order, created } = await placeOrderIn(tx, caller.distributorId, input, requestHash);
+    return created ? { status: 201, body: placed(order) } : repeatOf(order, requestHash);
   });
+}
+
+/**
+ * The core of placement inside the caller's transaction (the REST placement and an order link's
+ * confirm): every rule checked now, then the PENDING order and its dispatch job. `created` is false
+ * when the distributor's client_ref already holds an order (committed before, or concurrently by a
+ * transaction this one waited for); that order is answered and nothing is written.
+ */
+export async function placeOrderIn(
+  tx: Tx,
+  distributorId: string,
+  input: PlaceOrderInput,
+  requestHash: string,
+): Promise<{ order: OrderRow; created: boolean }> {
+  // A duplicate that waited for a connection while the first committed is answered before the
+  // validation queries, so a burst of duplicates holds each connection briefly.
+  const committed = input.client_ref ? await repo.findOrderByClientRef(tx, distributorId, input.client_ref) : null;
+  if (committed) return { order: committed, created: false };
+  const { account, schemeCode, mandateId } = await checkOrderProposal(tx, distributorId, input);
+  const id = newId("ord");
+  // A concurrent placement of the same client_ref makes this insert wait for it and then skip, leaving
+  // the transaction usable: the winner, committed by then, is read through this same transaction.
+  const row = await repo.insertOrder(tx, {
+    id,
+    distributorId,
+    investorId: account.investorId,
+    investmentAccountId: account.id,
+    orderType: input.order_type,
+    status: "PENDING",
+    paymentStatus: ORDER_TYPE[input.order_type].payment,
+    purchaseType: input.purchase_type,
+    holdingMode: input.holding_mode ?? account.holdingMode,
+    schemeCode,
+    folioNo: input.folio_no,
+    amount: input.amount === undefined ? null : rupeesToDecimal(input.amount),
+    units: input.units === undefined ? null : input.units.toFixed(3),
+    allUnits: input.all_units === true,
+    bankAccountId: input.bank_account_id,
+    mandateId,
+    clientRef: input.client_ref,
+    // Free text, sent to the exchange and shown back: stored with PANs masked.
+    remarks: maskFreeText(input.remarks ?? null),
+    subBrokerArn: input.sub_broker_arn,
+    details: JSON.parse(JSON.stringify({ euin: input.euin, sip: input.sip, stp: input.stp, switch: input.switch, swp: input.swp })),
+    requestHash,
+  });
+  if (!row) {
+    const winner = input.client_ref ? await repo.findOrderByClientRef(tx, distributorId, input.client_ref) : null;
+    if (!winner) throw new Error(`Order ${id} was not inserted and no order holds its client_ref`);
+    return { order: winner, created: false };
+  }
+  await enqueue(tx, "orders__dispatch", { order_id: id }, { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS });
+  return { order: row, created: true };
 }
 
 function repeatOf(existing: OrderRow, requestHash: string): Stored<PlacedOrder> {
@@ -95,8 +108,34 @@ function repeatOf(existing: OrderRow, requestHash: string): Stored<PlacedOrder> 
   return { status: 201, body: placed(existing) };
 }
 
-async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
-  const account = await findInvestmentAccountForOrder(tx, caller.distributorId, input.investment_account_id);
+/**
+ * The placement rules that read stored data (the distributor's account and its investor's state,
+ * bank accounts, mandate, the SIP a top-up names, the scheme master, the holdings), none of which
+ * compares a date with today: 404 for an account that is not the distributor's, 400 with every
+ * violated rule. An order link's proposal is checked with these at creation; the schema's
+ * time-dependent rules (start dates today or later) wait for its confirmation.
+ */
+export async function checkOrderProposal(tx: DbOrTx, distributorId: string, input: PlaceOrderInput) {
+  const { violations, ...checked } = await checkOrder(tx, distributorId, input);
+  if (violations.length > 0) {
+    throw new AppError("VALIDATION_ERROR", "The order breaks the rules for its type, scheme or account", { details: violations });
+  }
+  return checked;
+}
+
+/**
+ * A stored proposal read as a placement request now: every schema rule, the time-dependent ones
+ * included (start dates today or later in India). A proposal that no longer passes is a 400 with
+ * the same details as a placement.
+ */
+export function parsePlacementRequest(proposal: unknown): PlaceOrderInput {
+  const parsed = PlaceOrderRequest.safeParse(proposal);
+  if (!parsed.success) throw validationError(issuesToDetails(parsed.error.issues), "The order breaks the rules for its type, scheme or account");
+  return parsed.data;
+}
+
+async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderInput) {
+  const account = await findInvestmentAccountForOrder(tx, distributorId, input.investment_account_id);
   if (!account) throw notFound(`Investment account ${input.investment_account_id}`);
   const violations: RuleViolation[] = [];
   const add = (path: string, reason: DetailReason, message: string) => violations.push({ path, reason, message });
@@ -111,7 +150,7 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
     add("bank_account_id", "bank_account_not_found", "is not a bank account of the investor");
   }
   if (input.mandate_id) {
-    const named = await findMandate(tx, caller.distributorId, input.mandate_id);
+    const named = await findMandate(tx, distributorId, input.mandate_id);
     const mandate = named?.investorId === account.investorId ? named : null;
     if (!mandate || mandate.status !== "REGISTERED") {
       add("mandate_id", "mandate_not_registered", mandate ? `the mandate is ${mandate.status}` : "is not a mandate of the investor");
@@ -139,7 +178,7 @@ async function checkOrder(tx: DbOrTx, caller: Caller, input: PlaceOrderInput) {
     const scheme = await findScheme(tx, schemeCode);
     violations.push(...schemeViolations({ ...input, scheme_code: schemeCode }, scheme));
     if (scheme && input.folio_no && ORDER_TYPE[input.order_type].checkedAgainstHolding) {
-      violations.push(...(await holdingViolations(tx, caller.distributorId, input, scheme)));
+      violations.push(...(await holdingViolations(tx, distributorId, input, scheme)));
     }
   }
   const target = input.switch?.to_scheme_code ?? input.stp?.to_scheme_code;
@@ -181,6 +220,9 @@ export async function getOrder(services: Services, caller: Caller, id: string): 
 }
 
 export type PlacedOrder = ReturnType<typeof placed>;
+
+/** The placement answer of an order: id, client_ref, created_at, order_type, status. */
+export const placedOrderView = (row: OrderRow): PlacedOrder => placed(row);
 export type OrderView = ReturnType<typeof toView>;
 
 function placed(row: OrderRow) {

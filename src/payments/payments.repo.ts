@@ -1,12 +1,28 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
 import { narrowTo } from "../lib/closed-set.js";
-import { PAYMENT_MODES, PAYMENT_STATUSES, type PaymentMode, type PaymentStatus } from "./payment.states.js";
+import {
+  PAYMENT_FAILURE_CODES,
+  PAYMENT_MODES,
+  PAYMENT_STATUSES,
+  type PaymentFailureCode,
+  type PaymentMode,
+  type PaymentStatus,
+} from "./payment.states.js";
 
 /** A payment as stored. */
-export type PaymentRow = Omit<Prisma.PaymentGetPayload<object>, "mode" | "status"> & { mode: PaymentMode; status: PaymentStatus };
+export type PaymentRow = Omit<Prisma.PaymentGetPayload<object>, "mode" | "status" | "failureCode"> & {
+  mode: PaymentMode;
+  status: PaymentStatus;
+  failureCode: PaymentFailureCode | null;
+};
 
 function toRow(row: Prisma.PaymentGetPayload<object>): PaymentRow {
-  return { ...row, mode: narrowTo(PAYMENT_MODES, row.mode, "payments.mode"), status: narrowTo(PAYMENT_STATUSES, row.status, "payments.status") };
+  return {
+    ...row,
+    mode: narrowTo(PAYMENT_MODES, row.mode, "payments.mode"),
+    status: narrowTo(PAYMENT_STATUSES, row.status, "payments.status"),
+    failureCode: row.failureCode === null ? null : narrowTo(PAYMENT_FAILURE_CODES, row.failureCode, "payments.failure_code"),
+  };
 }
 
 export interface NewPaymentRow {
@@ -43,6 +59,12 @@ export async function getPaymentById(db: DbOrTx, id: string): Promise<PaymentRow
   return toRow(await db.payment.findUniqueOrThrow({ where: { id } }));
 }
 
+/** The latest payment of an order (null when it has none). */
+export async function latestPaymentOf(db: DbOrTx, orderId: string): Promise<PaymentRow | null> {
+  const row = await db.payment.findFirst({ where: { orderId }, orderBy: { id: "desc" } });
+  return row && toRow(row);
+}
+
 /** The latest payment of each order (an order may have a failed payment and a newer one). */
 export async function latestPaymentIds(db: DbOrTx, orderIds: string[]): Promise<Map<string, string>> {
   if (orderIds.length === 0) return new Map();
@@ -76,7 +98,7 @@ export async function movePaymentRow(
   tx: DbOrTx,
   id: string,
   from: PaymentStatus,
-  data: { status: PaymentStatus; providerRemark: string | null; capturedAt?: Date; refundedAt?: Date },
+  data: { status: PaymentStatus; providerRemark: string | null; failureCode?: PaymentFailureCode; capturedAt?: Date; refundedAt?: Date },
 ): Promise<boolean> {
   const { count } = await tx.payment.updateMany({ where: { id, status: from }, data });
   return count === 1;

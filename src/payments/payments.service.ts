@@ -10,8 +10,7 @@ import type { Services } from "../core/services.js";
 import { getOrderById, movePaymentStatusOfAccepted, setPaymentStatus, type OrderRow } from "../orders/orders.repo.js";
 import * as repo from "./payments.repo.js";
 import type { PaymentRow } from "./payments.repo.js";
-import type { PaymentMode } from "./payment.states.js";
-
+import type { PaymentFailureCode, PaymentMode } from "./payment.states.js";
 
 /** The payment state table: which state each move starts from, and what it makes of the order. */
 const MOVES = {
@@ -20,6 +19,9 @@ const MOVES = {
   REFUNDED: { from: "CAPTURED", orderPaymentStatus: "REFUNDED", event: "payment.refunded" },
 } as const;
 export type PaymentMove = keyof typeof MOVES;
+
+/** A failure the gateway reports without a reason of ours. */
+export const DEFAULT_FAILURE_CODE: PaymentFailureCode = "bank_declined";
 
 /** Orders that are over without an allotment: money captured for them goes back. */
 const ORDER_ENDED_WITHOUT_UNITS = new Set(["REJECTED", "CANCELLED", "FAILED"]);
@@ -63,13 +65,19 @@ export async function createPayment(tx: Tx, input: NewPayment): Promise<PaymentR
 
 /**
  * Moves a payment along its state table with its event, keeping the order's payment_status in step,
- * in one transaction. Money captured for an order that has meanwhile ended without units (rejected,
- * cancelled, failed) is refunded at once. Returns false when the payment was not in the move's
- * starting state (nothing changes).
+ * in one transaction. A FAILED payment keeps its closed failure code (default `bank_declined`). Money
+ * captured for an order that has meanwhile ended without units (rejected, cancelled, failed) is
+ * refunded at once. Returns false when the payment was not in the move's starting state (nothing changes).
  */
-export async function movePayment(db: Db, paymentId: string, to: PaymentMove, remark: string | null): Promise<boolean> {
+export async function movePayment(
+  db: Db,
+  paymentId: string,
+  to: PaymentMove,
+  remark: string | null,
+  failureCode: PaymentFailureCode = DEFAULT_FAILURE_CODE,
+): Promise<boolean> {
   return db.$transaction(async (tx) => {
-    const moved = await applyMove(tx, paymentId, to, remark);
+    const moved = await applyMove(tx, paymentId, to, remark, failureCode);
     if (!moved) return false;
     if (to === "CAPTURED") {
       const order = await getOrderById(tx, moved.orderId);
@@ -86,12 +94,19 @@ export async function refundCapturedPayments(tx: Tx, orderId: string, remark: st
   return captured.length;
 }
 
-async function applyMove(tx: Tx, paymentId: string, to: PaymentMove, remark: string | null): Promise<PaymentRow | null> {
+async function applyMove(
+  tx: Tx,
+  paymentId: string,
+  to: PaymentMove,
+  remark: string | null,
+  failureCode: PaymentFailureCode = DEFAULT_FAILURE_CODE,
+): Promise<PaymentRow | null> {
   const move = MOVES[to];
   const now = new Date();
   const moved = await repo.movePaymentRow(tx, paymentId, move.from, {
     status: to,
     providerRemark: maskFreeText(remark),
+    ...(to === "FAILED" ? { failureCode } : {}),
     ...(to === "CAPTURED" ? { capturedAt: now } : {}),
     ...(to === "REFUNDED" ? { refundedAt: now } : {}),
   });
@@ -130,6 +145,7 @@ export function toPaymentView(row: PaymentRow) {
     vpa: details.vpa ?? null,
     gateway_reference: row.gatewayReference,
     provider_remark: row.providerRemark,
+    failure_code: row.failureCode,
     captured_at: row.capturedAt?.toISOString() ?? null,
     refunded_at: row.refundedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),

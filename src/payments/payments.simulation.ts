@@ -3,6 +3,7 @@ import { answer, found, requireMoved, requireState } from "../exchange/simulatio
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
 import { findPayment, findPaymentById, type PaymentRow } from "./payments.repo.js";
+import type { PaymentFailureCode } from "./payment.states.js";
 import { movePayment, type PaymentMove } from "./payments.service.js";
 
 type SandboxServices = Services & { sandboxExchange: SandboxExchange };
@@ -15,9 +16,16 @@ const MOVES: Record<PaymentMove, { from: string; remark: string }> = {
 };
 
 /** Sandbox: the payment gateway settles (captures), fails or refunds one of the caller's payments. */
-export async function simulatePayment(services: SandboxServices, caller: Caller, paymentId: string, to: PaymentMove, remark: string | undefined) {
+export async function simulatePayment(
+  services: SandboxServices,
+  caller: Caller,
+  paymentId: string,
+  to: PaymentMove,
+  remark: string | undefined,
+  failureCode?: PaymentFailureCode,
+) {
   const payment = found(`Payment ${paymentId}`, await findPayment(services.prisma, caller.distributorId, paymentId));
-  await settle(services, payment, to, remark);
+  await settle(services, payment, to, remark, failureCode);
   return answer(`Payment ${to.toLowerCase()}`, paymentId);
 }
 
@@ -30,18 +38,29 @@ export async function sandboxPayment(services: SandboxServices, paymentId: strin
 }
 
 /** Sandbox: the payment simulator page's Pay and Fail. Returns the payment as the move left it. */
-export async function simulatePaymentById(services: SandboxServices, paymentId: string, to: PaymentMove): Promise<PaymentRow> {
+export async function simulatePaymentById(
+  services: SandboxServices,
+  paymentId: string,
+  to: PaymentMove,
+  failureCode?: PaymentFailureCode,
+): Promise<PaymentRow> {
   const label = `Payment ${paymentId}`;
-  await settle(services, found(label, await findPaymentById(services.prisma, paymentId)), to, undefined);
+  await settle(services, found(label, await findPaymentById(services.prisma, paymentId)), to, undefined, failureCode);
   return found(label, await findPaymentById(services.prisma, paymentId));
 }
 
 /** The one way a simulation moves a payment: from the move's starting state, the gateway's books first. */
-async function settle(services: SandboxServices, payment: PaymentRow, to: PaymentMove, remark: string | undefined): Promise<void> {
+async function settle(
+  services: SandboxServices,
+  payment: PaymentRow,
+  to: PaymentMove,
+  remark: string | undefined,
+  failureCode: PaymentFailureCode | undefined,
+): Promise<void> {
   const label = `Payment ${payment.id}`;
   const { from } = MOVES[to];
   requireState(label, payment.status, from, `payment can be ${to.toLowerCase()}`);
   const providerRemark = remark ?? MOVES[to].remark;
   await services.sandboxExchange.set("PAYMENT", payment.id, to, providerRemark);
-  requireMoved(await movePayment(services.prisma, payment.id, to, providerRemark), label, from);
+  requireMoved(await movePayment(services.prisma, payment.id, to, providerRemark, failureCode), label, from);
 }

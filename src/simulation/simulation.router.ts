@@ -4,6 +4,7 @@ import { simulateInvestorRegistration } from "../investors/investors.simulation.
 import { simulateMandateRegistration } from "../mandates/mandates.simulation.js";
 import { AllotQuery, OrderIdInput } from "../orders/orders.schemas.js";
 import { simulateAllotment, simulateNextInstallment, simulateOrderDecision } from "../orders/orders.simulation.js";
+import { FailPaymentQuery } from "../payments/payments.schemas.js";
 import { simulatePayment } from "../payments/payments.simulation.js";
 import { router, sandboxProcedure } from "../trpc/init.js";
 import { SimulationResponse, SimulationTarget } from "./simulation.schemas.js";
@@ -40,8 +41,11 @@ export const simulationRouter = router({
     simulateOrderDecision(ctx, ctx.caller, t.id, "fail", t.remark)),
   capturePayment: move("/payments/v1/{id}/capture", "The gateway captures (settles) a PENDING payment", (ctx, t) =>
     simulatePayment(ctx, ctx.caller, t.id, "CAPTURED", t.remark)),
-  failPayment: move("/payments/v1/{id}/fail", "A PENDING payment fails", (ctx, t) =>
-    simulatePayment(ctx, ctx.caller, t.id, "FAILED", t.remark)),
+  failPayment: sandboxProcedure
+    .meta(simulate("/payments/v1/{id}/fail", "A PENDING payment fails (failure_code optional, default bank_declined)"))
+    .input(FailPaymentQuery)
+    .output(SimulationResponse)
+    .query(({ ctx, input }) => simulatePayment(ctx, ctx.caller, input.id, "FAILED", input.remark, input.failure_code)),
   refundPayment: move("/payments/v1/{id}/refund", "A CAPTURED payment is refunded", (ctx, t) =>
     simulatePayment(ctx, ctx.caller, t.id, "REFUNDED", t.remark)),
 

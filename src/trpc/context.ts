@@ -10,6 +10,10 @@ export interface Context extends Services {
   idempotencyKey: string | undefined;
   /** The client's address (see http/client-ip), "unknown" for calls from inside the process. */
   clientIp: string;
+  /** The User-Agent header (an order link's consent records it). */
+  userAgent: string | undefined;
+  /** `scheme://host` the request was sent to: the base of generated links when MF_PUBLIC_BASE_URL is unset. */
+  origin: string | undefined;
   /** A procedure may set the success status (201 on creation) and extra headers. */
   response: { status?: number; headers: Record<string, string> };
 }
@@ -19,6 +23,8 @@ export interface RequestInfo {
   authorization: string | undefined;
   idempotencyKey?: string | undefined;
   clientIp?: string | undefined;
+  userAgent?: string | undefined;
+  origin?: string | undefined;
 }
 
 export function createContext(services: Services, request: RequestInfo): Context {
@@ -29,6 +35,8 @@ export function createContext(services: Services, request: RequestInfo): Context
     authorization: request.authorization,
     idempotencyKey: request.idempotencyKey,
     clientIp: request.clientIp ?? "unknown",
+    userAgent: request.userAgent,
+    origin: request.origin,
     response: { headers: {} },
   };
 }

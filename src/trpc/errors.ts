@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
-import { AppError, ERROR_STATUS, formatPath, isDetailReason, type DetailReason, type ErrorCode, type ErrorDetail } from "../lib/errors.js";
+import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail } from "../lib/errors.js";
+import { issuesToDetails, type ZodLikeIssue } from "../lib/zod.js";
 import { errorSummary, type Log } from "../lib/logger.js";
 import { maskPansInText } from "../lib/mask.js";
 
@@ -13,45 +14,6 @@ export interface RenderedError {
   status: number;
   body: Record<string, unknown>;
   headers: Record<string, string>;
-}
-
-interface ZodLikeIssue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  keys?: string[];
-  params?: Record<string, unknown>;
-}
-
-const REASON_OF_ZOD_CODE: Record<string, DetailReason> = {
-  invalid_type: "invalid_type",
-  invalid_value: "invalid_value",
-  invalid_union: "invalid_value",
-  invalid_key: "invalid_value",
-  invalid_element: "invalid_value",
-  invalid_format: "invalid_format",
-  too_small: "too_small",
-  too_big: "too_big",
-  not_multiple_of: "not_multiple",
-  unrecognized_keys: "unknown_field",
-};
-
-/**
- * The reason of a zod issue: a refinement names its own (`params: {reason}`); a missing field is
- * `required` (zod drops the input from its issues, but its message says what was received).
- */
-function reasonOf(issue: ZodLikeIssue): DetailReason {
-  if (issue.code === "custom") return isDetailReason(issue.params?.reason) ? issue.params.reason : "rule_violated";
-  if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) return "required";
-  return REASON_OF_ZOD_CODE[issue.code] ?? "invalid_value";
-}
-
-export function issuesToDetails(issues: readonly ZodLikeIssue[]): ErrorDetail[] {
-  return issues.flatMap((issue) =>
-    issue.code === "unrecognized_keys" && issue.keys
-      ? issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: "Unknown field", reason: "unknown_field" as const }))
-      : [{ path: formatPath(issue.path), message: issue.message, reason: reasonOf(issue) }],
-  );
 }
 
 function zodIssuesOf(error: unknown): ZodLikeIssue[] | undefined {

@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { spendBudget } from "../core/request-budget.js";
+import { addressKey } from "../lib/address-key.js";
 import { describeError } from "./errors.js";
 import { AppError, type ErrorCode } from "../lib/errors.js";
 import { assertSafeInput } from "../lib/hostile-input.js";
@@ -84,6 +85,16 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const caller = await ctx.auth.authenticate(ctx.authorization);
   spendBudget(ctx.budget, caller.clientId, ctx.response.headers);
   return next({ ctx: { caller } });
+});
+
+/**
+ * The public order-link paths: no token (the link id is the capability), so each call spends one
+ * request of its client address's budget (an IPv4 address, an IPv6 /64), as an API client spends its
+ * own: RateLimit-* headers, 429 beyond it.
+ */
+export const linkProcedure = publicProcedure.use(({ ctx, next }) => {
+  spendBudget(ctx.budget, `address:${addressKey(ctx.clientIp)}`, ctx.response.headers);
+  return next();
 });
 
 /** Sandbox simulation: the caller must hold a token, and in production the routes do not exist. */

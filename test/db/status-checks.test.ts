@@ -21,7 +21,8 @@ import {
   PURCHASE_TYPES,
 } from "../../src/orders/order.states.js";
 import { ORDER_TYPES } from "../../src/orders/order-types.js";
-import { PAYMENT_MODES, PAYMENT_STATUSES } from "../../src/payments/payment.states.js";
+import { ORDER_LINK_STATUSES } from "../../src/order-links/link.states.js";
+import { PAYMENT_FAILURE_CODES, PAYMENT_MODES, PAYMENT_STATUSES } from "../../src/payments/payment.states.js";
 import { SUBSCRIBABLE } from "../../src/webhooks/event-filter.js";
 import { DELIVERY_STATUSES, SUBSCRIPTION_STATUSES } from "../../src/webhooks/webhook.states.js";
 import { createTestDatabase } from "../helpers/db.js";
@@ -52,6 +53,9 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["order_installments", "status", INSTALLMENT_STATUSES],
   ["payments", "status", PAYMENT_STATUSES],
   ["payments", "mode", PAYMENT_MODES],
+  ["payments", "failure_code", PAYMENT_FAILURE_CODES],
+  ["order_links", "status", ORDER_LINK_STATUSES],
+  ["order_links", "order_type", ORDER_TYPES],
   ["webhook_subscriptions", "status", SUBSCRIPTION_STATUSES],
   ["webhook_subscriptions", "events", SUBSCRIBABLE],
   ["webhook_deliveries", "status", DELIVERY_STATUSES],

@@ -46,7 +46,7 @@ describe("payment by mandate for a lump sum", () => {
     expect(res.body).toEqual({
       id: paymentId, order_id: orderId, basket_id: null, mode: "MANDATE", amount: 2500.5, status: "PENDING",
       mandate_id: ctx.mandateId, bank_account_id: null, vpa: null, gateway_reference: `SBXPAY${paymentId.slice(-10).toUpperCase()}`,
-      provider_remark: null, captured_at: null, refunded_at: null, created_at: expect.any(String), updated_at: expect.any(String),
+      provider_remark: null, failure_code: null, captured_at: null, refunded_at: null, created_at: expect.any(String), updated_at: expect.any(String),
     });
   });
 
@@ -96,11 +96,24 @@ describe("the payment state table", () => {
     const { orderId, paymentId } = await acceptedWithMandate();
     expect((await sim(`${paymentId}/refund`)).status).toBe(409);
     expect((await sim(`${paymentId}/fail?remark=${encodeURIComponent("INSUFFICIENT FUNDS")}`)).status).toBe(200);
-    expect((await getPayment(paymentId)).body).toMatchObject({ status: "FAILED", provider_remark: "INSUFFICIENT FUNDS" });
+    expect((await getPayment(paymentId)).body).toMatchObject({ status: "FAILED", provider_remark: "INSUFFICIENT FUNDS", failure_code: "bank_declined" });
     expect((await getOrder(orderId)).payment_status).toBe("FAILED");
     expect((await sim(`${paymentId}/capture`)).status).toBe(409);
     expect((await sim(`${paymentId}/refund`)).status).toBe(409);
     expect(await eventNames(app, paymentId)).toEqual(["payment.failed"]);
+  });
+
+  it("keeps the closed failure code the gateway reports; a code outside the list is a 400 that moves nothing", async () => {
+    const { paymentId } = await acceptedWithMandate();
+    const refused = await sim(`${paymentId}/fail?failure_code=card_stolen`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([expect.objectContaining({ path: "failure_code", reason: "invalid_value" })]);
+    expect((await getPayment(paymentId)).body).toMatchObject({ status: "PENDING", failure_code: null });
+
+    expect((await sim(`${paymentId}/fail?failure_code=insufficient_funds`)).status).toBe(200);
+    expect((await getPayment(paymentId)).body).toMatchObject({ status: "FAILED", failure_code: "insufficient_funds" });
+    expect(await app.prisma.payment.findUnique({ where: { id: paymentId }, select: { failureCode: true } })).toEqual({ failureCode: "insufficient_funds" });
+    await expect(app.prisma.payment.update({ where: { id: paymentId }, data: { failureCode: "card_stolen" } })).rejects.toThrow(/payments_failure_code_check/);
   });
 
   it("refunds a captured purchase that the exchange rejects later (status sync)", async () => {
