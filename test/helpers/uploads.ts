@@ -213,3 +213,28 @@ function parseAnswer(bytes: Buffer, bytesSent: number, sentAll: boolean): Omit<R
   }
   return { status: Number(statusLine!.split(" ")[1]), headers, text, body, bytesSentBeforeAnswer: bytesSent, sentAll };
 }
+
+export const signedFormPath = (id: string) => `/api/broker-changes/v1/${encodeURIComponent(id)}/image`;
+
+/**
+ * POSTs `parts` to a broker change request's upload over a raw socket (see rawRequest), with the
+ * bearer token; by default with its exact Content-Length, or chunked (`chunked: true`).
+ */
+export function uploadSignedForm(
+  baseUrl: string,
+  token: string | undefined,
+  id: string,
+  parts: Part[],
+  options: { chunked?: boolean; headers?: Record<string, string>; pauseMs?: number; sliceBytes?: number } = {},
+): Promise<RawAnswer> {
+  const sized = parts.every((p) => Buffer.isBuffer(p.data));
+  const contentLength = options.chunked || !sized ? undefined : multipartBody(parts).length;
+  return rawRequest(baseUrl, {
+    path: signedFormPath(id),
+    headers: { "Content-Type": MULTIPART, ...(token ? { Authorization: `Bearer ${token}` } : {}), ...options.headers },
+    body: multipartPieces(parts),
+    ...(contentLength === undefined ? {} : { contentLength }),
+    ...(options.pauseMs ? { pauseMs: options.pauseMs } : {}),
+    ...(options.sliceBytes ? { sliceBytes: options.sliceBytes } : {}),
+  });
+}
