@@ -86,11 +86,13 @@ function StageBody(props: LinkPageProps & { stage: Stage }) {
       return <PayingStage view={view} sandbox={props.sandbox} />;
     case "paid":
       return (
-        <Outcome tone="good">
-          Paid. {view.latest_payment ? `We received ${rupees(view.latest_payment.amount)} by ${view.latest_payment.mode}.` : "We received your payment."}{" "}
-          {view.order_status === "ALLOTTED" ? "Your units have been allotted." : "Your units will be allotted by the fund house."}
-          {view.latest_payment && <span class="muted"> Reference: {view.latest_payment.id}</span>}
-        </Outcome>
+        <>
+          <Outcome tone="good">
+            Paid. {view.latest_payment ? `We received ${rupees(view.latest_payment.amount)} by ${view.latest_payment.mode}.` : "We received your payment."}{" "}
+            {view.order_status === "ALLOTTED" ? "Your units have been allotted." : "Your units will be allotted by the fund house."}
+          </Outcome>
+          {view.latest_payment && <p class="muted">Payment reference: {view.latest_payment.id}</p>}
+        </>
       );
     case "refunded":
       return <Outcome tone="">The money you paid for this order has been refunded.</Outcome>;
