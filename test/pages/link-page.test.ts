@@ -373,8 +373,24 @@ describe("posts that are not from the link's own page: 403, nothing changed", ()
   }
 });
 
-describe("behind a proxy (MF_TRUST_PROXY=1)", () => {
-  const proxied = useTestApp({ MF_TRUST_PROXY: "1" });
+describe("behind a proxy (MF_TRUST_PROXY=1), a budget of 5 requests per address", () => {
+  const proxied = useTestApp({ MF_TRUST_PROXY: "1", MF_RATE_LIMIT_BURST: "5", MF_RATE_LIMIT_RPS: "0.01" });
+
+  it("each page request spends one of the client address's budget: beyond it the 429 page with Retry-After, as the public API", async () => {
+    const from = { "x-forwarded-for": "198.51.100.77" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await sendPage(proxied, "GET", linkPath("lnk_0000000000000000000000000000zz"), { headers: from })).status);
+    expect(statuses).toEqual([404, 404, 404, 404, 404]);
+    const refused = await sendPage(proxied, "GET", linkPath("lnk_0000000000000000000000000000zz"), { headers: from });
+    expect(refused.status).toBe(429);
+    expectPageHeaders(refused.headers);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(refused.headers.get("ratelimit-remaining")).toBe("0");
+    expect(refused.text).toContain("<h1 id=\"title\">Too many requests</h1>");
+    // The public API shares the bucket; another address has its own.
+    expect((await proxied.http("GET", publicPath("lnk_0000000000000000000000000000zz"), { headers: from })).status).toBe(429);
+    expect((await sendPage(proxied, "GET", linkPath("lnk_0000000000000000000000000000zz"), { headers: { "x-forwarded-for": "198.51.100.78" } })).status).toBe(404);
+  });
 
   it("records the client address the proxy saw as the consent's", async () => {
     const owner = await linkingDistributor(proxied);
@@ -385,5 +401,25 @@ describe("behind a proxy (MF_TRUST_PROXY=1)", () => {
     expect(res.status).toBe(303);
     expect(await proxied.prisma.orderLink.findUniqueOrThrow({ where: { id: linkId }, select: { consentIp: true } })).toEqual({ consentIp: "203.0.113.44" });
     expect(await proxied.http("GET", publicPath(linkId))).toMatchObject({ status: 200 });
+  });
+});
+
+describe("the API reference", () => {
+  it("/docs serves the document whose order-link operations (bearer and public) link to this page", async () => {
+    const docs = await app.http("GET", "/docs");
+    expect(docs.status).toBe(200);
+    expect(docs.text).toContain('url: "/openapi.json"');
+    const document = (await app.http("GET", "/openapi.json")).body;
+    const operations = (path: string) => Object.keys(document.paths[path] ?? {}).sort();
+    expect({
+      create: operations("/api/order-links/v1"),
+      one: operations("/api/order-links/v1/{id}"),
+      cancel: operations("/api/order-links/v1/{id}/cancel"),
+      view: operations("/api/public/v1/order-links/{link_id}"),
+      confirm: operations("/api/public/v1/order-links/{link_id}/confirm"),
+      pay: operations("/api/public/v1/order-links/{link_id}/pay"),
+    }).toEqual({ create: ["get", "post"], one: ["get"], cancel: ["post"], view: ["get"], confirm: ["post"], pay: ["post"] });
+    expect(document.paths["/api/public/v1/order-links/{link_id}/confirm"].post.security).toEqual([]);
+    expect(JSON.stringify(document.paths["/api/order-links/v1"].post.responses["200"])).toContain("The hosted page for the investor: `<MF_PUBLIC_BASE_URL>/links/<id>`.");
   });
 });
