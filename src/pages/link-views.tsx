@@ -97,7 +97,7 @@ function StageBody(props: LinkPageProps & { stage: Stage }) {
     case "refunded":
       return <Outcome tone="">The money you paid for this order has been refunded.</Outcome>;
     case "nothing_to_pay":
-      return <Outcome tone="good">The exchange accepted your order. There is nothing to pay.</Outcome>;
+      return <Outcome tone="good">The exchange accepted your order. There is nothing to pay now.</Outcome>;
   }
 }
 
