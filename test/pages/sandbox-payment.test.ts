@@ -122,6 +122,31 @@ describe("the sandbox payment simulator page", () => {
     expect(outcome.text).toContain("The payment failed. SANDBOX: PAYMENT FAILED BY SIMULATION");
   });
 
+  it("offers the closed failure reasons, bank_declined first chosen, and Fail records the one picked", async () => {
+    const { paymentId, page, cookie, token } = await openPending();
+    expect(page.text).toContain('<select id="failure_code" name="failure_code"><option value="payment_expired">');
+    expect(page.text).toContain('<option value="bank_declined" selected="">Your bank declined the payment.</option>');
+    expect(page.text.match(/<option value="/g)).toHaveLength(6);
+    const failed = await sendPage(app, "POST", `/sandbox/payments/${paymentId}/fail`, { form: { form_token: token, failure_code: "insufficient_funds" }, headers: sameOrigin(cookie) });
+    expect(failed.status).toBe(303);
+    const payment = await app.prisma.payment.findUniqueOrThrow({ where: { id: paymentId } });
+    expect({ status: payment.status, failureCode: payment.failureCode }).toEqual({ status: "FAILED", failureCode: "insufficient_funds" });
+  });
+
+  it("Fail without a reason records bank_declined; an unknown reason is a 400 page naming the field, changing nothing", async () => {
+    const first = await openPending();
+    await sendPage(app, "POST", `/sandbox/payments/${first.paymentId}/fail`, { form: { form_token: first.token }, headers: sameOrigin(first.cookie) });
+    expect((await app.prisma.payment.findUniqueOrThrow({ where: { id: first.paymentId } })).failureCode).toBe("bank_declined");
+
+    const { paymentId, orderId, cookie, token } = await openPending();
+    const before = await stateOf(paymentId, orderId);
+    const refused = await sendPage(app, "POST", `/sandbox/payments/${paymentId}/fail`, { form: { form_token: token, failure_code: "stolen_card" }, headers: sameOrigin(cookie) });
+    expect(refused.status).toBe(400);
+    expectPageHeaders(refused.headers);
+    expect(refused.text).toContain("<p>failure_code must be one of payment_expired, invalid_vpa, bank_declined, user_cancelled, insufficient_funds, tpv_failed</p>");
+    expect(await stateOf(paymentId, orderId)).toEqual(before);
+  });
+
   it("accepts a post without Sec-Fetch-Site whose Origin is ours", async () => {
     const { paymentId, orderId, cookie, token } = await openPending();
     const paid = await sendPage(app, "POST", `/sandbox/payments/${paymentId}/pay`, { form: { form_token: token }, headers: { cookie: `mf_form=${cookie}`, origin: app.baseUrl } });
