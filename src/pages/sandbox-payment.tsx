@@ -5,12 +5,11 @@ import { AppError, notFound } from "../lib/errors.js";
 import { sandboxPayment, simulatePaymentById } from "../payments/payments.simulation.js";
 import { toPaymentView, type PaymentView } from "../payments/payments.service.js";
 import type { PaymentMove } from "../payments/payments.service.js";
+import { rupees } from "./format.js";
 import { Layout } from "./layout.js";
 import { renderError, renderPage, type PagesEnv } from "./render.js";
 import { returnAddressOf, sandboxPaymentPath } from "./return-address.js";
 import { FORM_TOKEN_FIELD, formTokenFor, readProtectedForm } from "./security.js";
-
-const rupees = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR" });
 
 const OUTCOMES: Record<string, { text: string; tone: "good" | "bad" | "" }> = {
   CAPTURED: { text: "Payment received.", tone: "good" },
@@ -36,7 +35,7 @@ export function PaymentSimulatorPage({ payment, formToken }: { payment: PaymentV
       <section class="card" aria-labelledby="title">
         <p class="badge">Sandbox payment gateway</p>
         <h1 id="title">Payment</h1>
-        <p class="amount">{rupees.format(payment.amount)}</p>
+        <p class="amount">{rupees(payment.amount)}</p>
         <dl>
           <dt>Mode</dt>
           <dd>{payment.mode}</dd>
