@@ -6,6 +6,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { AppError } from "./lib/errors.js";
 import { lazyChild, type Log } from "./lib/logger.js";
 import { MAX_BODY_BYTES, readObjectBody, tooLarge } from "./http/body.js";
+import { mountSignedFormDownload } from "./http/broker-change-document.js";
 import { requestClientAddress } from "./http/client-ip.js";
 import { mountDocs } from "./http/docs.js";
 import { describeError, envelope, renderError, reportError } from "./trpc/errors.js";
@@ -99,6 +100,9 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
     response.headers.set("X-Request-Id", c.get("requestId"));
     return response;
   });
+
+  // Binary answers, beside the JSON REST adapter below.
+  mountSignedFormDownload(app, services);
 
   app.all("/api/*", async (c) => {
     const method = c.req.method;
