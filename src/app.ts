@@ -6,7 +6,8 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { AppError } from "./lib/errors.js";
 import { lazyChild, type Log } from "./lib/logger.js";
 import { MAX_BODY_BYTES, readObjectBody, tooLarge } from "./http/body.js";
-import { clientAddress, socketAddress } from "./http/client-ip.js";
+import { mountSignedFormDownload } from "./http/broker-change-document.js";
+import { requestClientAddress } from "./http/client-ip.js";
 import { mountDocs } from "./http/docs.js";
 import { describeError, envelope, renderError, reportError } from "./trpc/errors.js";
 import { noStore } from "./http/no-store.js";
@@ -64,8 +65,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
   app.use(TOKEN_PATH, noStore);
   app.use("/trpc/*", (c, next) => (c.req.path.includes("auth.token") ? noStore(c, next) : next()));
   const trustedHops = services.config.trustProxyHops;
-  const clientIp = (c: HonoContext<Env>) =>
-    clientAddress(socketAddress(c.env), trustedHops > 0 ? c.req.header("x-forwarded-for") : undefined, trustedHops);
+  const clientIp = (c: HonoContext<Env>) => requestClientAddress(c, trustedHops);
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
@@ -100,6 +100,9 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
     response.headers.set("X-Request-Id", c.get("requestId"));
     return response;
   });
+
+  // Binary answers, beside the JSON REST adapter below.
+  mountSignedFormDownload(app, services);
 
   app.all("/api/*", async (c) => {
     const method = c.req.method;

@@ -1,5 +1,6 @@
 import { AuthService } from "./auth/auth.service.js";
 import { tokenChecksFor } from "./auth/token-failures.js";
+import { createRegistrar } from "./broker-changes/registrar.js";
 import { RequestBudget } from "./core/request-budget.js";
 import type { Services } from "./core/services.js";
 import type { Db } from "./db/client.js";
@@ -37,6 +38,7 @@ export function buildServices({ config, prisma, poolSize, logger, cipher }: Open
     auth: new AuthService(prisma, { tokenFailures: config.tokenFailures, concurrentChecks: tokenChecksFor(poolSize) }),
     budget: new RequestBudget(config.rateLimit),
     ...createExchange(config, prisma),
+    registrar: createRegistrar(config, prisma, logger),
     resolveHost: systemResolver,
   };
 }

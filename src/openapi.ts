@@ -59,6 +59,34 @@ const RESPONSE_OVERRIDES: Record<string, Record<string, unknown>> = {
 };
 
 /**
+ * Operations mounted on Hono outside the routers (binary answers), documented by hand, keyed by path.
+ * Their error responses are completed like the generated ones (rewriteResponses).
+ */
+const HONO_OPERATIONS: Record<string, PathItem> = {
+  "/api/broker-changes/v1/{id}/image": {
+    get: {
+      operationId: "brokerChanges-getImage",
+      summary: "The signed form of a broker change request, as uploaded (beta)",
+      description:
+        "The stored bytes with their content type (judged from the bytes at upload), `Content-Length`, " +
+        "`Content-Disposition: attachment`, `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`. " +
+        "404 for another distributor's request, and before a form is uploaded.",
+      tags: ["broker changes (beta)"],
+      security: [{ bearerAuth: [] }],
+      parameters: [{ in: "path", name: "id", required: true, schema: { type: "string", minLength: 1, maxLength: 64 } }],
+      responses: {
+        "200": {
+          description: "The signed form (PDF, JPEG or PNG).",
+          content: Object.fromEntries(
+            ["application/pdf", "image/jpeg", "image/png"].map((type) => [type, { schema: { type: "string", format: "binary" } }]),
+          ),
+        },
+      },
+    } as Operation,
+  },
+};
+
+/**
  * Paths the specification writes differently from trpc-to-openapi's normalised form (it drops a
  * trailing slash when routing and documenting). Keyed by `METHOD normalised-path`.
  */
@@ -86,6 +114,7 @@ export function buildOpenApiDocument(appRouter: AnyRouter): OpenAPIObject {
     defs: { ErrorEnvelope },
   });
   const paths = (document.paths ?? {}) as Record<string, PathItem>;
+  for (const [path, item] of Object.entries(HONO_OPERATIONS)) paths[path] = { ...paths[path], ...structuredClone(item) };
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
       rewriteResponses(operation, method);

@@ -1,4 +1,5 @@
 import { authRouter } from "./auth/auth.router.js";
+import { brokerChangesRouter } from "./broker-changes/broker-changes.router.js";
 import { holdingsRouter } from "./holdings/holdings.router.js";
 import { investorsRouter } from "./investors/investors.router.js";
 import { mandatesRouter } from "./mandates/mandates.router.js";
@@ -23,6 +24,7 @@ export const appRouter = router({
   holdings: holdingsRouter,
   orderLinks: orderLinksRouter,
   publicLinks: publicLinksRouter,
+  brokerChanges: brokerChangesRouter,
 });
 
 /** The typed router for first-party clients (`@trpc/client`). */

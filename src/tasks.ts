@@ -9,6 +9,7 @@ import { dispatchOrder } from "./orders/jobs/dispatch.js";
 import { syncOrdersWithExchange } from "./orders/jobs/sync-exchange.js";
 import { initiatePayment, syncPendingPayments } from "./payments/jobs/gateway.js";
 import { expireLinkJob } from "./order-links/jobs/expire-link.js";
+import { submitToRegistrarJob } from "./broker-changes/jobs/submit-to-registrar.js";
 import { deliverWebhooks } from "./webhooks/jobs/deliver.js";
 import { sweepWebhookDeliveries } from "./webhooks/jobs/sweep.js";
 import { cancelMandateAtExchange, checkMandateStatus, registerMandate, syncPendingMandates } from "./mandates/jobs/register.js";
@@ -36,6 +37,7 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   payments__initiate: initiatePayment,
   payments__sync_pending: syncPendingPayments,
   order_links__expire: expireLinkJob,
+  broker_changes__submit: submitToRegistrarJob,
   webhooks__deliver: deliverWebhooks,
   webhooks__sweep: sweepWebhookDeliveries,
   holdings__refresh: refreshHoldingsJob,

@@ -1,4 +1,5 @@
 import type { AuthService } from "../auth/auth.service.js";
+import type { RegistrarPort } from "../broker-changes/registrar-port.js";
 import type { Db } from "../db/client.js";
 import type { Config } from "../env.js";
 import type { ExchangePort } from "../exchange/port.js";
@@ -24,6 +25,8 @@ export interface Services {
   exchange: ExchangePort;
   /** The sandbox exchange, for simulation calls; absent in production. */
   sandboxExchange: SandboxExchange | undefined;
+  /** The registrars (CAMS, KFintech) for broker change requests: the sandbox registrar, or manual filing in production. */
+  registrar: RegistrarPort;
   /** DNS for webhook targets (the system resolver; tests stand in for the outside world). */
   resolveHost: Resolver;
 }

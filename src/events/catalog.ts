@@ -3,7 +3,7 @@ import { z } from "zod";
 const remark = z.string().nullable();
 
 /** events.resource_type: what an event is about; every event's name starts with it (the database checks both lists). */
-export const EVENT_RESOURCE_TYPES = ["investor", "mandate", "order", "payment"] as const;
+export const EVENT_RESOURCE_TYPES = ["investor", "mandate", "order", "payment", "broker_change"] as const;
 export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number];
 
 /** Every event the service emits, with the exact data shape of the specification. */
@@ -20,6 +20,9 @@ export const EVENTS = {
   "payment.captured": z.object({ payment_id: z.string(), status: z.literal("CAPTURED") }),
   "payment.failed": z.object({ payment_id: z.string(), status: z.literal("FAILED") }),
   "payment.refunded": z.object({ payment_id: z.string(), status: z.literal("REFUNDED") }),
+  // Beta, outside the specification's catalog (design: "Broker change requests (beta)").
+  "broker_change.submitted": z.object({ broker_change_id: z.string(), status: z.literal("SUBMITTED"), provider_remark: remark }),
+  "broker_change.rejected": z.object({ broker_change_id: z.string(), status: z.literal("REJECTED"), provider_remark: remark }),
 } as const satisfies Record<`${EventResourceType}.${string}`, z.ZodType>;
 
 export type EventName = keyof typeof EVENTS;

@@ -1,11 +1,11 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
 import { narrowTo } from "../lib/closed-set.js";
 
-/** The sandbox exchange's books: one record per registration, order or payment it received. */
+/** The sandbox's books: one record per registration, order or payment the exchange (or gateway) received, and per broker change the registrar received. */
 export type SandboxRecord = Omit<Prisma.SandboxExchangeRecordGetPayload<object>, "kind" | "status"> & { kind: RecordKind; status: RecordStatus };
 
 /** sandbox_exchange_records.kind and .status (the database checks the same lists). */
-export const RECORD_KINDS = ["UCC", "MANDATE", "ORDER", "PAYMENT"] as const;
+export const RECORD_KINDS = ["UCC", "MANDATE", "ORDER", "PAYMENT", "BROKER_CHANGE"] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 export const RECORD_STATUSES = ["PENDING", "REGISTERED", "REJECTED", "CANCELLED", "ACCEPTED", "ALLOTTED", "CAPTURED", "FAILED", "REFUNDED"] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];

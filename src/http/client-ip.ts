@@ -32,6 +32,11 @@ function withoutPort(entry: string): string {
   return entry.startsWith("[") && isIP(host) !== 6 ? entry : host;
 }
 
+/** The client address of a request served by @hono/node-server, `trustedHops` proxies (MF_TRUST_PROXY) in front. */
+export function requestClientAddress(c: { env: unknown; req: { header(name: string): string | undefined } }, trustedHops: number): string {
+  return clientAddress(socketAddress(c.env), trustedHops > 0 ? c.req.header("x-forwarded-for") : undefined, trustedHops);
+}
+
 /** The peer address of a request served by @hono/node-server (its bindings carry the Node request). */
 export function socketAddress(bindings: unknown): string | undefined {
   return (bindings as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;

@@ -24,6 +24,9 @@ export const TASKS = {
   /** Runs at the link's expires_at (job key per link). */
   order_links__expire: z.strictObject({ link_id: z.string() }),
   /** Drains every due webhook delivery (see webhooks/fan-out.ts for when one is queued). */
+  /** Hands a SUBMITTED broker change request to the registrar port (job key per request). */
+  broker_changes__submit: z.strictObject({ broker_change_id: z.string() }),
+  /** Drains every due webhook delivery (see webhooks/fan-out.ts for when one is queued). */
   webhooks__deliver: z.strictObject({}),
   webhooks__sweep: z.strictObject({}),
   holdings__refresh: z.strictObject({}),

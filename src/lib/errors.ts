@@ -38,6 +38,8 @@ export const DETAIL_REASONS = [
   "amount_not_multiple", "no_units_held", "units_exceed_holding", "amount_exceeds_holding",
   // Webhooks.
   "target_not_allowed",
+  // Broker change requests.
+  "investor_not_found", "amc_not_found",
 ] as const;
 
 export type DetailReason = (typeof DETAIL_REASONS)[number];

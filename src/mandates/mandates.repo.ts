@@ -59,3 +59,9 @@ export async function getMandateState(db: DbOrTx, id: string): Promise<{ distrib
   const row = await db.mandate.findUniqueOrThrow({ where: { id }, select: { distributorId: true, status: true } });
   return { distributorId: row.distributorId, status: narrowTo(MANDATE_STATUSES, row.status, "mandates.status") };
 }
+
+/** The investor's REGISTERED mandates (oldest first), with their bank account. */
+export async function registeredMandatesOf(db: DbOrTx, distributorId: string, investorId: string): Promise<MandateRow[]> {
+  const rows = await db.mandate.findMany({ where: { distributorId, investorId, status: "REGISTERED" }, include: WITH_BANK, orderBy: { createdAt: "asc" } });
+  return rows.map(toRow);
+}

@@ -51,6 +51,11 @@ export async function findScheme(db: DbOrTx, schemeCode: string): Promise<Scheme
   return row && toRow(row);
 }
 
+/** Whether any scheme of the master belongs to the AMC (broker change requests name one). */
+export async function amcExists(db: DbOrTx, amcCode: string): Promise<boolean> {
+  return (await db.scheme.findFirst({ where: { amcCode }, select: { schemeCode: true } })) !== null;
+}
+
 /** Every scheme with what a holding statement names: AMC, name, growth ISIN and latest NAV. */
 export async function schemeSummaries(db: DbOrTx) {
   return db.scheme.findMany({ select: { schemeCode: true, amcCode: true, amcName: true, name: true, isinGrowth: true, nav: true } });

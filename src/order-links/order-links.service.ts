@@ -12,7 +12,8 @@ import type { Services } from "../core/services.js";
 import { findDistributor } from "../auth/auth.repo.js";
 import { findInvestorById } from "../investors/investors.repo.js";
 import { decryptDetails } from "../investors/investors.service.js";
-import { findMandate } from "../mandates/mandates.repo.js";
+import { findMandate, registeredMandatesOf } from "../mandates/mandates.repo.js";
+import { INVESTOR_OPTIONS } from "../masters/investor-options.js";
 import { findScheme } from "../masters/schemes.repo.js";
 import { findOrderByClientRef, findOrderById, getOrderById, type OrderRow } from "../orders/orders.repo.js";
 import type { PlaceOrderInput } from "../orders/orders.schemas.js";
@@ -214,6 +215,42 @@ export async function getPublicLink(services: Services, linkId: string) {
       failure_code: payment.failureCode,
     },
   };
+}
+
+/** What the investor may pay a link from (the hosted page's choice): bank accounts and REGISTERED mandates, masked. */
+export interface LinkPaymentOptions {
+  bank_accounts: Array<{ id: string; account_number: string; account_type: string; ifsc: string; is_primary: boolean }>;
+  mandates: Array<{ id: string; amount_limit: number; bank_account_number: string }>;
+}
+
+const BANK_ACCOUNT_LABELS = new Map(INVESTOR_OPTIONS.bank_account_types.map((o) => [o.value, o.label]));
+const maskedAccount = (last4: string) => maskAccountNumber(`XXXXXXXX${last4}`);
+
+export async function linkPaymentOptions(services: Services, linkId: string): Promise<LinkPaymentOptions> {
+  const db = services.prisma;
+  const link = await repo.findLinkById(db, linkId);
+  if (!link) throw linkNotFound();
+  const investor = await findInvestorById(db, link.investorId);
+  const mandates = await registeredMandatesOf(db, link.distributorId, link.investorId);
+  return {
+    bank_accounts: (investor?.bankAccounts ?? []).map((account) => ({
+      id: account.id,
+      account_number: maskedAccount(account.accountNumberLast4),
+      account_type: BANK_ACCOUNT_LABELS.get(account.accountType) ?? account.accountType,
+      ifsc: account.ifsc,
+      is_primary: account.isPrimary,
+    })),
+    mandates: mandates.map((mandate) => ({
+      id: mandate.id,
+      amount_limit: mandate.amountLimit.toNumber(),
+      bank_account_number: maskedAccount(mandate.bankAccount.accountNumberLast4),
+    })),
+  };
+}
+
+/** The link that placed an order (its id), if one did: where the payment page sends the investor back. */
+export async function linkIdOfOrder(services: Services, orderId: string): Promise<string | null> {
+  return (await repo.findLinkByOrderId(services.prisma, orderId))?.id ?? null;
 }
 
 function awaitsPayment(order: OrderRow, latest: PaymentRow | null): boolean {

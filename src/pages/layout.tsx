@@ -4,14 +4,18 @@ export const STYLESHEET_PATH = "/pages/pages.css";
 /** Declared so that browsers do not ask for /favicon.ico. */
 export const ICON_PATH = "/pages/favicon.svg";
 
-/** The frame of every hosted page: mobile-first, our own stylesheet, no script. */
-export function Layout({ title, children }: { title: string; children?: Child }) {
+/**
+ * The frame of every hosted page: mobile-first, our own stylesheet, no script. `refreshSeconds`: the
+ * browser reloads the page by itself (a meta refresh, which works with JavaScript off).
+ */
+export function Layout({ title, refreshSeconds, children }: { title: string; refreshSeconds?: number; children?: Child }) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
+        {refreshSeconds !== undefined && <meta http-equiv="refresh" content={String(refreshSeconds)} />}
         <title>{title}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
         <link rel="icon" href={ICON_PATH} type="image/svg+xml" />

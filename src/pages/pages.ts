@@ -5,6 +5,7 @@ import type { Services } from "../core/services.js";
 import { AppError, notFound } from "../lib/errors.js";
 import { ICON_PATH, STYLESHEET_PATH } from "./layout.js";
 import { renderError, type PagesEnv } from "./render.js";
+import { mountLinkPages } from "./link-page.js";
 import { mountSandboxPayments } from "./sandbox-payment.js";
 import { pageHeaders } from "./security.js";
 
@@ -26,10 +27,13 @@ export function createPages(services: Services): Hono<PagesEnv> {
   pages.get(STYLESHEET_PATH, (c) => c.body(stylesheet, 200, { "Content-Type": "text/css; charset=utf-8" }));
   pages.get(ICON_PATH, (c) => c.body(icon, 200, { "Content-Type": "image/svg+xml" }));
 
+  mountLinkPages(pages, services);
   mountSandboxPayments(pages, services);
-  pages.all("/sandbox/*", () => {
-    throw notFound("Page");
-  });
+  for (const path of ["/links/*", "/sandbox/*"]) {
+    pages.all(path, () => {
+      throw notFound("Page");
+    });
+  }
   pages.onError((error, c) => renderError(c, error));
   return pages;
 }

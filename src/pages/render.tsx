@@ -21,6 +21,7 @@ const TITLES: Partial<Record<number, string>> = {
   409: "This can no longer be done",
   410: "This link is no longer valid",
   413: "The form is too large",
+  429: "Too many requests",
 };
 
 /**

@@ -1,13 +1,15 @@
 import type { Services } from "../core/services.js";
+import { linkIdOfOrder } from "../order-links/order-links.service.js";
 import type { PaymentRow } from "../payments/payments.repo.js";
 
 /**
  * Where the payment simulator sends the investor after Pay or Fail: the page of the order link that owns
  * the payment's order, and otherwise (a payment no link made) the simulator page itself, showing the outcome.
- * Order links are not wired in yet, so every payment returns to the simulator page.
  */
-export async function returnAddressOf(_services: Services, payment: Pick<PaymentRow, "id" | "orderId">): Promise<string> {
-  return sandboxPaymentPath(payment.id);
+export async function returnAddressOf(services: Services, payment: Pick<PaymentRow, "id" | "orderId">): Promise<string> {
+  const linkId = await linkIdOfOrder(services, payment.orderId);
+  return linkId ? linkPagePath(linkId) : sandboxPaymentPath(payment.id);
 }
 
 export const sandboxPaymentPath = (paymentId: string) => `/sandbox/payments/${encodeURIComponent(paymentId)}`;
+export const linkPagePath = (linkId: string) => `/links/${encodeURIComponent(linkId)}`;

@@ -1,22 +1,38 @@
+import { z } from "zod";
 import type { Hono } from "hono";
 import type { Services } from "../core/services.js";
 import type { SandboxExchange } from "../exchange/sandbox.js";
-import { AppError, notFound } from "../lib/errors.js";
+import { AppError, notFound, validationError } from "../lib/errors.js";
 import { sandboxPayment, simulatePaymentById } from "../payments/payments.simulation.js";
 import { toPaymentView, type PaymentView } from "../payments/payments.service.js";
 import type { PaymentMove } from "../payments/payments.service.js";
+import { PAYMENT_FAILURE_CODES, type PaymentFailureCode } from "../payments/payment.states.js";
+import { PAYMENT_FAILURE_REASONS, rupees } from "./format.js";
 import { Layout } from "./layout.js";
 import { renderError, renderPage, type PagesEnv } from "./render.js";
 import { returnAddressOf, sandboxPaymentPath } from "./return-address.js";
 import { FORM_TOKEN_FIELD, formTokenFor, readProtectedForm } from "./security.js";
-
-const rupees = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR" });
 
 const OUTCOMES: Record<string, { text: string; tone: "good" | "bad" | "" }> = {
   CAPTURED: { text: "Payment received.", tone: "good" },
   FAILED: { text: "The payment failed.", tone: "bad" },
   REFUNDED: { text: "The payment was refunded.", tone: "" },
 };
+
+const FailureCode = z.enum(PAYMENT_FAILURE_CODES);
+
+/** What Fail records unless the tester picks another reason (the fail simulation's default too). */
+const DEFAULT_FAILURE: PaymentFailureCode = "bank_declined";
+
+/** The posted reason, one of the closed list; anything else is a 400 naming the field. */
+function failureCodeOf(form: Record<string, string>): PaymentFailureCode | undefined {
+  const code = form.failure_code;
+  if (code === undefined) return undefined;
+  const known = FailureCode.safeParse(code);
+  if (known.success) return known.data;
+  const message = `must be one of ${PAYMENT_FAILURE_CODES.join(", ")}`;
+  throw validationError([{ path: "failure_code", reason: "invalid_value", message }], `failure_code ${message}`);
+}
 
 /** The mode's own detail: what the investor pays from (already masked where personal). */
 function paidFrom(payment: PaymentView): [string, string] | null {
@@ -36,7 +52,7 @@ export function PaymentSimulatorPage({ payment, formToken }: { payment: PaymentV
       <section class="card" aria-labelledby="title">
         <p class="badge">Sandbox payment gateway</p>
         <h1 id="title">Payment</h1>
-        <p class="amount">{rupees.format(payment.amount)}</p>
+        <p class="amount">{rupees(payment.amount)}</p>
         <dl>
           <dt>Mode</dt>
           <dd>{payment.mode}</dd>
@@ -63,6 +79,14 @@ export function PaymentSimulatorPage({ payment, formToken }: { payment: PaymentV
             </form>
             <form method="post" action={action("fail")}>
               <input type="hidden" name={FORM_TOKEN_FIELD} value={formToken} />
+              <label for="failure_code">Reason</label>
+              <select id="failure_code" name="failure_code">
+                {PAYMENT_FAILURE_CODES.map((code) => (
+                  <option value={code} selected={code === DEFAULT_FAILURE}>
+                    {PAYMENT_FAILURE_REASONS[code]}
+                  </option>
+                ))}
+              </select>
               <button type="submit" class="secondary">Fail</button>
             </form>
           </div>
@@ -97,9 +121,9 @@ export function mountSandboxPayments(pages: Hono<PagesEnv>, services: Services):
     pages.post(`/sandbox/payments/:id/${action}`, async (c) => {
       const id = c.req.param("id");
       const services = sandbox();
-      await readProtectedForm(c, services.cipher, id, base);
+      const form = await readProtectedForm(c, services.cipher, id, base);
       try {
-        const payment = await simulatePaymentById(services, id, to);
+        const payment = await simulatePaymentById(services, id, to, to === "FAILED" ? failureCodeOf(form) : undefined);
         return c.redirect(await returnAddressOf(services, payment), 303);
       } catch (error) {
         // A second click, or a page left open while the gateway moved the payment: say so, and lead back.

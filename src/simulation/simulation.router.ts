@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { simulateBrokerChangeRejection } from "../broker-changes/broker-changes.simulation.js";
 import { RefreshQuery, simulateHoldingsRefresh } from "../holdings/holdings.simulation.js";
 import { simulateInvestorRegistration } from "../investors/investors.simulation.js";
 import { simulateMandateRegistration } from "../mandates/mandates.simulation.js";
@@ -69,6 +70,10 @@ export const simulationRouter = router({
     .input(OrderIdInput)
     .output(SimulationResponse)
     .query(({ ctx, input }) => simulateNextInstallment(ctx, ctx.caller, input.id)),
+
+  // Broker change requests (beta): the registrar rejects a SUBMITTED request.
+  rejectBrokerChange: move("/broker-changes/v1/{id}/reject", "The registrar rejects a SUBMITTED broker change request (beta)", (ctx, t) =>
+    simulateBrokerChangeRejection(ctx, ctx.caller, t.id, t.remark)),
 
   // Holdings (issue 6): no resource id; `data` is the balance date of the sandbox feed.
   refreshHoldings: sandboxProcedure

@@ -10,9 +10,9 @@ export const CreateSubscriptionRequest = z.strictObject({
   events: z
     .array(EventFilter)
     .min(1)
-    .max(16)
+    .max(SUBSCRIBABLE.length)
     .refine((events) => new Set(events).size === events.length, { message: "must not repeat an entry", params: { reason: "duplicate" } })
-    .describe("Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*)."),
+    .describe("Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta))."),
 });
 
 const SubscriptionView = z.object({

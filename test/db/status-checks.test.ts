@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createMigration } from "../../src/db/migrate.js";
+import { AUTH_MODES, BROKER_CHANGE_STATUSES, DOCUMENT_CONTENT_TYPES, TWO_FA_CHANNELS } from "../../src/broker-changes/broker-change.states.js";
 import { RECORD_KINDS, RECORD_STATUSES } from "../../src/exchange/sandbox.repo.js";
 import { IMPORT_OUTCOMES } from "../../src/holdings/import.js";
 import { HOLDING_NATURE_VALUES, REGISTRARS } from "../../src/holdings/registrars/feed.js";
@@ -56,6 +57,10 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["payments", "failure_code", PAYMENT_FAILURE_CODES],
   ["order_links", "status", ORDER_LINK_STATUSES],
   ["order_links", "order_type", ORDER_TYPES],
+  ["broker_changes", "status", BROKER_CHANGE_STATUSES],
+  ["broker_changes", "auth_mode", AUTH_MODES],
+  ["broker_changes", "two_fa_channel", TWO_FA_CHANNELS],
+  ["broker_change_documents", "content_type", DOCUMENT_CONTENT_TYPES],
   ["webhook_subscriptions", "status", SUBSCRIPTION_STATUSES],
   ["webhook_subscriptions", "events", SUBSCRIBABLE],
   ["webhook_deliveries", "status", DELIVERY_STATUSES],

@@ -31,3 +31,23 @@ export function formOf(headers: Headers, html: string): { cookie: string; token:
   if (!cookie) throw new Error(`no form cookie set by the page (set-cookie: ${headers.get("set-cookie")})`);
   return { cookie, token: tokenIn(html) };
 }
+
+export interface PageRequest {
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** A request as a browser sends it to a hosted page (no redirect followed): a form is url-encoded. */
+export async function sendPage(target: { baseUrl: string }, method: string, path: string, options: PageRequest = {}) {
+  const res = await fetch(`${target.baseUrl}${path}`, {
+    method,
+    redirect: "manual",
+    headers: { ...(options.form || options.body ? { "content-type": "application/x-www-form-urlencoded" } : {}), ...options.headers },
+    body: options.body ?? (options.form ? new URLSearchParams(options.form).toString() : undefined),
+  });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/** The headers of a post from our own page in a current browser (which sends `Origin: null` under no-referrer). */
+export const sameOrigin = (cookie: string) => ({ cookie: `mf_form=${cookie}`, "sec-fetch-site": "same-origin", origin: "null" });

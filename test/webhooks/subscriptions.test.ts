@@ -55,15 +55,16 @@ describe("POST /api/webhooks/v1/subscriptions", () => {
     expect(await app.prisma.webhookSubscription.count({ where: { url: "https://idem.example.com/" } })).toBe(1);
   });
 
-  it("accepts the twelve names and the four wildcards, and nothing else", async () => {
+  it("accepts the fourteen names and the five wildcards (broker changes: beta), and nothing else", async () => {
     dns.set("all.example.com", ["93.184.216.34"]);
     const names = [
       "investor.registered", "investor.rejected", "mandate.registered", "mandate.rejected", "mandate.cancelled", "order.accepted",
       "order.rejected", "order.failed", "order.allotted", "payment.captured", "payment.failed", "payment.refunded",
-      "investor.*", "mandate.*", "order.*", "payment.*",
+      "broker_change.submitted", "broker_change.rejected",
+      "investor.*", "mandate.*", "order.*", "payment.*", "broker_change.*",
     ];
     expect((await subscribe({ url: "https://all.example.com/", events: names })).status).toBe(201);
-    for (const [events, path] of [[["order.created"], "events[0]"], [["*"], "events[0]"], [["order.accepted", "orders.*"], "events[1]"], [[], "events"], [["order.*", "order.*"], "events"]] as const) {
+    for (const [events, path] of [[["order.created"], "events[0]"], [["*"], "events[0]"], [["order.accepted", "orders.*"], "events[1]"], [["broker_change.submitted", "broker_changes.*"], "events[1]"], [["broker_change.accepted"], "events[0]"], [[], "events"], [["order.*", "order.*"], "events"]] as const) {
       const res = await subscribe({ url: "https://all.example.com/", events });
       expect(res.status).toBe(400);
       expect(res.body.error.details.map((d: { path: string }) => d.path)).toEqual([path]);

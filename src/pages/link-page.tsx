@@ -1,0 +1,93 @@
+import type { Context, Hono } from "hono";
+import { addressKey } from "../lib/address-key.js";
+import { AppError } from "../lib/errors.js";
+import { spendBudget } from "../core/request-budget.js";
+import type { Services } from "../core/services.js";
+import { requestClientAddress } from "../http/client-ip.js";
+import { confirmLink, getPublicLink, linkPaymentOptions, payLink, type PublicLinkView } from "../order-links/order-links.service.js";
+import { LinkGonePage, LinkPage, UnknownLinkPage, type LinkPageProps } from "./link-views.js";
+import { enteredChoice, paymentProblemOf, readChoice } from "./payment-forms.js";
+import { renderError, renderPage, type PagesEnv } from "./render.js";
+import { linkPagePath } from "./return-address.js";
+import { formTokenFor, readProtectedForm } from "./security.js";
+
+const isCode = (error: unknown, code: AppError["appCode"]): error is AppError => error instanceof AppError && error.appCode === code;
+const gone = (view: PublicLinkView) => view.status === "EXPIRED" || view.status === "CANCELLED";
+
+/**
+ * `/links/{link_id}`: the investor's page of an order link. GET shows the proposal and what can be done
+ * now; the confirm and pay forms post (form token and origin checked), act through the order-links
+ * service as the public API does, and redirect (303). Every request spends one request of the client
+ * address's budget, as the public API's paths do (link ids cannot be tried without bound).
+ */
+export function mountLinkPages(pages: Hono<PagesEnv>, services: Services): void {
+  const base = services.config.publicBaseUrl;
+  const origin = (c: Context) => new URL(c.req.url).origin;
+  const clientIp = (c: Context) => requestClientAddress(c, services.config.trustProxyHops);
+
+  pages.use("/links/*", async (c, next) => {
+    const headers: Record<string, string> = {};
+    try {
+      spendBudget(services.budget, `address:${addressKey(clientIp(c))}`, headers);
+    } finally {
+      for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    }
+    await next();
+  });
+
+  /** The page as it stands, with a problem of the form just posted (400) or as a plain GET (200). */
+  const show = async (c: Context<PagesEnv>, linkId: string, problem: Pick<LinkPageProps, "confirmProblem" | "paymentProblem"> = {}) => {
+    let view: PublicLinkView;
+    try {
+      view = await getPublicLink(services, linkId);
+    } catch (error) {
+      if (isCode(error, "NOT_FOUND")) return renderPage(c, <UnknownLinkPage />, 404);
+      throw error;
+    }
+    if (gone(view)) return renderPage(c, <LinkGonePage view={view} />, 410);
+    const formToken = formTokenFor(c, services.cipher, view.id, base);
+    const options = view.can_pay ? await linkPaymentOptions(services, view.id) : null;
+    const page = <LinkPage view={view} formToken={formToken} options={options} sandbox={services.config.env === "sandbox"} {...problem} />;
+    return renderPage(c, page, problem.confirmProblem || problem.paymentProblem ? 400 : 200);
+  };
+
+  /** A refusal of the service: a link that is gone shows its page (410), a state that moved on the 409 page with a way back. */
+  const refusal = async (c: Context<PagesEnv>, linkId: string, error: unknown) => {
+    if (isCode(error, "NOT_FOUND")) return renderPage(c, <UnknownLinkPage />, 404);
+    if (isCode(error, "INVALID_STATE") || isCode(error, "CONFLICT")) {
+      const view = await getPublicLink(services, linkId);
+      if (gone(view)) return renderPage(c, <LinkGonePage view={view} />, 410);
+      return renderError(c, error, { href: linkPagePath(linkId), label: "Back to your order" });
+    }
+    throw error;
+  };
+
+  pages.get("/links/:id", (c) => show(c, c.req.param("id")));
+
+  pages.post("/links/:id/confirm", async (c) => {
+    const linkId = c.req.param("id");
+    await readProtectedForm(c, services.cipher, linkId, base);
+    try {
+      await confirmLink(services, linkId, { ip: clientIp(c), userAgent: c.req.header("user-agent"), origin: origin(c) });
+    } catch (error) {
+      if (isCode(error, "VALIDATION_ERROR")) return show(c, linkId, { confirmProblem: error.details ?? [{ path: "", message: error.message, reason: "rule_violated" }] });
+      return refusal(c, linkId, error);
+    }
+    return c.redirect(linkPagePath(linkId), 303);
+  });
+
+  pages.post("/links/:id/pay", async (c) => {
+    const linkId = c.req.param("id");
+    const entered = enteredChoice(await readProtectedForm(c, services.cipher, linkId, base));
+    let paymentUrl: string | null;
+    try {
+      paymentUrl = (await payLink(services, linkId, readChoice(entered), { origin: origin(c) })).body.payment_url;
+    } catch (error) {
+      const paymentProblem = paymentProblemOf(error, entered);
+      if (paymentProblem) return show(c, linkId, { paymentProblem });
+      return refusal(c, linkId, error);
+    }
+    // UPI and net banking continue on the payment page; a mandate or cheque payment is followed on the link's page.
+    return c.redirect(paymentUrl ?? linkPagePath(linkId), 303);
+  });
+}
