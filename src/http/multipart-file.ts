@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import busboy from "busboy";
 import { fileTypeFromBuffer } from "file-type";
 import { AppError, validationError, type DetailReason } from "../lib/errors.js";
@@ -12,6 +13,24 @@ export interface FileRules<T extends string> {
   types: readonly T[];
   /** How the types read in a refusal ("a PDF, JPEG or PNG"). */
   typesLabel: string;
+}
+
+/**
+ * A request as the reader sees it. `body` may be a fetch Request's stream, or an async iterable such as
+ * a Node request's `iterator({ destroyOnReturn: false })`: stopping early then leaves the request (and
+ * its connection) alive, so the refusal can still be answered.
+ */
+export interface UploadRequest {
+  headers: Headers;
+  body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null;
+}
+
+/**
+ * The request to read: under @hono/node-server, its Node request, read in place (its fetch stream
+ * would read ahead through a second stream, and stopping it would leave that one attached).
+ */
+export function uploadRequestOf(request: Request, incoming: IncomingMessage | undefined): UploadRequest {
+  return { headers: request.headers, body: incoming ? incoming.iterator({ destroyOnReturn: false }) : request.body };
 }
 
 export interface ReceivedFile<T extends string> {
@@ -43,13 +62,13 @@ const partError = (path: string, message: string, reason: DetailReason) => valid
  * Reads a `multipart/form-data` body as a stream (busboy) and returns its one file. Nothing beyond
  * the limit is ever held: the file's chunks are kept up to `maxBytes` and the read stops at the first
  * byte more (413), at a second part, or as soon as the file's first bytes are of another type (415).
- * The caller answers at once and closes the connection; the unread rest is never read.
+ * The caller answers at once and closes the connection (lingering-close.ts); the rest is never parsed.
  *
  * Refusals: not multipart/form-data 415; declared or streamed body over the limit 413; a text field
  * or a file part of another name 400 with its name as the path; no file part, a repeated one or an
  * empty one 400 at `field`; a malformed or truncated form 400.
  */
-export async function readMultipartFile<T extends string>(request: Request, rules: FileRules<T>): Promise<ReceivedFile<T>> {
+export async function readMultipartFile<T extends string>(request: UploadRequest, rules: FileRules<T>): Promise<ReceivedFile<T>> {
   const contentType = request.headers.get("content-type") ?? "";
   const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
   if (mediaType !== "multipart/form-data") {
@@ -69,16 +88,16 @@ export async function readMultipartFile<T extends string>(request: Request, rule
   }
   upload.listen(parser);
   const closed = new Promise<void>((resolve) => parser.once("close", resolve));
-  const reader = request.body?.getReader();
+  const chunks = chunksOf(request.body);
   try {
     let bodyBytes = 0;
     for (;;) {
       upload.check();
-      const { done, value } = reader ? await reader.read().catch(incompleteBody) : { done: true as const, value: undefined };
+      const { done, value } = await chunks.next().catch(incompleteBody);
       if (done) break;
       bodyBytes += value.byteLength;
       if (bodyBytes > maxBodyBytes) throw payloadTooLarge(rules.maxBytes);
-      if (!parser.write(value)) await Promise.race([new Promise((resolve) => parser.once("drain", resolve)), closed]);
+      if (!parser.write(value)) await drained(parser, closed);
       await upload.sniffed();
     }
     parser.end();
@@ -86,9 +105,31 @@ export async function readMultipartFile<T extends string>(request: Request, rule
     return await upload.result();
   } catch (error) {
     parser.destroy();
-    await reader?.cancel().catch(() => {});
+    await chunks.return?.().catch(() => {});
     throw error;
   }
+}
+
+/** Busboy holds a chunk back while the file stream's buffer is full; it asks for more with "drain". */
+async function drained(parser: busboy.Busboy, closed: Promise<void>): Promise<void> {
+  let onDrain: () => void = () => {};
+  await Promise.race([new Promise<void>((resolve) => parser.once("drain", (onDrain = resolve))), closed]);
+  parser.off("drain", onDrain);
+}
+
+function chunksOf(body: UploadRequest["body"]): AsyncIterator<Uint8Array> {
+  if (body === null) return { next: async () => ({ done: true, value: undefined }) };
+  if ("getReader" in body) {
+    const reader = body.getReader();
+    return {
+      next: () => reader.read() as Promise<IteratorResult<Uint8Array>>,
+      return: async () => {
+        await reader.cancel();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+  return body[Symbol.asyncIterator]();
 }
 
 function incompleteBody(): never {

@@ -1,8 +1,9 @@
 import type { AddressInfo } from "node:net";
-import type { ServerType } from "@hono/node-server";
+import type { HttpBindings, ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MULTIPART_OVERHEAD_BYTES, readMultipartFile } from "../../src/http/multipart-file.js";
+import { lingerOnClose } from "../../src/http/lingering-close.js";
+import { MULTIPART_OVERHEAD_BYTES, readMultipartFile, uploadRequestOf, type ReceivedFile } from "../../src/http/multipart-file.js";
 import { startHttpServer } from "../../src/http/server.js";
 import { describeError } from "../../src/trpc/errors.js";
 import {
@@ -30,11 +31,18 @@ let accepted = 0;
 
 beforeAll(async () => {
   const app = new Hono();
+  // As the upload route reads: the Node request in place, a lingering close after a refusal.
   app.post("/upload", async (c) => {
-    const file = await readMultipartFile(c.req.raw, rules);
-    accepted += 1;
-    return c.json({ size: file.size, sha256: file.sha256, contentType: file.contentType, bytesSha256: sha256(file.bytes) });
+    const { incoming } = c.env as HttpBindings;
+    try {
+      return await answer(await readMultipartFile(uploadRequestOf(c.req.raw, incoming), rules));
+    } catch (error) {
+      lingerOnClose(incoming);
+      throw error;
+    }
   });
+  // Through the fetch Request's stream (Hono without the Node server).
+  app.post("/upload-web", async (c) => answer(await readMultipartFile(c.req.raw, rules)));
   app.onError((error, c) => {
     const { status, code, message, details } = describeError(error);
     return c.json({ code, message, details }, status as 400, { Connection: "close" });
@@ -42,6 +50,11 @@ beforeAll(async () => {
   server = await startHttpServer(app.fetch, { port: 0, hostname: "127.0.0.1", headersTimeoutMs: 500, bodyTimeoutMs: 2000 });
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
+
+function answer(file: ReceivedFile<string>): Response {
+  accepted += 1;
+  return Response.json({ size: file.size, sha256: file.sha256, contentType: file.contentType, bytesSha256: sha256(file.bytes) });
+}
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -72,6 +85,16 @@ describe("readMultipartFile: the file", () => {
     expect((await upload(multipartBody([filePart(file, "scan.png", "image/png")]))).body).toMatchObject({ size: LIMIT, contentType: "image/png" });
     const chunked = await rawRequest(baseUrl, { path: "/upload", headers: { "Content-Type": MULTIPART }, body: multipartPieces([filePart(file)]), sliceBytes: 4096 });
     expect(chunked.body).toMatchObject({ size: LIMIT, sha256: sha256(file) });
+  });
+});
+
+describe("readMultipartFile: a fetch Request's stream", () => {
+  it("reads it as well: the file, and a refusal one byte over the limit", async () => {
+    const file = jpegOfSize(LIMIT);
+    const ok = await rawRequest(baseUrl, { path: "/upload-web", headers: { "Content-Type": MULTIPART }, body: multipartPieces([filePart(file)]), sliceBytes: 8192 });
+    expect(ok.body).toMatchObject({ size: LIMIT, sha256: sha256(file), contentType: "image/jpeg" });
+    const over = await rawRequest(baseUrl, { path: "/upload-web", headers: { "Content-Type": MULTIPART }, body: [multipartBody([filePart(jpegOfSize(LIMIT + 1))])] });
+    expect(over.status).toBe(413);
   });
 });
 
