@@ -57,3 +57,16 @@ export function useBseDouble(env?: Record<string, string>, overrides: Record<str
   });
   return holder;
 }
+
+/**
+ * BSE settings a production test app needs to start (production requires MF_EXCHANGE=bse) when the test
+ * never reaches the exchange: `.invalid` never resolves.
+ */
+export const UNREACHED_BSE_ENV: Record<string, string> = {
+  MF_EXCHANGE: "bse",
+  BSE_BASE_URL: "https://bse.invalid",
+  BSE_USER_ID: DOUBLE_CREDENTIALS.userId,
+  BSE_MEMBER_ID: DOUBLE_CREDENTIALS.memberId,
+  BSE_PASSWORD: DOUBLE_CREDENTIALS.password,
+  BSE_API_KEY: "unused",
+};
