@@ -54,6 +54,7 @@ describe("start-up self-check with MF_EXCHANGE=bse", () => {
     cleanups.push(db.drop);
     const ok = runEntry("src/main.ts", [], { ...double.current.env(), DATABASE_URL: db.url, MF_ROLE: "worker", LOG_LEVEL: "info" });
     await waitForOutput(ok, /"msg":"BSE StAR MF login succeeded"/);
+    await waitForOutput(ok, /role worker/); // started (its stop handlers installed)
     ok.child.kill("SIGTERM");
     expect(await ok.exited).toBe(0);
     const success = JSON.parse(ok.output().split("\n").find((l) => l.includes("BSE StAR MF login succeeded"))!) as Record<string, unknown>;
