@@ -3,6 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createDistributor } from "./auth/distributors.service.js";
 import { EmbeddedPostgresError } from "./db/embedded.js";
+import { checkLogin, standaloneSessions } from "./exchange/bse/bse-exchange.js";
 import { ConfigError, loadConfig } from "./env.js";
 import { AppError } from "./lib/errors.js";
 import { createLogger } from "./lib/logger.js";
@@ -20,6 +21,7 @@ Commands:
                                             Create a distributor and its API client (secret shown once)
   schemes:import <NAVAll.txt>               Import AMFI's NAV file (either format) into the scheme master
   holdings:refresh [--json]                 Import the registrar feeds of HOLDINGS_FEED_DIR (sandbox: its registrar's feed first)
+  bse:check                                 Log in to BSE StAR MF (MF_EXCHANGE=bse) and report the sessions; places nothing
 
 Uses DATABASE_URL when set, otherwise the embedded PostgreSQL under .data/ (the one a running
 npm start uses, or one started for the command).`;
@@ -102,6 +104,23 @@ async function run(argv: string[]): Promise<void> {
       }
       for (const w of report.waiting) console.log(`  ${w.registrar} ${w.file}: ${w.reason}`);
       console.log(describeRefresh(report));
+      return;
+    }
+    case "bse:check": {
+      const config = loadConfig();
+      if (!config.bse) throw new UsageError("bse:check needs MF_EXCHANGE=bse and the BSE_* variables");
+      const sessions = standaloneSessions(config.bse, createLogger(config.logLevel === "info" ? "warn" : config.logLevel));
+      console.log(`BSE StAR MF at ${config.bse.baseUrl}: member ${config.bse.memberId}, user ${config.bse.userId}`);
+      let failed = false;
+      for (const service of ["order", "upload"] as const) {
+        const check = await checkLogin(sessions, config.bse, service);
+        const name = service === "order" ? "order entry (MFOrder.svc)" : "additional services (MFUploadService.svc)";
+        if (check.ok) console.log(`  ${name}: logged in, session valid until ${check.expiresAt} (pass key: ${check.passKey})`);
+        else console.log(`  ${name}: login FAILED: ${check.message}`);
+        failed ||= !check.ok;
+      }
+      console.log(failed ? "Not ready: fix the failed login(s) above." : "Ready: nothing was placed.");
+      if (failed) process.exitCode = 1;
       return;
     }
     default:

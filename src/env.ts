@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { memberIdProblem } from "./exchange/bse/trans-no-layout.js";
 import { indiaCronMatcher } from "./lib/india-cron.js";
 
 const flag = z.enum(["0", "1", "true", "false"]).optional().transform((v) => v === "1" || v === "true");
@@ -45,9 +46,34 @@ const EnvSchema = z.object({
   MF_TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   MF_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MF_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  MF_EXCHANGE: z.enum(["sandbox", "bse"]).default("sandbox"),
+  BSE_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://bsestarmfdemo.bseindia.com" }).optional(),
+  BSE_USER_ID: z.string().regex(/^\d{1,10}$/, "must be the exchange's numeric user id").optional(),
+  BSE_MEMBER_ID: z.string().regex(/^[A-Za-z0-9]{1,20}$/, "must be the exchange's member code (letters and digits)").optional(),
+  BSE_PASSWORD: z.string().min(1).max(30, "at most 30 characters").optional(),
+  BSE_PASSKEY: z.string().regex(/^[A-Za-z0-9]{1,10}$/, "1-10 letters and digits (no special characters)").optional(),
+  BSE_API_KEY: z.string().min(1).optional(),
+  BSE_EUIN: z.string().regex(/^E\d{6}$/, "must be E followed by 6 digits").optional(),
+  BSE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/** The BSE StAR MF adapter's settings (MF_EXCHANGE=bse). */
+export interface BseConfig {
+  /** Scheme and host, without a trailing slash. */
+  baseUrl: string;
+  userId: string;
+  memberId: string;
+  password: string;
+  /** Fixed pass key; otherwise a fresh one per login. */
+  passKey: string | undefined;
+  apiKey: string;
+  /** EUIN sent when an order names none and is not declared execution-only. */
+  euin: string | undefined;
+  /** How long one call to the exchange may take. */
+  timeoutMs: number;
+}
 
 export interface Config {
   env: "sandbox" | "production";
@@ -72,6 +98,9 @@ export interface Config {
   /** How many proxies in front of the service append to X-Forwarded-For (0: use the socket address). */
   trustProxyHops: number;
   http: { headersTimeoutMs: number; bodyTimeoutMs: number };
+  /** Which exchange the port speaks to: the simulated one, or BSE StAR MF (then `bse` is set). */
+  exchange: "sandbox" | "bse";
+  bse: BseConfig | undefined;
 }
 
 export class ConfigError extends Error {
@@ -113,6 +142,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     problems.push("MF_HEADERS_TIMEOUT_MS: must not be longer than MF_BODY_TIMEOUT_MS (which covers the whole request)");
   }
   if (env.MF_ENV === "production") problems.push(...productionRefusals(env));
+  if (env.MF_EXCHANGE === "bse") problems.push(...bseProblems(env));
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -139,7 +169,34 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     tokenFailures: { limit: env.MF_TOKEN_FAILURE_LIMIT, windowMs: tokenFailureWindowMs },
     trustProxyHops: env.MF_TRUST_PROXY,
     http: { headersTimeoutMs: env.MF_HEADERS_TIMEOUT_MS, bodyTimeoutMs: env.MF_BODY_TIMEOUT_MS },
+    exchange: env.MF_EXCHANGE,
+    bse:
+      env.MF_EXCHANGE === "bse"
+        ? {
+            baseUrl: env.BSE_BASE_URL!.replace(/\/+$/, ""),
+            userId: env.BSE_USER_ID!,
+            memberId: env.BSE_MEMBER_ID!,
+            password: env.BSE_PASSWORD!,
+            passKey: env.BSE_PASSKEY,
+            apiKey: env.BSE_API_KEY!,
+            euin: env.BSE_EUIN,
+            timeoutMs: env.BSE_TIMEOUT_MS,
+          }
+        : undefined,
   };
+}
+
+const BSE_REQUIRED = ["BSE_BASE_URL", "BSE_USER_ID", "BSE_MEMBER_ID", "BSE_PASSWORD", "BSE_API_KEY"] as const;
+
+/** MF_EXCHANGE=bse needs the exchange's address and credentials, and a member id that fits TransNo. */
+function bseProblems(env: Env): string[] {
+  const problems = BSE_REQUIRED.filter((name) => !env[name]).map((name) => `${name} is required with MF_EXCHANGE=bse`);
+  const memberProblem = env.BSE_MEMBER_ID ? memberIdProblem(env.BSE_MEMBER_ID) : null;
+  if (memberProblem) problems.push(memberProblem);
+  if (env.MF_ENV === "production" && env.BSE_BASE_URL && !env.BSE_BASE_URL.startsWith("https://")) {
+    problems.push("BSE_BASE_URL must be https:// in production");
+  }
+  return problems;
 }
 
 function productionRefusals(env: Env): string[] {
@@ -149,6 +206,7 @@ function productionRefusals(env: Env): string[] {
     [env.WEBHOOK_ALLOW_PRIVATE_TARGETS, "WEBHOOK_ALLOW_PRIVATE_TARGETS is a development switch, refused in production"],
     [env.WEBHOOK_RETRY_DELAYS !== undefined, "WEBHOOK_RETRY_DELAYS is a test override, refused in production"],
     [env.MF_SANDBOX_AUTO_REGISTER, "MF_SANDBOX_AUTO_REGISTER is a sandbox switch, refused in production"],
+    [env.MF_EXCHANGE !== "bse", "MF_EXCHANGE=sandbox is refused in production: set MF_EXCHANGE=bse and the BSE_* variables"],
     [env.MF_SANDBOX_CLIENT_ID !== undefined || env.MF_SANDBOX_CLIENT_SECRET !== undefined,
       "MF_SANDBOX_CLIENT_ID/MF_SANDBOX_CLIENT_SECRET are sandbox settings, refused in production"],
   ];

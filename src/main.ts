@@ -1,6 +1,7 @@
 import type { ServerType } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { EmbeddedPostgresError } from "./db/embedded.js";
+import { BseExchange } from "./exchange/bse/bse-exchange.js";
 import { ConfigError, loadConfig, type Config } from "./env.js";
 import { httpServerOptions, startHttpServer } from "./http/server.js";
 import { createLogger } from "./lib/logger.js";
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config, logger);
   const { services } = runtime;
+  // Logs in once and reports how it went; a failed login does not stop the service (jobs retry).
+  if (services.exchange instanceof BseExchange) await services.exchange.selfCheck(logger.child({ component: "exchange" }));
 
   const credentials = config.env === "sandbox" && config.role !== "worker" ? await seedSandbox(services) : null;
 

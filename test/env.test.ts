@@ -27,9 +27,9 @@ describe("configuration", () => {
     expect(problems.join("\n")).toMatch(/MF_SANDBOX_AUTO_REGISTER/);
   });
 
-  it("starts in production with a database URL and a data key", () => {
-    const config = loadConfig({ MF_ENV: "production", DATABASE_URL: "postgres://u:p@db/mf", MF_DATA_KEY: "ab".repeat(32), MF_ROLE: "worker" });
-    expect(config).toMatchObject({ env: "production", role: "worker" });
+  it("starts in production with a database URL, a data key and the BSE exchange", () => {
+    const config = loadConfig({ MF_ENV: "production", DATABASE_URL: "postgres://u:p@db/mf", MF_DATA_KEY: "ab".repeat(32), MF_ROLE: "worker", ...BSE });
+    expect(config).toMatchObject({ env: "production", role: "worker", exchange: "bse" });
   });
 
   it("defaults the limits and timeouts to the design's, and reads their overrides", () => {
@@ -79,4 +79,52 @@ describe("configuration", () => {
     expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS: "1m,soon" })).toThrow(/WEBHOOK_RETRY_DELAYS/);
     expect(parseDurations("1s,1s,500ms,2h")).toEqual([1000, 1000, 500, 7_200_000]);
   });
+
+  it("refuses the sandbox exchange in production, with the exact message", () => {
+    expect(problemsOf({ MF_ENV: "production", DATABASE_URL: "postgres://u:p@db/mf", MF_DATA_KEY: "ab".repeat(32) })).toEqual([
+      "MF_EXCHANGE=sandbox is refused in production: set MF_EXCHANGE=bse and the BSE_* variables",
+    ]);
+    expect(problemsOf({ MF_ENV: "production", DATABASE_URL: "postgres://u:p@db/mf", MF_DATA_KEY: "ab".repeat(32), ...BSE, MF_EXCHANGE: "sandbox" })).toEqual([
+      "MF_EXCHANGE=sandbox is refused in production: set MF_EXCHANGE=bse and the BSE_* variables",
+    ]);
+  });
+
+  it("MF_EXCHANGE=bse needs every BSE variable, a member id that fits TransNo, and https in production", () => {
+    expect(problemsOf({ MF_EXCHANGE: "bse" })).toEqual([
+      "BSE_BASE_URL is required with MF_EXCHANGE=bse",
+      "BSE_USER_ID is required with MF_EXCHANGE=bse",
+      "BSE_MEMBER_ID is required with MF_EXCHANGE=bse",
+      "BSE_PASSWORD is required with MF_EXCHANGE=bse",
+      "BSE_API_KEY is required with MF_EXCHANGE=bse",
+    ]);
+    expect(problemsOf({ ...BSE, BSE_MEMBER_ID: "1234567" })).toEqual([
+      "BSE_MEMBER_ID is 7 characters, but the exchange's unique reference (TransNo, 19 characters: YYYYMMDD + member id + a 6-digit running number) leaves room for at most 5; confirm the layout with the exchange",
+    ]);
+    expect(problemsOf({ MF_ENV: "production", DATABASE_URL: "postgres://u:p@db/mf", MF_DATA_KEY: "ab".repeat(32), ...BSE, BSE_BASE_URL: "http://bse.example" })).toEqual([
+      "BSE_BASE_URL must be https:// in production",
+    ]);
+    expect(problemsOf({ ...BSE, BSE_PASSKEY: "abc@123", BSE_EUIN: "123456", BSE_USER_ID: "user" }).join("\n")).toMatch(
+      /BSE_USER_ID: .*\nBSE_PASSKEY: 1-10 letters and digits \(no special characters\)\nBSE_EUIN: must be E followed by 6 digits/,
+    );
+  });
+
+  it("reads the BSE settings (http allowed outside production, for the test double)", () => {
+    expect(loadConfig({ ...BSE, BSE_BASE_URL: "http://127.0.0.1:9999/", BSE_PASSKEY: "Key123", BSE_EUIN: "E123456" })).toMatchObject({
+      exchange: "bse",
+      bse: { baseUrl: "http://127.0.0.1:9999", userId: "1023401", memberId: "10234", password: "secret", passKey: "Key123", apiKey: "key", euin: "E123456", timeoutMs: 30_000 },
+    });
+    expect(loadConfig({})).toMatchObject({ exchange: "sandbox", bse: undefined });
+  });
 });
+
+const BSE = { MF_EXCHANGE: "bse", BSE_BASE_URL: "https://bsestarmfdemo.bseindia.com", BSE_USER_ID: "1023401", BSE_MEMBER_ID: "10234", BSE_PASSWORD: "secret", BSE_API_KEY: "key" };
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+}

@@ -1,32 +1,19 @@
 import type { Config } from "../env.js";
 import type { Db } from "../db/client.js";
-import { ExchangeUnavailableError, type ExchangePort } from "./port.js";
+import type { Log } from "../lib/logger.js";
+import { BseExchange } from "./bse/bse-exchange.js";
+import type { ExchangePort } from "./port.js";
 import { SandboxExchange } from "./sandbox.js";
 
 /**
- * Until the production adapter for the exchange's web services exists, production has an exchange
- * that is never reached: every call fails as a transport failure, so jobs retry and nothing is
- * pretended. The sandbox gets the simulated exchange.
+ * The exchange the port speaks to: BSE StAR MF with MF_EXCHANGE=bse (production requires it), otherwise
+ * the simulated exchange, which the simulation routes drive.
  */
-class UnconnectedExchange implements ExchangePort {
-  private fail(): never {
-    throw new ExchangeUnavailableError("No production exchange adapter is configured");
+export function createExchange(config: Config, db: Db, log: Log): { exchange: ExchangePort; sandboxExchange: SandboxExchange | undefined } {
+  if (config.exchange === "bse" && config.bse) {
+    return { exchange: new BseExchange(db, config.bse, log), sandboxExchange: undefined };
   }
-  registerInvestor = async () => this.fail();
-  investorStatus = async () => this.fail();
-  registerMandate = async () => this.fail();
-  mandateStatus = async () => this.fail();
-  cancelMandate = async () => this.fail();
-  placeOrder = async () => this.fail();
-  cancelOrder = async () => this.fail();
-  orderStatus = async () => this.fail();
-  allotments = async () => this.fail();
-  createPayment = async () => this.fail();
-  paymentStatus = async () => this.fail();
-}
-
-export function createExchange(config: Config, db: Db): { exchange: ExchangePort; sandboxExchange: SandboxExchange | undefined } {
-  if (config.env === "production") return { exchange: new UnconnectedExchange(), sandboxExchange: undefined };
+  if (config.env === "production") throw new Error("production needs MF_EXCHANGE=bse (the configuration should have refused this)");
   const sandbox = new SandboxExchange(db, { autoRegister: config.sandbox.autoRegister });
   return { exchange: sandbox, sandboxExchange: sandbox };
 }

@@ -7,6 +7,8 @@
  * derived from it, so a retried dispatch is recognised and never places a second order.
  */
 
+import type { OrderFailureCode } from "../orders/order.states.js";
+
 /** What the exchange says about a registration (UCC or mandate). */
 export type RegistrationOutcome =
   | { status: "PENDING"; remark: string | null }
@@ -79,12 +81,17 @@ export interface OrderEntry {
   euin: string | null;
   euinDeclared: boolean;
   remarks: string | null;
+  /** Where the units are held: physical (folio) or a depository; null is physical. */
+  holdingMode: "PHYSICAL" | "CDSL" | "NSDL" | null;
+  subBrokerArn: string | null;
+  /** The bank account (clear) a redemption pays into; null for other types or when the investor has none. */
+  payoutAccountNumber: string | null;
 }
 
 export type OrderPlacement =
   | { status: "ACCEPTED"; exchangeOrderNumber: string; remark: string | null }
   | { status: "PENDING"; exchangeOrderNumber: string | null; remark: string | null }
-  | { status: "REJECTED"; exchangeOrderNumber: string | null; remark: string };
+  | { status: "REJECTED"; exchangeOrderNumber: string | null; remark: string; failureCode?: OrderFailureCode };
 
 /** What the exchange has for one of our order references (an order it never received is not reported). */
 export interface OrderStatusReport {

@@ -76,7 +76,7 @@ export class SandboxExchange implements ExchangePort {
       : remarks.includes("SIM:HOLD")
         ? (["PENDING", "SANDBOX: ORDER HELD (SIM:HOLD)"] as const)
         : (["ACCEPTED", "ORDER CONFIRMED"] as const);
-    const booked = await this.book("ORDER", order.orderId, status, remark, { ...order, remarks: maskFreeText(order.remarks) });
+    const booked = await this.book("ORDER", order.orderId, status, remark, { ...order, remarks: maskFreeText(order.remarks), payoutAccountNumber: order.payoutAccountNumber && maskAccountNumber(order.payoutAccountNumber) });
     return placement(booked.status, sandboxOrderNumber(order.orderId), booked.remark);
   }
 

@@ -199,6 +199,17 @@ export async function getUccCode(db: DbOrTx, id: string): Promise<string> {
   return uccCode;
 }
 
+/**
+ * The account a payout goes to: the one named (when it is the investor's), otherwise the investor's
+ * primary account; its number encrypted. Null when there is none.
+ */
+export async function findPayoutAccount(db: DbOrTx, investorId: string, bankAccountId: string | null): Promise<{ accountNumberEncrypted: string } | null> {
+  return db.bankAccount.findFirst({
+    where: { investorId, ...(bankAccountId ? { id: bankAccountId } : { isPrimary: true }) },
+    select: { accountNumberEncrypted: true },
+  });
+}
+
 /** The encrypted details and holding type of the investors named. */
 export async function investorDetails(db: DbOrTx, ids: string[]) {
   const rows = await db.investor.findMany({ where: { id: { in: ids } }, select: { id: true, detailsEncrypted: true, holdingType: true } });

@@ -29,12 +29,11 @@ export async function applyPlacement(db: Db, orderId: string, placement: OrderPl
     await repo.noteHeldPlacement(db, orderId, { exchangeOrderNumber: placement.exchangeOrderNumber, providerRemark: maskFreeText(placement.remark) });
     return false;
   }
-  const accepted = placement.status === "ACCEPTED";
   return moveFromPending(db, orderId, {
     status: placement.status,
     exchangeOrderNumber: placement.exchangeOrderNumber,
     providerRemark: placement.remark,
-    failureCode: accepted ? null : "exchange_rejected",
+    failureCode: placement.status === "REJECTED" ? (placement.failureCode ?? "exchange_rejected") : null,
   });
 }
 

@@ -13,5 +13,14 @@ export const PURCHASE_TYPES = ["FRESH", "ADDITIONAL"] as const;
 export type PurchaseType = (typeof PURCHASE_TYPES)[number];
 
 /** orders.failure_code: why an order ended REJECTED or FAILED (the exchange's own words stay in provider_remark). */
-export const ORDER_FAILURE_CODES = ["exchange_rejected", "exchange_unreachable", "allotment_rejected"] as const;
+export const ORDER_FAILURE_CODES = [
+  "exchange_rejected",
+  "exchange_unreachable",
+  "allotment_rejected",
+  // What the exchange's remarks say, where they say it (exchange/bse/remarks.ts; README "BSE remarks").
+  "client_not_registered",
+  "mandate_invalid",
+  "payout_account_invalid",
+  "member_not_permitted",
+] as const;
 export type OrderFailureCode = (typeof ORDER_FAILURE_CODES)[number];

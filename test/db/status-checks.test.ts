@@ -6,6 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createMigration } from "../../src/db/migrate.js";
 import { AUTH_MODES, BROKER_CHANGE_STATUSES, DOCUMENT_CONTENT_TYPES, TWO_FA_CHANNELS } from "../../src/broker-changes/broker-change.states.js";
+import { BSE_ORDER_REF_OUTCOMES } from "../../src/exchange/bse/order-refs.repo.js";
 import { RECORD_KINDS, RECORD_STATUSES } from "../../src/exchange/sandbox.repo.js";
 import { IMPORT_OUTCOMES } from "../../src/holdings/import.js";
 import { HOLDING_NATURE_VALUES, REGISTRARS } from "../../src/holdings/registrars/feed.js";
@@ -72,6 +73,7 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["holding_feed_files", "outcome", IMPORT_OUTCOMES],
   ["sandbox_exchange_records", "kind", RECORD_KINDS],
   ["sandbox_exchange_records", "status", RECORD_STATUSES],
+  ["bse_order_refs", "outcome", BSE_ORDER_REF_OUTCOMES],
 ];
 
 /** The text[] columns among them. */

@@ -21,6 +21,9 @@ const order = (remarks: string | null = null): OrderEntry => ({
   euin: null,
   euinDeclared: true,
   remarks,
+  holdingMode: "PHYSICAL",
+  subBrokerArn: null,
+  payoutAccountNumber: null,
 });
 
 describe("the sandbox exchange's order entry (for the orders domain)", () => {

@@ -6,6 +6,7 @@ import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { investorBody } from "../helpers/factories.js";
 import { pendingInvestor, twoDistributors } from "../helpers/investors.js";
+import { UNREACHED_BSE_ENV } from "../helpers/bse-double/double.js";
 
 const app = useTestApp();
 let token = "";
@@ -145,7 +146,7 @@ describe("with MF_SANDBOX_AUTO_REGISTER=1", () => {
 });
 
 describe("in production", () => {
-  const production = useTestApp({ MF_ENV: "production", MF_DATA_KEY: "ab".repeat(32) });
+  const production = useTestApp({ MF_ENV: "production", MF_DATA_KEY: "ab".repeat(32), ...UNREACHED_BSE_ENV });
 
   it("the simulation routes do not exist", async () => {
     const d = await production.newDistributor();

@@ -210,7 +210,7 @@ describe("status sync: PENDING orders with no exchange number whose dispatch is 
     const id = await place();
     await app.services.exchange.placeOrder({
       orderId: id, clientCode: "X", orderType: "LUMPSUM_PURCHASE", schemeCode: "940001", toSchemeCode: null, purchaseType: "FRESH",
-      amount: "1000.00", units: null, allUnits: false, folioNo: null, mandateId: null, euin: null, euinDeclared: false, remarks: null,
+      amount: "1000.00", units: null, allUnits: false, folioNo: null, mandateId: null, euin: null, euinDeclared: false, remarks: null, holdingMode: null, subBrokerArn: null, payoutAccountNumber: null,
     });
     await deleteJob(id);
     await sync();
@@ -224,7 +224,7 @@ describe("status sync: PENDING orders with no exchange number whose dispatch is 
     const id = await place("SIM:HOLD");
     await app.services.sandboxExchange!.placeOrder({
       orderId: id, clientCode: "X", orderType: "LUMPSUM_PURCHASE", schemeCode: "940001", toSchemeCode: null, purchaseType: "FRESH",
-      amount: "1000.00", units: null, allUnits: false, folioNo: null, mandateId: null, euin: null, euinDeclared: false, remarks: "SIM:HOLD",
+      amount: "1000.00", units: null, allUnits: false, folioNo: null, mandateId: null, euin: null, euinDeclared: false, remarks: "SIM:HOLD", holdingMode: null, subBrokerArn: null, payoutAccountNumber: null,
     });
     await lockJob(id, "pool-hung", "6 minutes");
     await sync();
@@ -257,7 +257,7 @@ describe("status sync: PENDING orders with no exchange number whose dispatch is 
     await lockJob(runningBooked, "pool-busy", "10 seconds");
     await app.services.exchange.placeOrder({
       orderId: runningBooked, clientCode: "X", orderType: "LUMPSUM_PURCHASE", schemeCode: "940001", toSchemeCode: null, purchaseType: "FRESH",
-      amount: "1000.00", units: null, allUnits: false, folioNo: null, mandateId: null, euin: null, euinDeclared: false, remarks: null,
+      amount: "1000.00", units: null, allUnits: false, folioNo: null, mandateId: null, euin: null, euinDeclared: false, remarks: null, holdingMode: null, subBrokerArn: null, payoutAccountNumber: null,
     });
     await sync();
     for (const id of [waiting, running, runningBooked]) {
@@ -273,7 +273,7 @@ describe("status sync when the recovery's lookup fails", () => {
     const booked = await place();
     await app.services.exchange.placeOrder({
       orderId: booked, clientCode: "X", orderType: "LUMPSUM_PURCHASE", schemeCode: "940001", toSchemeCode: null, purchaseType: "FRESH",
-      amount: "1000.00", units: null, allUnits: false, folioNo: null, mandateId: null, euin: null, euinDeclared: false, remarks: null,
+      amount: "1000.00", units: null, allUnits: false, folioNo: null, mandateId: null, euin: null, euinDeclared: false, remarks: null, holdingMode: null, subBrokerArn: null, payoutAccountNumber: null,
     });
     // Dispatched (the exchange's number stored) but its answer not applied yet: the ordinary sync's business.
     await deleteJob(booked);

@@ -4,6 +4,7 @@ import { acceptedLink, linkingDistributor, lumpsumProposal, publicPath } from ".
 import { createOpenScheme, orderingInvestor } from "../helpers/orders.js";
 import { expectPageHeaders, formOf, sameOrigin, sendPage, tokenIn } from "../helpers/pages.js";
 import { pendingUpiPayment } from "../helpers/payments.js";
+import { UNREACHED_BSE_ENV } from "../helpers/bse-double/double.js";
 
 const app = useTestApp();
 let who: Awaited<ReturnType<typeof orderingInvestor>>;
@@ -227,7 +228,7 @@ describe("pages that do not exist", () => {
 });
 
 describe("in production", () => {
-  const production = useTestApp({ MF_ENV: "production", MF_DATA_KEY: "ab".repeat(32) });
+  const production = useTestApp({ MF_ENV: "production", MF_DATA_KEY: "ab".repeat(32), ...UNREACHED_BSE_ENV });
 
   it("the simulator page does not exist: GET and POST are the 404 page", async () => {
     for (const [method, path] of [["GET", "/sandbox/payments/pay_01k0000000000000000000000"], ["POST", "/sandbox/payments/pay_01k0000000000000000000000/pay"]] as const) {

@@ -1,7 +1,7 @@
 import { ExchangeUnavailableError } from "../../exchange/port.js";
 import { enqueue } from "../../jobs/enqueue.js";
 import type { TaskHandler } from "../../jobs/task.js";
-import { getUccCode } from "../../investors/investors.repo.js";
+import { findPayoutAccount, getUccCode } from "../../investors/investors.repo.js";
 import { orderDetails, targetSchemeCode } from "../order-details.js";
 import { applyPlacement, markDispatchFailed } from "../order-moves.js";
 import { findOrderById } from "../orders.repo.js";
@@ -21,6 +21,7 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
   if (!order || order.status !== "PENDING" || order.exchangeOrderNumber) return;
   const clientCode = await getUccCode(services.prisma, order.investorId);
   const details = orderDetails(order, log);
+  const payout = order.orderType === "REDEMPTION" ? await findPayoutAccount(services.prisma, order.investorId, order.bankAccountId) : null;
   try {
     const placement = await services.exchange.placeOrder({
       orderId: order.id,
@@ -37,6 +38,9 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
       euin: details.euin?.code ?? null,
       euinDeclared: details.euin?.declaration ?? false,
       remarks: order.remarks,
+      holdingMode: order.holdingMode,
+      subBrokerArn: order.subBrokerArn,
+      payoutAccountNumber: payout ? services.cipher.decrypt(payout.accountNumberEncrypted) : null,
     });
     await applyPlacement(services.prisma, order.id, placement);
   } catch (error) {

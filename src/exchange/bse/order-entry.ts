@@ -1,0 +1,104 @@
+import type { OrderEntry, OrderPlacement } from "../port.js";
+import { ExchangeUnavailableError } from "../port.js";
+import { failureCodeFor, providerRemark } from "./remarks.js";
+import { BseSessionError, isSessionRefusal, type Session } from "./sessions.js";
+import type { SoapParam } from "./soap.js";
+
+/**
+ * orderEntryParam (bse-starmf-orders.md §3): lump sum purchases (P, FRESH or ADDITIONAL; a SIP top-up is
+ * an ADDITIONAL purchase) and redemptions (R: units, amount or all units), every element in the
+ * document's order, empty ones sent empty.
+ */
+
+export const ORDER_ENTRY_TYPES = ["LUMPSUM_PURCHASE", "SIP_TOPUP", "REDEMPTION"] as const satisfies ReadonlyArray<OrderEntry["orderType"]>;
+export type OrderEntryType = (typeof ORDER_ENTRY_TYPES)[number];
+
+export function isOrderEntryType(type: OrderEntry["orderType"]): type is OrderEntryType {
+  return (ORDER_ENTRY_TYPES as readonly string[]).includes(type);
+}
+
+export interface Member {
+  userId: string;
+  memberId: string;
+  /** BSE_EUIN: the EUIN sent when an order names none and is not declared execution-only. */
+  defaultEuin: string | undefined;
+}
+
+const DP_TXN = { PHYSICAL: "P", CDSL: "C", NSDL: "N" } as const;
+
+/** The parameters of orderEntryParam, in the document's order. */
+export function orderEntryParams(order: OrderEntry & { orderType: OrderEntryType }, transNo: string, member: Member, session: Session): SoapParam[] {
+  const purchase = order.orderType !== "REDEMPTION";
+  const dpTxn = DP_TXN[order.holdingMode ?? "PHYSICAL"];
+  const euin = order.euin ?? (order.euinDeclared ? null : (member.defaultEuin ?? null));
+  return [
+    ["TransCode", "NEW"],
+    ["TransNo", transNo],
+    ["OrderId", null],
+    ["UserID", member.userId],
+    ["MemberId", member.memberId],
+    ["ClientCode", order.clientCode],
+    ["SchemeCd", order.schemeCode],
+    ["BuySell", purchase ? "P" : "R"],
+    ["BuySellType", order.orderType === "SIP_TOPUP" ? "ADDITIONAL" : (order.purchaseType ?? "FRESH")],
+    ["DPTxn", dpTxn],
+    ["OrderVal", order.allUnits ? null : order.amount],
+    ["Qty", purchase || order.allUnits ? null : order.units],
+    ["AllRedeem", !purchase && order.allUnits ? "Y" : "N"],
+    // Blank for demat (the units sit in the demat account), as the document says.
+    ["FolioNo", dpTxn === "P" ? order.folioNo : null],
+    ["Remarks", order.remarks ? order.remarks.slice(0, 255) : null],
+    // Orders are placed only for REGISTERED investors, whose registration checked their KYC.
+    ["KYCStatus", "Y"],
+    // Our reference of the request, for matching the order status report's internal reference.
+    ["RefNo", transNo],
+    ["SubBrCode", null],
+    ["EUIN", euin],
+    ["EUINVal", order.euinDeclared ? "Y" : "N"],
+    ["MinRedeem", "N"],
+    ["DPC", "Y"],
+    ["IPAdd", null],
+    ["Password", session.encryptedPassword],
+    ["PassKey", session.passKey],
+    ["Parma1", order.subBrokerArn],
+    ["Param2", null],
+    ["Param3", purchase ? null : order.payoutAccountNumber],
+    ["MobileNo", null],
+    ["EmailID", null],
+    ["MandateID", null],
+    ["Filler1", null],
+    ["Filler2", null],
+    ["Filler3", null],
+    ["Filler4", null],
+    ["Filler5", null],
+    ["Filler6", null],
+  ];
+}
+
+/** The exchange's answer to one order request, as read from its 8 pipe fields. */
+export type OrderEntryAnswer = OrderPlacement & { status: "ACCEPTED" | "REJECTED" };
+
+/**
+ * Reads `TransCode|TransNo|OrderNo|UserID|MemberId|ClientCode|remark|flag`, by position (the remark may
+ * hold anything, even a `|`): flag 0 is ACCEPTED with the order number, 1 REJECTED with the remark and its
+ * failure code. A session refusal is BseSessionError (log in again, send again); an answer of another
+ * shape, or for another TransNo, is ExchangeUnavailableError.
+ */
+export function readOrderEntryAnswer(result: string, transNo: string): OrderEntryAnswer {
+  const fields = result.split("|");
+  if (fields.length < 8) throw new ExchangeUnavailableError(`BSE orderEntryParam: unexpected answer (${fields.length} fields)`);
+  const flag = fields.at(-1)!.trim();
+  const remark = fields.slice(6, -1).join("|").trim();
+  const orderNumber = fields[2]!.trim();
+  if (flag === "1" && isSessionRefusal(remark)) throw new BseSessionError(remark);
+  if (fields[1]!.trim() !== transNo) throw new ExchangeUnavailableError(`BSE orderEntryParam: the answer is for another reference`);
+  const knownNumber = /^[1-9]\d*$/.test(orderNumber) ? orderNumber : null;
+  if (flag === "0") {
+    if (!knownNumber) throw new ExchangeUnavailableError("BSE orderEntryParam: accepted without an order number");
+    return { status: "ACCEPTED", exchangeOrderNumber: knownNumber, remark: providerRemark(remark) };
+  }
+  if (flag === "1") {
+    return { status: "REJECTED", exchangeOrderNumber: knownNumber, remark: providerRemark(remark) ?? "REJECTED BY THE EXCHANGE", failureCode: failureCodeFor(remark) };
+  }
+  throw new ExchangeUnavailableError(`BSE orderEntryParam: unexpected success flag`);
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { ExchangeUnavailableError, type ExchangePort } from "../../../src/exchange/port.js";
+import { dispatchOrder } from "../../../src/orders/jobs/dispatch.js";
+import { useTestApp } from "../../helpers/app.js";
+import { useBseDouble } from "../../helpers/bse-double/double.js";
+import { pendingInvestor } from "../../helpers/investors.js";
+import { runTask } from "../../helpers/jobs.js";
+import { createOpenScheme, eventNames, placedOrder } from "../../helpers/orders.js";
+
+const env: Record<string, string> = {};
+const double = useBseDouble(env, { BSE_TIMEOUT_MS: "500" });
+const app = useTestApp(env);
+
+/**
+ * A distributor with an investor the exchange knows. UCC registration through the adapter is the next
+ * slice, so the investor is marked REGISTERED in the database, as the registration would.
+ */
+async function orderingInvestor() {
+  const { token } = await app.newDistributor();
+  const investor = await pendingInvestor(app, token);
+  await app.prisma.investor.update({ where: { id: investor.id }, data: { status: "REGISTERED" } });
+  const { uccCode } = await app.prisma.investor.findUniqueOrThrow({ where: { id: investor.id } });
+  return { token, account: investor.account, uccCode };
+}
+
+let schemes = 0;
+async function scheme() {
+  schemes += 1;
+  const code = `BSE${String(schemes).padStart(3, "0")}`;
+  await createOpenScheme(app, code);
+  return code;
+}
+
+const orderRow = (id: string) => app.prisma.order.findUniqueOrThrow({ where: { id }, select: { status: true, exchangeOrderNumber: true, providerRemark: true, failureCode: true } });
+
+describe("dispatch through the real job with MF_EXCHANGE=bse, against the double", () => {
+  it("uses the BSE adapter, and the simulation routes do not exist", async () => {
+    expect(app.services.exchange.constructor.name).toBe("BseExchange");
+    expect(app.services.sandboxExchange).toBeUndefined();
+  });
+
+  it("the process dies after the exchange answered; the retried job places nothing twice and applies the first answer", async () => {
+    const ctx = await orderingInvestor();
+    const schemeCode = await scheme();
+    const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: schemeCode, amount: 5000, purchase_type: "FRESH" });
+
+    // The port books the order at the exchange, then the process dies before the answer is applied.
+    const real = app.services.exchange;
+    const dying: ExchangePort = Object.assign(Object.create(real) as ExchangePort, {
+      placeOrder: async (entry: Parameters<ExchangePort["placeOrder"]>[0]) => {
+        await real.placeOrder(entry);
+        throw new Error("process killed");
+      },
+    });
+    await expect(runTask(app, dispatchOrder, { order_id: id }, { services: { ...app.services, exchange: dying } })).rejects.toThrow("process killed");
+    expect(await orderRow(id)).toMatchObject({ status: "PENDING", exchangeOrderNumber: null });
+    const atExchange = double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode);
+    expect(atExchange).toHaveLength(1);
+
+    await runTask(app, dispatchOrder, { order_id: id }, { attempts: 2 });
+    expect(await orderRow(id)).toMatchObject({ status: "ACCEPTED", exchangeOrderNumber: atExchange[0]!.orderNo, failureCode: null });
+    expect(double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode)).toHaveLength(1);
+    expect(await app.prisma.bseOrderRef.count({ where: { orderId: id } })).toBe(1);
+    expect(await eventNames(app, id)).toEqual(["order.accepted"]);
+  });
+
+  it("a rejection ends REJECTED with the exchange's remark (PAN masked) and its failure code", async () => {
+    const ctx = await orderingInvestor();
+    const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: await scheme(), amount: 5000, purchase_type: "FRESH" });
+    double.current.orderEntry.rejectNext("FAILED: INVALID MANDATE NUMBER FOR GIVEN CLIENT CODE ABCDE1234F");
+    await runTask(app, dispatchOrder, { order_id: id });
+    expect(await orderRow(id)).toEqual({
+      status: "REJECTED", exchangeOrderNumber: null, providerRemark: "FAILED: INVALID MANDATE NUMBER FOR GIVEN CLIENT CODE ABXXXXX34F", failureCode: "mandate_invalid",
+    });
+  });
+
+  it("no answer within the timeout on the last attempt: FAILED, exchange_unreachable, and one order at the exchange", async () => {
+    const ctx = await orderingInvestor();
+    const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: await scheme(), amount: 5000, purchase_type: "FRESH" });
+    double.current.failNext("orderEntryParam", "timeout");
+    await expect(runTask(app, dispatchOrder, { order_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    expect((await orderRow(id)).status).toBe("PENDING");
+    await runTask(app, dispatchOrder, { order_id: id }, { attempts: 5, maxAttempts: 5 });
+    const row = await orderRow(id);
+    expect(row).toMatchObject({ status: "FAILED", failureCode: "exchange_unreachable" });
+    expect(row.providerRemark).toMatch(/^order sent to the exchange as \d{19} got no answer/);
+    expect(double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode)).toHaveLength(1);
+  });
+});

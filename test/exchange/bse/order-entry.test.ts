@@ -1,0 +1,195 @@
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrisma, type Db } from "../../../src/db/client.js";
+import type { BseConfig } from "../../../src/env.js";
+import { BseExchange, NotSupportedByBseError } from "../../../src/exchange/bse/bse-exchange.js";
+import { orderEntryParams } from "../../../src/exchange/bse/order-entry.js";
+import { ORDER_ENTRY_SERVICE } from "../../../src/exchange/bse/soap.js";
+import { BseTransport } from "../../../src/exchange/bse/transport.js";
+import { ExchangeUnavailableError, type OrderEntry } from "../../../src/exchange/port.js";
+import { newId } from "../../../src/lib/ids.js";
+import { startBseDouble, type BseDouble } from "../../helpers/bse-double/double.js";
+import { createTestDatabase } from "../../helpers/db.js";
+import { capturingLogger } from "../../helpers/logs.js";
+
+let db: { url: string; drop: () => Promise<void> };
+let prisma: Db;
+let double: BseDouble;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  prisma = createPrisma(db.url, 5);
+  double = await startBseDouble();
+});
+afterAll(async () => {
+  await double?.close();
+  await prisma?.$disconnect();
+  await db?.drop();
+});
+
+const config = (overrides: Partial<BseConfig> = {}): BseConfig => ({
+  baseUrl: double.baseUrl,
+  userId: double.credentials.userId,
+  memberId: double.credentials.memberId,
+  password: double.credentials.password,
+  passKey: undefined,
+  apiKey: "k",
+  euin: undefined,
+  timeoutMs: 1000,
+  ...overrides,
+});
+const exchange = (overrides: Partial<BseConfig> = {}) => new BseExchange(prisma, config(overrides), capturingLogger().logger);
+
+const order = (fields: Partial<OrderEntry> = {}): OrderEntry => ({
+  orderId: newId("ord"), clientCode: "UCC0001", orderType: "LUMPSUM_PURCHASE", schemeCode: "02-DP", toSchemeCode: null, purchaseType: "FRESH",
+  amount: "5000.00", units: null, allUnits: false, folioNo: null, mandateId: null, euin: null, euinDeclared: true, remarks: null,
+  holdingMode: "PHYSICAL", subBrokerArn: null, payoutAccountNumber: null, ...fields,
+});
+
+const refsOf = (orderId: string) =>
+  prisma.bseOrderRef.findMany({ where: { orderId }, orderBy: { transNo: "asc" }, select: { transNo: true, outcome: true, exchangeOrderNumber: true, remark: true } });
+const booked = (transNo: string) => double.orderEntry.orders.filter((o) => o.transNo === transNo);
+const sent = (field: string, transNo: string) => booked(transNo)[0]!.values.get(field);
+
+describe("BSE order entry (orderEntryParam) against the double", () => {
+  it("places a fresh lump sum purchase: ACCEPTED with the exchange's order number, the TransNo and answer recorded", async () => {
+    const entry = order({ euin: "E123456", euinDeclared: false, subBrokerArn: "ARN-99999", remarks: "first buy" });
+    const placement = await exchange().placeOrder(entry);
+    expect(placement).toEqual({ status: "ACCEPTED", exchangeOrderNumber: expect.stringMatching(/^\d+$/), remark: expect.stringMatching(/^ORD CONF: Your Request for FRESH PURCHASE 5000.00/) });
+    const [ref] = await refsOf(entry.orderId);
+    expect(ref).toEqual({ transNo: expect.stringMatching(/^\d{8}10234\d{6}$/), outcome: "ACCEPTED", exchangeOrderNumber: placement.exchangeOrderNumber, remark: placement.remark });
+    const values = Object.fromEntries(booked(ref!.transNo)[0]!.values);
+    expect(values).toMatchObject({
+      TransCode: "NEW", OrderId: "", UserID: "1023401", MemberId: "10234", ClientCode: "UCC0001", SchemeCd: "02-DP", BuySell: "P", BuySellType: "FRESH",
+      DPTxn: "P", OrderVal: "5000.00", Qty: "", AllRedeem: "N", FolioNo: "", Remarks: "first buy", KYCStatus: "Y", RefNo: ref!.transNo, EUIN: "E123456",
+      EUINVal: "N", MinRedeem: "N", DPC: "Y", Parma1: "ARN-99999", Param2: "", Param3: "",
+    });
+  });
+
+  it("an additional purchase into a physical folio, a SIP top-up as ADDITIONAL, and BSE_EUIN when the order names none", async () => {
+    const additional = order({ purchaseType: "ADDITIONAL", folioNo: "123456/78" });
+    await exchange().placeOrder(additional);
+    const [a] = await refsOf(additional.orderId);
+    expect([sent("BuySellType", a!.transNo), sent("FolioNo", a!.transNo)]).toEqual(["ADDITIONAL", "123456/78"]);
+
+    const topUp = order({ orderType: "SIP_TOPUP", purchaseType: null, folioNo: "123456/78", euinDeclared: false });
+    expect((await exchange({ euin: "E654321" }).placeOrder(topUp)).status).toBe("ACCEPTED");
+    const [t] = await refsOf(topUp.orderId);
+    expect([sent("BuySell", t!.transNo), sent("BuySellType", t!.transNo), sent("EUIN", t!.transNo), sent("EUINVal", t!.transNo)]).toEqual(["P", "ADDITIONAL", "E654321", "N"]);
+  });
+
+  it("redeems by units, by amount and all units, paying into the investor's account; demat orders send no folio", async () => {
+    const cases = [
+      [order({ orderType: "REDEMPTION", purchaseType: null, amount: null, units: "100.000", folioNo: "F1", payoutAccountNumber: "50100012345678" }), { OrderVal: "", Qty: "100.000", AllRedeem: "N", FolioNo: "F1", DPTxn: "P" }],
+      [order({ orderType: "REDEMPTION", purchaseType: null, amount: "2500.00", folioNo: "F1", payoutAccountNumber: "50100012345678" }), { OrderVal: "2500.00", Qty: "", AllRedeem: "N" }],
+      [order({ orderType: "REDEMPTION", purchaseType: null, amount: null, allUnits: true, holdingMode: "CDSL", folioNo: "F1", payoutAccountNumber: "50100012345678" }), { OrderVal: "", Qty: "", AllRedeem: "Y", FolioNo: "", DPTxn: "C" }],
+    ] as const;
+    for (const [entry, expected] of cases) {
+      expect((await exchange().placeOrder(entry)).status).toBe("ACCEPTED");
+      const [ref] = await refsOf(entry.orderId);
+      expect(Object.fromEntries(booked(ref!.transNo)[0]!.values)).toMatchObject({ BuySell: "R", BuySellType: "FRESH", Param3: "50100012345678", ...expected });
+    }
+  });
+
+  it("a rejection keeps the exchange's remark (PAN masked) and maps it to a failure code", async () => {
+    double.orderEntry.rejectNext("FAILED: INVALID CLIENT CODE FOR PAN ABCDE1234F");
+    const entry = order();
+    expect(await exchange().placeOrder(entry)).toEqual({
+      status: "REJECTED", exchangeOrderNumber: null, remark: "FAILED: INVALID CLIENT CODE FOR PAN ABXXXXX34F", failureCode: "client_not_registered",
+    });
+    double.orderEntry.rejectNext("FAILED: SCHEME NOT AVAILABLE FOR PURCHASE");
+    expect(await exchange().placeOrder(order())).toMatchObject({ status: "REJECTED", remark: "FAILED: SCHEME NOT AVAILABLE FOR PURCHASE", failureCode: "exchange_rejected" });
+    expect(await refsOf(entry.orderId)).toEqual([expect.objectContaining({ outcome: "REJECTED", remark: "FAILED: INVALID CLIENT CODE FOR PAN ABXXXXX34F" })]);
+  });
+
+  it("the double checks lengths and values the way the exchange does: a too-long client code is rejected", async () => {
+    expect(await exchange().placeOrder(order({ clientCode: "C".repeat(21) }))).toMatchObject({ status: "REJECTED", remark: "FAILED: CLIENTCODE EXCEEDS 20 CHARACTERS" });
+  });
+
+  it("a repeated placement of the same order answers the recorded answer without calling the exchange", async () => {
+    const entry = order();
+    const first = await exchange().placeOrder(entry);
+    const calls = double.calls.length;
+    expect(await exchange().placeOrder(entry)).toEqual(first);
+    expect(double.calls.length).toBe(calls);
+  });
+
+  it("a session that expires mid-call is renewed once and the order sent again under a new TransNo", async () => {
+    const bse = exchange();
+    await bse.placeOrder(order());
+    const logins = double.sessions.logins.order;
+    double.failNext("orderEntryParam", "expire-session");
+    const entry = order();
+    expect((await bse.placeOrder(entry)).status).toBe("ACCEPTED");
+    expect(double.sessions.logins.order).toBe(logins + 1);
+    const refs = await refsOf(entry.orderId);
+    expect(refs.map((r) => r.outcome)).toEqual(["NOT_PLACED", "ACCEPTED"]);
+    expect(double.orderEntry.orders.filter((o) => refs.some((r) => r.transNo === o.transNo))).toHaveLength(1);
+  });
+
+  it.each(["timeout", "malformed", "http-503"] as const)(
+    "%s: unavailable (jobs retry), and the retry sends nothing until the exchange says what became of the TransNo",
+    async (outcome) => {
+      const entry = order();
+      double.failNext("orderEntryParam", outcome);
+      const error = await exchange({ timeoutMs: 300 }).placeOrder(entry).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ExchangeUnavailableError);
+      const [ref] = await refsOf(entry.orderId);
+      expect(ref!.outcome).toBeNull();
+      const calls = double.calls.length;
+      const retry = await exchange().placeOrder(entry).catch((e: unknown) => e);
+      expect(retry).toBeInstanceOf(ExchangeUnavailableError);
+      expect((retry as Error).message).toBe(
+        `order sent to the exchange as ${ref!.transNo} got no answer; it is not sent again until the exchange's order status report says what became of it`,
+      );
+      expect(double.calls.length).toBe(calls);
+      expect(await refsOf(entry.orderId)).toHaveLength(1);
+    },
+  );
+
+  it("a request never delivered (connection refused) is NOT_PLACED, and the retry places it under a new TransNo", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const { port: p } = server.address() as { port: number };
+        server.close(() => resolve(p));
+      });
+    });
+    const entry = order();
+    await expect(exchange({ baseUrl: `http://127.0.0.1:${port}` }).placeOrder(entry)).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    expect((await refsOf(entry.orderId)).map((r) => r.outcome)).toEqual([]); // the login never got through either
+    expect((await exchange().placeOrder(entry)).status).toBe("ACCEPTED");
+    expect((await refsOf(entry.orderId)).map((r) => r.outcome)).toEqual(["ACCEPTED"]);
+  });
+
+  it("never sends a TransNo twice (its record is written first), and the double refuses a repeated one as the exchange would", async () => {
+    const first = order();
+    await exchange().placeOrder(first);
+    const [ref] = await refsOf(first.orderId);
+    // The counter lost (restored from an old backup): the next TransNo repeats, and is refused before it is sent.
+    await prisma.bseTransNoCounter.update({ where: { day: ref!.transNo.slice(0, 8) }, data: { n: Number(ref!.transNo.slice(-6)) - 1 } });
+    const orderCalls = () => double.calls.filter((c) => c.operation === "orderEntryParam").length;
+    const calls = orderCalls();
+    await expect(exchange().placeOrder(order())).rejects.toThrow(/Unique constraint failed/);
+    expect(orderCalls()).toBe(calls);
+
+    // Sent anyway (straight through the transport), the exchange refuses it: flag 1, nothing placed.
+    const bse = exchange();
+    const session = await bse.sessions.session("order");
+    const transport = new BseTransport({ baseUrl: double.baseUrl, timeoutMs: 1000, log: capturingLogger().logger });
+    const params = orderEntryParams({ ...order(), orderType: "LUMPSUM_PURCHASE" }, ref!.transNo, { userId: "1023401", memberId: "10234", defaultEuin: undefined }, session);
+    const placed = double.orderEntry.orders.length;
+    expect(await transport.soap(ORDER_ENTRY_SERVICE, "orderEntryParam", params)).toBe(
+      `NEW|${ref!.transNo}|0|1023401|10234|UCC0001|FAILED: DUPLICATE TRANSACTION NUMBER|1`,
+    );
+    expect(double.orderEntry.orders.length).toBe(placed);
+  });
+
+  it("the methods of later slices say so, and are not the unavailable error", async () => {
+    const bse = exchange();
+    await expect(bse.placeOrder(order({ orderType: "SWITCH", toSchemeCode: "03-DP" }))).rejects.toThrow(new NotSupportedByBseError("placeOrder(SWITCH)"));
+    const error = await bse.orderStatus(["ord_1"]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotSupportedByBseError);
+    expect(error).not.toBeInstanceOf(ExchangeUnavailableError);
+    expect((error as Error).message).toBe("not yet supported by the BSE adapter: orderStatus");
+  });
+});

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll } from "vitest";
+import { todayInIndia } from "../../../src/lib/india-date.js";
+import { DoubleOrderEntry } from "./order-entry.js";
+import { startDoubleServer, type DoubleServer } from "./server.js";
+import { DoubleSessions, type Credentials } from "./sessions.js";
+
+/** The member the double knows (a 5-character member code, so TransNo is 8 + 5 + 6 = 19 characters). */
+export const DOUBLE_CREDENTIALS: Credentials = { userId: "1023401", memberId: "10234", password: "Uat@pass1" };
+
+export interface BseDouble extends DoubleServer {
+  sessions: DoubleSessions;
+  orderEntry: DoubleOrderEntry;
+  credentials: Credentials;
+  /** The environment that points MF_EXCHANGE=bse at this double. */
+  env(overrides?: Record<string, string>): Record<string, string>;
+}
+
+/**
+ * The exchange double: its server with the services built so far (logins, order entry). Later slices
+ * register theirs on `double.soap(path, action, handler)` / `double.json(path, handler)`.
+ */
+export async function startBseDouble(options: { now?: () => number; today?: () => string } = {}): Promise<BseDouble> {
+  const server = await startDoubleServer();
+  const credentials = DOUBLE_CREDENTIALS;
+  const sessions = new DoubleSessions(credentials, server, options.now);
+  const orderEntry = new DoubleOrderEntry(credentials, sessions, server, options.today ?? (() => todayInIndia()));
+  return Object.assign(server, {
+    sessions,
+    orderEntry,
+    credentials,
+    env: (overrides: Record<string, string> = {}) => ({
+      MF_EXCHANGE: "bse",
+      BSE_BASE_URL: server.baseUrl,
+      BSE_USER_ID: credentials.userId,
+      BSE_MEMBER_ID: credentials.memberId,
+      BSE_PASSWORD: credentials.password,
+      BSE_API_KEY: "double-api-key",
+      BSE_TIMEOUT_MS: "2000",
+      ...overrides,
+    }),
+  });
+}
+
+/**
+ * A double for one test file (started before its tests, closed after). `env`, when given, is filled
+ * with the double's environment before later hooks run: pass the same object to useTestApp (registered
+ * after this) to get an app whose exchange is the double.
+ */
+export function useBseDouble(env?: Record<string, string>, overrides: Record<string, string> = {}): { current: BseDouble } {
+  const holder = {} as { current: BseDouble };
+  beforeAll(async () => {
+    holder.current = await startBseDouble();
+    if (env) Object.assign(env, holder.current.env(overrides));
+  });
+  afterAll(async () => {
+    await holder.current?.close();
+  });
+  return holder;
+}
+
+/**
+ * BSE settings a production test app needs to start (production requires MF_EXCHANGE=bse) when the test
+ * never reaches the exchange: `.invalid` never resolves.
+ */
+export const UNREACHED_BSE_ENV: Record<string, string> = {
+  MF_EXCHANGE: "bse",
+  BSE_BASE_URL: "https://bse.invalid",
+  BSE_USER_ID: DOUBLE_CREDENTIALS.userId,
+  BSE_MEMBER_ID: DOUBLE_CREDENTIALS.memberId,
+  BSE_PASSWORD: DOUBLE_CREDENTIALS.password,
+  BSE_API_KEY: "unused",
+};

@@ -1,0 +1,146 @@
+import { fieldProblem, readFields, type FieldSpec } from "./fields.js";
+import type { DoubleServer } from "./server.js";
+import { ORDER_ACTION, ORDER_PATH, type Credentials, type DoubleSessions } from "./sessions.js";
+
+/**
+ * orderEntryParam as the exchange takes it (bse-starmf-orders.md §3): the 37 elements in the document's
+ * order, each checked for mandatory, length and code values, the session, the TransNo (format, today's
+ * date in India, the member's code, never seen before: a repeat is refused even when the first was
+ * rejected), and the purchase/redemption rules (OrderVal or Qty, nothing with AllRedeem Y, Param3 for a
+ * redemption). Answers the 8 pipe fields: `NEW|TransNo|OrderNo|UserID|MemberId|ClientCode|remark|flag`.
+ */
+
+const AMOUNT = /^\d{1,11}(\.\d{1,2})?$/;
+const UNITS = /^\d{1,8}(\.\d{1,3})?$/;
+const YN = ["Y", "N"] as const;
+
+export const ORDER_ENTRY_FIELDS: readonly FieldSpec[] = [
+  { name: "TransCode", max: 3, mandatory: true, values: ["NEW"] },
+  { name: "TransNo", max: 19, mandatory: true },
+  { name: "OrderId", max: 8, pattern: /^\d+$/ },
+  { name: "UserID", max: 10, mandatory: true, pattern: /^\d+$/ },
+  { name: "MemberId", max: 20, mandatory: true },
+  { name: "ClientCode", max: 20, mandatory: true },
+  { name: "SchemeCd", max: 20, mandatory: true },
+  { name: "BuySell", max: 1, mandatory: true, values: ["P", "R"] },
+  { name: "BuySellType", max: 10, mandatory: true, values: ["FRESH", "ADDITIONAL"] },
+  { name: "DPTxn", max: 10, mandatory: true, values: ["C", "N", "P"] },
+  { name: "OrderVal", max: 14, pattern: AMOUNT },
+  { name: "Qty", max: 12, pattern: UNITS },
+  { name: "AllRedeem", max: 1, mandatory: true, values: YN },
+  { name: "FolioNo", max: 20 },
+  { name: "Remarks", max: 255 },
+  { name: "KYCStatus", max: 1, mandatory: true, values: YN },
+  { name: "RefNo", max: 20 },
+  { name: "SubBrCode", max: 15 },
+  { name: "EUIN", max: 20, pattern: /^E\d{6}$/ },
+  { name: "EUINVal", max: 1, mandatory: true, values: YN },
+  { name: "MinRedeem", max: 1, mandatory: true, values: YN },
+  { name: "DPC", max: 1, mandatory: true, values: ["Y"] },
+  { name: "IPAdd", max: 20 },
+  { name: "Password", max: 250, mandatory: true },
+  { name: "PassKey", max: 10, mandatory: true },
+  { name: "Parma1", max: 20 },
+  { name: "Param2", max: 25 },
+  { name: "Param3", max: 20 },
+  { name: "MobileNo", max: 10, pattern: /^[6-9]\d{9}$/ },
+  { name: "EmailID", max: 50 },
+  { name: "MandateID", max: 10 },
+  { name: "Filler1", max: 30 },
+  { name: "Filler2", max: 30 },
+  { name: "Filler3", max: 30 },
+  { name: "Filler4", max: 30 },
+  { name: "Filler5", max: 30 },
+  { name: "Filler6", max: 30 },
+];
+
+export interface BookedOrder {
+  transNo: string;
+  orderNo: string;
+  clientCode: string;
+  schemeCode: string;
+  buySell: "P" | "R";
+  values: Map<string, string>;
+}
+
+type Decision = { reject: string } | "accept";
+
+export class DoubleOrderEntry {
+  /** Orders the exchange placed (accepted), in order. */
+  readonly orders: BookedOrder[] = [];
+  /** Every TransNo seen, accepted or not. */
+  readonly transNos = new Set<string>();
+  private readonly decisions: Decision[] = [];
+  private nextOrderNo = 7_531_973;
+
+  constructor(
+    private readonly credentials: Credentials,
+    private readonly sessions: DoubleSessions,
+    server: DoubleServer,
+    private readonly today: () => string,
+  ) {
+    server.soap(ORDER_PATH, ORDER_ACTION("orderEntryParam"), ({ params }) => this.orderEntry(params));
+  }
+
+  /** The next valid order is rejected with this remark (flag 1) instead of accepted. */
+  rejectNext(remark: string): void {
+    this.decisions.push({ reject: remark });
+  }
+
+  private orderEntry(params: Array<[string, string]>): string {
+    const v = readFields(ORDER_ENTRY_FIELDS, params);
+    const transNo = v.get("TransNo") ?? "";
+    const answer = (orderNo: string, remark: string, flag: "0" | "1") =>
+      [v.get("TransCode"), transNo, orderNo, v.get("UserID"), v.get("MemberId"), v.get("ClientCode"), remark, flag].join("|");
+    const session = this.sessions.check("order", v.get("Password") ?? "", v.get("PassKey"));
+    if (session) return answer("0", session, "1");
+    const problem = fieldProblem(ORDER_ENTRY_FIELDS, v) ?? this.transNoProblem(transNo, v.get("MemberId")!) ?? this.ruleProblem(v);
+    const repeated = this.transNos.has(transNo);
+    this.transNos.add(transNo);
+    if (repeated) return answer("0", "FAILED: DUPLICATE TRANSACTION NUMBER", "1");
+    if (problem) return answer("0", problem, "1");
+    if (v.get("UserID") !== this.credentials.userId) return answer("0", "FAILED: INVALID USER ID", "1");
+    if (v.get("MemberId") !== this.credentials.memberId) return answer("0", "FAILED: INVALID MEMBER CODE", "1");
+    const decision = this.decisions.shift() ?? "accept";
+    if (decision !== "accept") return answer("0", decision.reject, "1");
+    const orderNo = String(this.nextOrderNo++);
+    const buySell = v.get("BuySell") as "P" | "R";
+    this.orders.push({ transNo, orderNo, clientCode: v.get("ClientCode")!, schemeCode: v.get("SchemeCd")!, buySell, values: v });
+    const what = buySell === "P"
+      ? `${v.get("BuySellType")} PURCHASE ${v.get("OrderVal")}`
+      : `${v.get("BuySellType")} REDEMPTION ${v.get("AllRedeem") === "Y" ? "ALL UNITS" : v.get("Qty") ? `${v.get("Qty")} UNITS` : v.get("OrderVal")}`;
+    const mode = { P: "PHYSICAL", C: "CDSL", N: "NSDL" }[v.get("DPTxn") as "P" | "C" | "N"];
+    return answer(
+      orderNo,
+      `ORD CONF: Your Request for ${what} in SCHEME: ${v.get("SchemeCd")} THRO : ${mode} is confirmed for CLIENT : TEST CLIENT (Code: ${v.get("ClientCode")}) CONFIRMATION TIME: Jun 2 2022 11:15AM ENTRY BY: ORDER NO: ${orderNo}`,
+      "0",
+    );
+  }
+
+  private transNoProblem(transNo: string, memberId: string): string | null {
+    const format = new RegExp(`^(\\d{8})${memberId.replace(/[^A-Za-z0-9]/g, "")}\\d{6}$`);
+    const match = format.exec(transNo);
+    if (!match) return "FAILED: INVALID TRANSACTION NUMBER";
+    if (match[1] !== this.today().replaceAll("-", "")) return "FAILED: INVALID TRANSACTION NUMBER";
+    return null;
+  }
+
+  private ruleProblem(v: Map<string, string>): string | null {
+    const allRedeem = v.get("AllRedeem") === "Y";
+    const amount = v.get("OrderVal") ?? "";
+    const units = v.get("Qty") ?? "";
+    if (v.get("BuySell") === "P") {
+      if (allRedeem || units !== "") return "FAILED: INVALID PURCHASE ORDER";
+      if (amount === "" || Number(amount) <= 0) return "FAILED: ORDER VALUE IS MANDATORY";
+      if (v.get("Param3")) return "FAILED: BANK ACCOUNT NUMBER ONLY FOR REDEMPTION";
+      if (v.get("BuySellType") === "ADDITIONAL" && v.get("DPTxn") === "P" && !v.get("FolioNo")) return "FAILED: FOLIO NO IS MANDATORY";
+    } else {
+      if (allRedeem && (amount !== "" || units !== "")) return "FAILED: AMOUNT AND QUANTITY SHOULD BE BLANK FOR ALL REDEEM";
+      if (!allRedeem && (amount === "") === (units === "")) return "FAILED: EITHER ORDER VALUE OR QUANTITY IS MANDATORY";
+      if (v.get("Param2")) return "FAILED: PG REFERENCE ONLY FOR PURCHASE";
+      if (v.get("DPTxn") === "P" && !v.get("FolioNo")) return "FAILED: FOLIO NO IS MANDATORY";
+    }
+    if (v.get("DPTxn") !== "P" && v.get("FolioNo")) return "FAILED: FOLIO NO NOT ALLOWED FOR DEMAT";
+    return null;
+  }
+}

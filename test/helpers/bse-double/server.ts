@@ -1,0 +1,265 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
+
+/**
+ * The exchange's HTTP face for tests: a real node:http server on 127.0.0.1 (a random port) speaking
+ * SOAP 1.2 at the services' paths and JSON where the exchange takes JSON. Handlers are registered per
+ * path and wsa:Action (`soap`) or per path (`json`), so later slices add services without touching this
+ * file. It checks what every SOAP request must have (POST, the SOAP 1.2 content type whose action
+ * matches wsa:Action, wsa:To naming the endpoint, one operation element), and answers a request it
+ * cannot route the way WCF does: HTTP 500 with a SOAP fault.
+ *
+ * Scripted transport outcomes (`failNext`) apply to the next call of an operation: a timeout (the
+ * operation runs, then no answer is ever sent), a malformed answer, an HTTP 5xx, or a forced session
+ * expiry just before the call is handled.
+ */
+
+const SOAP12_NS = "http://www.w3.org/2003/05/soap-envelope";
+const WSA_NS = "http://www.w3.org/2005/08/addressing";
+
+export interface SoapRequest {
+  path: string;
+  action: string;
+  to: string;
+  /** The local name of the operation element. */
+  operation: string;
+  /** Its namespace URI, as declared in the request. */
+  namespace: string;
+  /** The parameters in the order they came, with their local names and text (an empty element is ""). */
+  params: Array<[name: string, value: string]>;
+}
+
+/** A handler answers the operation's Result text, or throws a SoapFault. */
+export type SoapHandler = (request: SoapRequest) => string | Promise<string>;
+export type JsonHandler = (body: unknown, request: { path: string; headers: IncomingMessage["headers"] }) => { status?: number; body: unknown } | Promise<{ status?: number; body: unknown }>;
+
+/** Raised by a handler for a request the service cannot deserialize: answered as HTTP 500 with a SOAP fault. */
+export class SoapFault extends Error {}
+
+export type ScriptedOutcome =
+  | "timeout" // the operation runs (and books), then no answer is sent
+  | "timeout-before" // no answer, and the operation never runs
+  | "malformed" // HTTP 200 with a broken envelope (after the operation ran)
+  | "http-500" // HTTP 500 HTML page, operation not run
+  | "http-503"
+  | "expire-session"; // every session lapses just before the call is handled
+
+export interface RecordedCall {
+  path: string;
+  operation: string;
+  params: Array<[string, string]>;
+}
+
+export interface DoubleServer {
+  baseUrl: string;
+  soap(path: string, action: string, handler: SoapHandler): void;
+  json(path: string, handler: JsonHandler): void;
+  /** Scripts the next call(s) of `operation` (a SOAP operation name or a JSON path), in order. */
+  failNext(operation: string, ...outcomes: ScriptedOutcome[]): void;
+  /** Called for `expire-session`. */
+  onExpireSessions(callback: () => void): void;
+  /** Every SOAP call received, in order. */
+  calls: RecordedCall[];
+  close(): Promise<void>;
+}
+
+const parser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: false, trimValues: false });
+const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "@_", suppressEmptyNode: false, processEntities: true });
+
+type Ordered = Array<Record<string, unknown>>;
+
+export async function startDoubleServer(): Promise<DoubleServer> {
+  const soapRoutes = new Map<string, SoapHandler>();
+  const jsonRoutes = new Map<string, JsonHandler>();
+  const scripts = new Map<string, ScriptedOutcome[]>();
+  const expireCallbacks: Array<() => void> = [];
+  const calls: RecordedCall[] = [];
+  const hanging = new Set<ServerResponse>();
+  let baseUrl = "";
+
+  const nextScript = (operation: string): ScriptedOutcome | undefined => scripts.get(operation)?.shift();
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    const path = (req.url ?? "/").split("?")[0]!;
+    if (req.method !== "POST") return send(res, 405, "text/plain", "Method not allowed");
+    const contentType = req.headers["content-type"] ?? "";
+    if (jsonRoutes.has(path)) {
+      const script = nextScript(path);
+      if (script && (await scripted(res, script, async () => undefined))) return;
+      if (!contentType.startsWith("application/json")) return send(res, 415, "text/plain", "Unsupported media type");
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        return send(res, 400, "application/json", JSON.stringify({ Status: "101", Message: "INVALID JSON" }));
+      }
+      const answer = await jsonRoutes.get(path)!(parsed, { path, headers: req.headers });
+      return send(res, answer.status ?? 200, "application/json; charset=utf-8", JSON.stringify(answer.body));
+    }
+    const request = readSoapRequest(path, body, contentType, baseUrl);
+    if (typeof request === "string") return sendFault(res, request);
+    const handler = soapRoutes.get(`${path} ${request.action}`);
+    if (!handler) {
+      return sendFault(res, `The message with Action '${request.action}' cannot be processed at the receiver, due to a ContractFilter mismatch at the EndpointDispatcher.`);
+    }
+    if (!request.action.endsWith(`/${request.operation}`)) return sendFault(res, `The operation element ${request.operation} does not match the action ${request.action}.`);
+    calls.push({ path, operation: request.operation, params: request.params });
+    const run = async () => handler(request);
+    const script = nextScript(request.operation);
+    if (script && (await scripted(res, script, run))) return;
+    let result: string;
+    try {
+      result = await run();
+    } catch (error) {
+      if (error instanceof SoapFault) return sendFault(res, error.message);
+      throw error;
+    }
+    send(res, 200, "application/soap+xml; charset=utf-8", responseEnvelope(request, result));
+  }
+
+  /** Applies a scripted outcome; true when it has answered (or chosen never to). */
+  async function scripted(res: ServerResponse, outcome: ScriptedOutcome, run: () => Promise<unknown>): Promise<boolean> {
+    switch (outcome) {
+      case "expire-session":
+        for (const callback of expireCallbacks) callback();
+        return false;
+      case "timeout":
+        await run().catch(() => undefined);
+        hanging.add(res);
+        return true;
+      case "timeout-before":
+        hanging.add(res);
+        return true;
+      case "malformed":
+        await run().catch(() => undefined);
+        send(res, 200, "application/soap+xml; charset=utf-8", `<s:Envelope xmlns:s="${SOAP12_NS}"><s:Body><broken`);
+        return true;
+      case "http-500":
+        send(res, 500, "text/html", "<html><body>Runtime Error</body></html>");
+        return true;
+      case "http-503":
+        send(res, 503, "text/html", "<html><body>Service Unavailable</body></html>");
+        return true;
+    }
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      send(res, 500, "text/plain", `double error: ${(error as Error).message}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    baseUrl,
+    calls,
+    soap: (path, action, handler) => void soapRoutes.set(`${path} ${action}`, handler),
+    json: (path, handler) => void jsonRoutes.set(path, handler),
+    failNext: (operation, ...outcomes) => void scripts.set(operation, [...(scripts.get(operation) ?? []), ...outcomes]),
+    onExpireSessions: (callback) => void expireCallbacks.push(callback),
+    close: async () => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, contentType: string, text: string): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { "content-type": contentType });
+  res.end(text);
+}
+
+function sendFault(res: ServerResponse, reason: string): void {
+  const xml = builder.build({
+    "s:Envelope": {
+      "@_xmlns:s": SOAP12_NS,
+      "s:Body": { "s:Fault": { "s:Code": { "s:Value": "s:Sender" }, "s:Reason": { "s:Text": { "@_xml:lang": "en-US", "#text": reason } } } },
+    },
+  }) as string;
+  send(res, 500, "application/soap+xml; charset=utf-8", xml);
+}
+
+/** The answer as the exchange sends it: `s:` envelope, `a:Action` header, default namespace on the response element. */
+function responseEnvelope(request: SoapRequest, result: string): string {
+  const op = request.operation;
+  return builder.build({
+    "s:Envelope": {
+      "@_xmlns:s": SOAP12_NS,
+      "@_xmlns:a": WSA_NS,
+      "s:Header": { "a:Action": { "@_s:mustUnderstand": "1", "#text": `${request.action}Response` } },
+      "s:Body": { [`${op}Response`]: { "@_xmlns": request.namespace, [`${op}Result`]: result } },
+    },
+  }) as string;
+}
+
+const localName = (qualified: string) => qualified.slice(qualified.indexOf(":") + 1);
+const prefixOf = (qualified: string) => (qualified.includes(":") ? qualified.slice(0, qualified.indexOf(":")) : "");
+const elementName = (node: Record<string, unknown>) => Object.keys(node).find((key) => key !== ":@")!;
+
+/** Reads a SOAP 1.2 request, or answers why it is not one (the fault reason). */
+function readSoapRequest(path: string, body: string, contentType: string, baseUrl: string): SoapRequest | string {
+  if (!/^application\/soap\+xml\s*;/.test(contentType) && contentType !== "application/soap+xml") {
+    return `Cannot process the message because the content type '${contentType}' was not the expected type 'application/soap+xml; charset=utf-8'.`;
+  }
+  if (XMLValidator.validate(body) !== true) return "The request is not well-formed XML.";
+  const doc = parser.parse(body) as Ordered;
+  const envelope = doc.find((node) => localName(elementName(node)) === "Envelope");
+  if (!envelope) return "The request is not a SOAP envelope.";
+  const envName = elementName(envelope);
+  const envAttrs = (envelope[":@"] ?? {}) as Record<string, string>;
+  const namespaces = new Map<string, string>();
+  const declare = (attrs: Record<string, string>) => {
+    for (const [key, value] of Object.entries(attrs)) if (key.startsWith("@_xmlns:")) namespaces.set(key.slice(8), value);
+  };
+  declare(envAttrs);
+  if (namespaces.get(prefixOf(envName)) !== SOAP12_NS) return "The envelope is not in the SOAP 1.2 namespace.";
+  const parts = envelope[envName] as Ordered;
+  const header = parts.find((node) => localName(elementName(node)) === "Header");
+  const bodyNode = parts.find((node) => localName(elementName(node)) === "Body");
+  if (!header || !bodyNode) return "The envelope needs a Header (wsa:Action, wsa:To) and a Body.";
+  declare((header[":@"] ?? {}) as Record<string, string>);
+  const headerItems = header[elementName(header)] as Ordered;
+  const headerText = (name: string) => {
+    const item = headerItems.find((node) => localName(elementName(node)) === name && namespaces.get(prefixOf(elementName(node))) === WSA_NS);
+    return item ? textOf(item[elementName(item)] as Ordered) : undefined;
+  };
+  const action = headerText("Action");
+  const to = headerText("To");
+  if (!action) return "The message has no WS-Addressing Action header.";
+  const actionParam = /action="([^"]*)"/.exec(contentType)?.[1];
+  if (actionParam !== undefined && actionParam !== action) return `The SOAP action '${actionParam}' of the content type does not match the WS-Addressing Action '${action}'.`;
+  if (to !== `${baseUrl}${path}`) return `The message's wsa:To '${to ?? ""}' is not this endpoint.`;
+  const operations = (bodyNode[elementName(bodyNode)] as Ordered).filter((node) => elementName(node) !== "#text");
+  if (operations.length !== 1) return "The Body must hold exactly one operation element.";
+  const opNode = operations[0]!;
+  const opName = elementName(opNode);
+  declare((opNode[":@"] ?? {}) as Record<string, string>);
+  const namespace = namespaces.get(prefixOf(opName)) ?? "";
+  const params: Array<[string, string]> = [];
+  for (const node of (opNode[opName] as Ordered).filter((n) => elementName(n) !== "#text")) {
+    const name = elementName(node);
+    if (namespaces.get(prefixOf(name)) !== namespace) return `The parameter ${name} is not in the operation's namespace.`;
+    params.push([localName(name), textOf(node[name] as Ordered) ?? ""]);
+  }
+  return { path, action, to, operation: localName(opName), namespace, params };
+}
+
+function textOf(children: Ordered): string | undefined {
+  if (children.length === 0) return "";
+  if (children.length === 1 && "#text" in children[0]!) return String(children[0]!["#text"]);
+  return undefined;
+}
