@@ -8,6 +8,7 @@ import { lazyChild, type Log } from "./lib/logger.js";
 import { MAX_BODY_BYTES, readObjectBody, tooLarge } from "./http/body.js";
 import { mountSignedFormDownload } from "./http/broker-change-document.js";
 import { requestClientAddress } from "./http/client-ip.js";
+import { mountSignedFormUpload } from "./http/broker-change-upload.js";
 import { mountDocs } from "./http/docs.js";
 import { describeError, envelope, renderError, reportError } from "./trpc/errors.js";
 import { noStore } from "./http/no-store.js";
@@ -101,8 +102,9 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
     return response;
   });
 
-  // Binary answers, beside the JSON REST adapter below.
+  // Binary answers and the streamed upload, beside the JSON REST adapter below.
   mountSignedFormDownload(app, services);
+  mountSignedFormUpload(app, services);
 
   app.all("/api/*", async (c) => {
     const method = c.req.method;

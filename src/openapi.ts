@@ -83,7 +83,47 @@ const HONO_OPERATIONS: Record<string, PathItem> = {
         },
       },
     } as Operation,
+    post: {
+      operationId: "brokerChanges-uploadImage",
+      summary: "Upload the signed form of a WET_SIGNATURE broker change request (beta)",
+      description:
+        "`multipart/form-data` with exactly one file part, `file`: a PDF, JPEG or PNG judged by its bytes (the part's " +
+        "declared type is ignored), at most 10 MB (10,485,760 bytes). Streamed: a body over the limit is refused " +
+        "(413) as soon as it passes it, and one whose Content-Length declares more than 10 MB plus 16 KB of " +
+        "multipart framing before a byte is read. The request must be yours and PENDING_DOCUMENT (checked before " +
+        "the body is read). Stores the file with its SHA-256, size and content type and moves the request to " +
+        "SUBMITTED (event `broker_change.submitted`) in one transaction; of two concurrent uploads one wins, the " +
+        "other is 409. Every refusal closes the connection (`Connection: close`). Example: " +
+        "`curl -H \"Authorization: Bearer $TOKEN\" -F file=@form.pdf .../api/broker-changes/v1/{id}/image`.",
+      tags: ["broker changes (beta)"],
+      security: [{ bearerAuth: [] }],
+      parameters: [{ in: "path", name: "id", required: true, schema: { type: "string", minLength: 1, maxLength: 64 } }],
+      requestBody: {
+        required: true,
+        content: {
+          "multipart/form-data": {
+            schema: {
+              type: "object",
+              required: ["file"],
+              additionalProperties: false,
+              properties: { file: { type: "string", format: "binary", description: "The signed form: PDF, JPEG or PNG, at most 10 MB." } },
+            },
+            encoding: { file: { contentType: "application/pdf, image/jpeg, image/png" } },
+          },
+        },
+      },
+      // 200: the record, as GET /api/broker-changes/v1/{id} answers it (filled in from the generated document).
+      responses: { "409": {} },
+    } as Operation,
   },
+};
+
+/** Error descriptions of the upload, more precise than the shared ones. */
+const UPLOAD_ERRORS: Record<string, string> = {
+  "400": "The form is not one `file` part (missing, repeated, another part beside it, empty, malformed), or the id is not valid (VALIDATION_ERROR, with the part's name as the path)",
+  "409": "The request is not a WET_SIGNATURE request awaiting its form (PENDING_DOCUMENT): INVALID_STATE",
+  "413": "The file is over 10 MB, or the declared Content-Length over 10 MB plus 16 KB (PAYLOAD_TOO_LARGE); the connection is closed",
+  "415": "The body is not multipart/form-data, or the file is not a PDF, JPEG or PNG by its content (UNSUPPORTED_MEDIA_TYPE)",
 };
 
 /**
@@ -115,10 +155,16 @@ export function buildOpenApiDocument(appRouter: AnyRouter): OpenAPIObject {
   });
   const paths = (document.paths ?? {}) as Record<string, PathItem>;
   for (const [path, item] of Object.entries(HONO_OPERATIONS)) paths[path] = { ...paths[path], ...structuredClone(item) };
+  const upload = paths["/api/broker-changes/v1/{id}/image"]?.post;
+  const record = paths["/api/broker-changes/v1/{id}"]?.get?.responses?.["200"];
+  if (upload?.responses && record) upload.responses["200"] = { ...structuredClone(record), description: "The updated request: SUBMITTED, with its `document`." };
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
       rewriteResponses(operation, method);
       Object.assign(operation.responses ?? {}, RESPONSE_OVERRIDES[`${method} ${path}`]);
+      if (method === "post" && path === "/api/broker-changes/v1/{id}/image") {
+        for (const [status, description] of Object.entries(UPLOAD_ERRORS)) operation.responses![status] = { ...errorResponse(status), description };
+      }
       if (!operation.security) operation.security = [];
     }
     moveToSpecPaths(paths, path, item);

@@ -1,6 +1,7 @@
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { getSignedForm } from "../broker-changes/broker-changes.service.js";
 import type { DocumentContentType } from "../broker-changes/broker-change.states.js";
+import type { Caller } from "../core/caller.js";
 import { spendBudget } from "../core/request-budget.js";
 import type { Services } from "../core/services.js";
 import { validationError } from "../lib/errors.js";
@@ -18,12 +19,8 @@ const EXTENSION: Record<DocumentContentType, string> = { "application/pdf": "pdf
  */
 export function mountSignedFormDownload<E extends object>(app: Hono<E>, services: Services): void {
   app.get(SIGNED_FORM_PATH, async (c) => {
-    const caller = await services.auth.authenticate(c.req.header("authorization"));
     const headers: Record<string, string> = {};
-    spendBudget(services.budget, caller.clientId, headers);
-    const id = c.req.param("id");
-    assertSafeInput({ id });
-    if (id.length > 64) throw validationError([{ path: "id", message: "Too big: expected string to have <=64 characters", reason: "too_big" }]);
+    const { caller, id } = await signedFormRequest(c, services, headers);
     const form = await getSignedForm(services, caller, id);
     return c.body(form.bytes as Uint8Array<ArrayBuffer>, 200, {
       ...headers,
@@ -35,4 +32,17 @@ export function mountSignedFormDownload<E extends object>(app: Hono<E>, services
       ETag: `"${form.sha256}"`,
     });
   });
+}
+
+/**
+ * The caller (bearer token, one request of its budget: the RateLimit-* headers go into `headers`) and
+ * the checked `{id}` of a signed form route, as the REST adapter would check them.
+ */
+export async function signedFormRequest(c: Context, services: Services, headers: Record<string, string>): Promise<{ caller: Caller; id: string }> {
+  const caller = await services.auth.authenticate(c.req.header("authorization"));
+  spendBudget(services.budget, caller.clientId, headers);
+  const id = c.req.param("id") ?? "";
+  assertSafeInput({ id });
+  if (id.length > 64) throw validationError([{ path: "id", message: "Too big: expected string to have <=64 characters", reason: "too_big" }]);
+  return { caller, id };
 }

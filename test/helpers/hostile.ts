@@ -40,7 +40,7 @@ export function openApiOperations(): Operation[] {
       operationId: string;
       security?: unknown[];
       parameters?: Array<{ in: string; name: string; schema: JsonSchema }>;
-      requestBody?: { content: { "application/json": { schema: JsonSchema } } };
+      requestBody?: { content: { "application/json"?: { schema: JsonSchema } } };
     }>>;
   };
   return Object.entries(document.paths).flatMap(([route, operations]) =>
@@ -50,7 +50,8 @@ export function openApiOperations(): Operation[] {
       path: route,
       pathParams: (op.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name),
       queryParams: (op.parameters ?? []).filter((p) => p.in === "query").map((p) => ({ name: p.name, schema: p.schema })),
-      body: op.requestBody?.content["application/json"].schema,
+      // A multipart body (the signed form upload) is not generated: its operation is driven without one.
+      body: op.requestBody?.content["application/json"]?.schema,
       secured: (op.security ?? []).length > 0,
     })),
   );
