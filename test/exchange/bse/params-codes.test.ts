@@ -146,3 +146,17 @@ describe("formatting rules", () => {
     expect(plainDecimal("50.50")).toBe("50.5");
   });
 });
+
+describe("formatting rules: the edges", () => {
+  it("dates, names and addresses are read whole, whitespace and all", async () => {
+    const { bseDate, fit, splitName, wrapAddress } = await import("../../../src/exchange/bse/format.js");
+    expect(() => bseDate("f", "x2026-01-09")).toThrow(BseMappingError);
+    expect(() => bseDate("f", "2026-01-091")).toThrow(BseMappingError);
+    expect(splitName(" Asha  Rani\tKulkarni ")).toEqual(["Asha", "Rani", "Kulkarni"]);
+    expect(splitName("Asha ")).toEqual(["Asha", "", ""]);
+    expect(wrapAddress("f", "  a  b ", 40, 2)).toEqual(["a b", ""]);
+    expect(wrapAddress("f", "", 40, 2)).toEqual(["", ""]);
+    expect(() => fit("f", "x".repeat(20), 5)).toThrow(`f: "${"x".repeat(20)}" is longer`);
+    expect(() => wrapAddress("f", "x".repeat(30), 5, 2)).toThrow(`f: "${"x".repeat(20)}..." does not fit`);
+  });
+});

@@ -176,3 +176,30 @@ describe("the MFAPI answer", () => {
     expect(mandateIdFrom("DONE")).toBeNull();
   });
 });
+
+describe("MFAPI builders and readers: the edges", () => {
+  it("whole-string checks and bounds", () => {
+    expect(() => paymentStatusParam({ clientCode: "C1", exchangeOrderNumber: "123abc" })).toThrow(/exchangeOrderNumber/);
+    expect(() => swpRegistrationParam(swp({ installments: 100_000_000 }))).toThrow(/installments/);
+    expect(swpRegistrationParam(swp({ installments: 1 })).split("|")[6]).toBe("1");
+    expect(swpRegistrationParam(swp({ installments: 99_999_999 })).split("|")[6]).toBe("99999999");
+    expect(() => mandateRegistrationParam(mandate({ amountLimit: "50.5x" }))).toThrow(/amountLimit/);
+    expect(() => mandateRegistrationParam(mandate({ amountLimit: "50." }))).toThrow(/amountLimit/);
+  });
+
+  it("an answer without a separator, or with the separator first", () => {
+    expect(readMfapiResponse(" 100 ")).toEqual({ ok: true, message: "" });
+    expect(() => readMfapiResponse("|100")).toThrow(ExchangeUnavailableError);
+    expect(() => readMfapiResponse(`${"9".repeat(40)}|x`)).toThrow(`MFAPI: unexpected answer status "${"9".repeat(10)}"`);
+  });
+
+  it("payment status texts with spaces around, a mode only at the end", () => {
+    expect(readPaymentStatus("  PAYMENT NOT INITIATED FOR GIVEN ORDER")).toEqual({ status: "NOT_INITIATED" });
+    expect(readPaymentStatus("APPROVED (UPI) ")).toEqual({ status: "APPROVED", mode: "UPI" });
+    expect(readPaymentStatus("APPROVED (UPI) LATER")).toEqual({ status: "APPROVED", mode: null });
+    expect(readPaymentStatus("APPROVED (UPI)x")).toEqual({ status: "APPROVED", mode: null });
+    expect(readPaymentStatus("APPROVED ()")).toEqual({ status: "APPROVED", mode: null });
+    expect(readPaymentStatus("NOT REJECTED")).toBeNull();
+    expect(mandateIdFrom("MANDATE ID BSE521824730118")).toBe("BSE521824730118");
+  });
+});

@@ -99,3 +99,16 @@ describe("enhanced STP: the answer", () => {
     for (const body of [null, [], { SuccessFlag: "2" }, {}]) expect(() => readStpResponse(body)).toThrow(ExchangeUnavailableError);
   });
 });
+
+describe("enhanced STP: the edges", () => {
+  it("whole-string checks; answers with padded strings and non-finite numbers", () => {
+    expect(() => buildStpRequest(credentials, stp(), { transType: "CXL", registrationNo: "a123" })).toThrow(/registrationNo/);
+    expect(() => buildStpRequest(credentials, stp(), { transType: "CXL", registrationNo: "123a" })).toThrow(/registrationNo/);
+    expect(buildStpRequest(credentials, stp({ amount: "1000.125" }), { transType: "NEW" }).InstAmount).toBe("1000.125");
+    expect(() => buildStpRequest(credentials, stp({ amount: "1000.x" }), { transType: "NEW" })).toThrow(/amount/);
+    expect(readStpResponse({ SuccessFlag: " 0 ", STPRegNo: " 39409 ", BSERemarks: " OK " })).toMatchObject({ ok: true, registrationNo: "39409", remark: "OK" });
+    expect(readStpResponse({ SuccessFlag: "0", STPRegNo: Number.NaN, FromOrderNo: true })).toMatchObject({ registrationNo: null, fromOrderNo: null });
+    expect(readStpResponse({ SuccessFlag: "1", BSERemarks: "   " })).toMatchObject({ remark: "STP request rejected without a remark" });
+    expect(() => readStpResponse("0")).toThrow(ExchangeUnavailableError);
+  });
+});

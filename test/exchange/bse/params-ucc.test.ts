@@ -201,3 +201,57 @@ describe("enhanced UCC registration: the answer", () => {
     }
   });
 });
+
+describe("enhanced UCC registration: every refusal names its field", () => {
+  type Ucc = ReturnType<typeof individualUcc>;
+  const refusals: Array<[() => Ucc, (u: Ucc) => void, string]> = [
+    [individualUcc, (u) => (u.clientCode = "C0000000001"), "clientCode"],
+    [individualUcc, (u) => (u.primaryHolder.gender = "X"), "primaryHolder.gender"],
+    [individualUcc, (u) => (u.holdingNature = "XX"), "holdingNature"],
+    [individualUcc, (u) => (u.primaryHolder.pan = "ABCPK1234FF"), "primaryHolder.pan"],
+    [individualUcc, (u) => (u.primaryHolder.kycType = "Z"), "primaryHolder.kycType"],
+    [individualUcc, (u) => (u.primaryHolder.ckycNumber = "1".repeat(15)), "primaryHolder.ckycNumber"],
+    [individualUcc, (u) => (u.bankAccounts[1]!.accountNumber = "1".repeat(41)), "bankAccounts[1].accountNumber"],
+    [individualUcc, (u) => (u.bankAccounts[0]!.ifsc = "HDFC00012345"), "bankAccounts[0].ifsc"],
+    [individualUcc, (u) => (u.bankAccounts[0]!.accountType = "XX"), "bankAccounts[0].accountType"],
+    [individualUcc, (u) => (u.address.city = "c".repeat(36)), "address.city"],
+    [individualUcc, (u) => (u.address.pincode = "4110451"), "address.pincode"],
+    [individualUcc, (u) => (u.address.line1 = "a|b"), "address.line1"],
+    [individualUcc, (u) => (u.contact.mobileRelation = "XX"), "contact.mobileRelation"],
+    [individualUcc, (u) => (u.contact.emailRelation = "XX"), "contact.emailRelation"],
+    [individualUcc, (u) => (u.nominees[0]!.name = "n".repeat(41)), "nominees[0].name"],
+    [individualUcc, (u) => (u.nominees[0]!.relation = "24"), "nominees[0].relation"],
+    [individualUcc, (u) => (u.nominees[1]!.dateOfBirth = "04/03/2015"), "nominees[1].dateOfBirth"],
+    [individualUcc, (u) => (u.nominees[1]!.guardianName = "g".repeat(36)), "nominees[1].guardianName"],
+    [individualUcc, (u) => (u.nominees = [...u.nominees, ...u.nominees]), "nominees"],
+    [individualUcc, (u) => (u.bankAccounts = []), "bankAccounts"],
+    [jointUcc, (u) => (u.jointHolders[1]!.name = "Kiran | Sharma"), "jointHolders[1].name"],
+    [jointUcc, (u) => (u.jointHolders[0]!.dateOfBirth = "1982"), "jointHolders[0].dateOfBirth"],
+    [jointUcc, (u) => (u.jointHolders[0]!.pan = "CDEPS3456HH"), "jointHolders[0].pan"],
+    [jointUcc, (u) => (u.jointHolders[1]!.kycType = "Z"), "jointHolders[1].kycType"],
+    [jointUcc, (u) => (u.jointHolders = [...u.jointHolders, u.jointHolders[0]!]), "jointHolders"],
+    [jointUcc, (u) => (u.dematAccount!.clientId = "1".repeat(17)), "dematAccount.clientId"],
+    [jointUcc, (u) => (u.dematAccount = null), "dematAccount"],
+    [jointUcc, (u) => (u.depository = null), "depository"],
+    [minorUcc, (u) => (u.guardian!.name = "Lakshmi | Reddy"), "guardian.name"],
+    [minorUcc, (u) => (u.guardian!.pan = "FGHPR6789LL"), "guardian.pan"],
+    [minorUcc, (u) => (u.dematAccount!.dpId = "IN3001234"), "dematAccount.dpId"],
+    [minorUcc, (u) => (u.dematAccount!.clientId = "102345678"), "dematAccount.clientId"],
+    [nriUcc, (u) => (u.address.pincode = "1".repeat(11)), "address.pincode"],
+    [nriUcc, (u) => (u.address.state = "s".repeat(36)), "address.state"],
+    [nriUcc, (u) => (u.address.city = "c".repeat(36)), "address.city"],
+    [nriUcc, (u) => (u.contact.mobile = "+1415555012345678"), "contact.mobile"],
+  ];
+  it.each(refusals.map(([make, change, field], i) => [`${i}: ${field}`, make, change, field] as const))("%s", (_title, make, change, field) => {
+    const ucc = make();
+    change(ucc);
+    let error: unknown = null;
+    try {
+      uccParam(ucc);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(BseMappingError);
+    expect((error as BseMappingError).field).toBe(field);
+  });
+});
