@@ -31,7 +31,7 @@ describe("enhanced UCC registration: the request", () => {
     const param = uccParam(jointUcc());
     expect(filled(param)).toEqual({
       1: "C000000002", 2: "Rohan", 4: "Sharma", 5: "01", 6: "M", 7: "30/11/1979", 8: "01", 9: "AS",
-      10: "Priya", 12: "Sharma", 13: "Kiran", 14: "Kumar", 15: "Sharma", 16: "01/02/1982", 17: "19/07/1955",
+      10: "Priya", 11: "Anand", 12: "Sharma", 13: "Kiran", 14: "Kumar", 15: "Sharma", 16: "01/02/1982", 17: "19/07/1955",
       22: "N", 23: "N", 24: "N", 26: "BCDPS2345G", 27: "CDEPS3456H", 28: "DEFPS4567J",
       34: "D", 35: "N", 36: "CDSL", 37: "12033200", 38: "1203320000123456",
       42: "SB", 43: "123456789012", 45: "ICIC0000789", 46: "Y",
@@ -64,9 +64,17 @@ describe("enhanced UCC registration: the request", () => {
       82: "1200 Market Street Apt 5B", 85: "San Francisco", 86: "94103", 87: "CA", 88: "230", 93: "9876501234",
       94: "Anil Nair", 95: "06", 96: "33.34", 97: "N",
       100: "Sunita Nair", 101: "13", 102: "33.33", 104: "N",
-      106: "Maya Nair", 107: "16", 108: "33.33", 110: "N",
+      106: "Maya Nair", 107: "16", 108: "33.33", 109: "30/09/2012", 110: "Y", 111: "Anil Nair",
       112: "K", 126: "Z", 129: "SE", 130: "SE",
     });
+    expect(validateUccParam(param)).toBeNull();
+  });
+
+  it("five bank accounts fill fields 42-66, the fifth at 62-66", () => {
+    const ucc = individualUcc();
+    ucc.bankAccounts = [0, 1, 2, 3, 4].map((n) => ({ accountType: "SB", accountNumber: `10000${n}`, ifsc: "SBIN0000456", isDefault: n === 0 }));
+    const param = uccParam(ucc);
+    expect(filled(param)).toMatchObject({ 57: "SB", 58: "100003", 60: "SBIN0000456", 61: "N", 62: "SB", 63: "100004", 65: "SBIN0000456", 66: "N" });
     expect(validateUccParam(param)).toBeNull();
   });
 
@@ -92,6 +100,8 @@ describe("enhanced UCC registration: the request", () => {
     expect(indianMobile("+449876543210")).toBeNull();
     expect(indianMobile("5876543210")).toBeNull();
     expect(indianMobile("98765432101")).toBeNull();
+    expect(indianMobile("0+919876543210")).toBeNull();
+    expect(indianMobile("+9198765432101")).toBeNull();
   });
 
   it("values the exchange cannot carry are a BseMappingError naming the field", () => {
@@ -196,6 +206,7 @@ describe("enhanced UCC registration: the answer", () => {
   });
 
   it("anything else is a malformed answer: the exchange counts as unavailable", () => {
+    expect(readUccResponse({ Status: "1", Remarks: "   " })).toEqual({ status: "REJECTED", remark: "UCC registration rejected without a remark" });
     for (const body of [null, "0", { Status: 0 }, { Status: "2", Remarks: "?" }, {}]) {
       expect(() => readUccResponse(body)).toThrow(ExchangeUnavailableError);
     }
@@ -225,6 +236,7 @@ describe("enhanced UCC registration: every refusal names its field", () => {
     [individualUcc, (u) => (u.nominees[1]!.guardianName = "g".repeat(36)), "nominees[1].guardianName"],
     [individualUcc, (u) => (u.nominees = [...u.nominees, ...u.nominees]), "nominees"],
     [individualUcc, (u) => (u.bankAccounts = []), "bankAccounts"],
+    [individualUcc, (u) => (u.bankAccounts = [0, 1, 2, 3, 4, 5].map((n) => ({ ...u.bankAccounts[0]!, accountNumber: `10000${n}`, isDefault: n === 0 }))), "bankAccounts"],
     [jointUcc, (u) => (u.jointHolders[1]!.name = "Kiran | Sharma"), "jointHolders[1].name"],
     [jointUcc, (u) => (u.jointHolders[0]!.dateOfBirth = "1982"), "jointHolders[0].dateOfBirth"],
     [jointUcc, (u) => (u.jointHolders[0]!.pan = "CDEPS3456HH"), "jointHolders[0].pan"],

@@ -31,7 +31,7 @@ export function jointUcc(): UccRegistration {
   const details: InvestorDetails = {
     primary_holder: { pan: "BCDPS2345G", name: "Rohan Sharma", date_of_birth: "1979-11-30", gender: "M", occupation: "FOREX_DEALER", kyc_type: "KRA" },
     joint_holders: [
-      { pan: "CDEPS3456H", name: "Priya Sharma", date_of_birth: "1982-02-01", kyc_type: "KRA" },
+      { pan: "CDEPS3456H", name: "Priya Anand Sharma", date_of_birth: "1982-02-01", kyc_type: "KRA" },
       { pan: "DEFPS4567J", name: "Kiran Kumar Sharma", date_of_birth: "1955-07-19", kyc_type: "EKYC" },
     ],
     guardian: null,
@@ -75,7 +75,7 @@ export function nriUcc(): UccRegistration {
     nominees: [
       { name: "Anil Nair", relationship: "FATHER", percentage: 33.34 },
       { name: "Sunita Nair", relationship: "MOTHER", percentage: 33.33 },
-      { name: "Maya Nair", relationship: "SISTER", percentage: 33.33 },
+      { name: "Maya Nair", relationship: "SISTER", percentage: 33.33, date_of_birth: "2012-09-30", guardian_name: "Anil Nair" },
     ],
     demat: { mode: "PHYSICAL" },
   };
