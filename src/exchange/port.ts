@@ -23,14 +23,18 @@ export interface UccRegistration {
   occupation: string;
   clientType: "P" | "D";
   depository: "C" | "N" | null;
+  /** The demat account (null for PHYSICAL): CDSL's 16-digit client id alone, NSDL's DP id and 8-digit client id. */
+  dematAccount: { dpId: string | null; clientId: string } | null;
   primaryHolder: { pan: string; name: string; dateOfBirth: string; gender: string; kycType: string; ckycNumber: string | null };
   jointHolders: Array<{ pan: string; name: string; dateOfBirth: string; kycType: string }>;
   guardian: { name: string; pan: string; relation: string } | null;
   contact: { email: string; mobile: string; emailRelation: string; mobileRelation: string };
   address: { line1: string; line2: string | null; city: string; state: string; pincode: string; country: string };
   bankAccounts: Array<{ accountType: string; accountNumber: string; ifsc: string; isDefault: boolean }>;
-  nominees: Array<{ name: string; relation: string; percentage: number; minor: boolean; guardianName: string | null }>;
+  nominees: Array<{ name: string; relation: string; percentage: number; minor: boolean; dateOfBirth: string | null; guardianName: string | null }>;
   fatca: {
+    /** The catalog's full occupation code (FATCA takes 01-09 and 41-44; the UCC field above only 01-08). */
+    occupationCode: string;
     occupationType: string;
     incomeSlab: string;
     pep: string;

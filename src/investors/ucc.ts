@@ -22,6 +22,7 @@ export function toUccRegistration(
     occupation: uccOccupationCode(holder.occupation),
     clientType: depositoryCode === "P" ? "P" : "D",
     depository: depositoryCode === "P" ? null : (depositoryCode.split(":")[1] as "C" | "N"),
+    dematAccount: demat === "PHYSICAL" || !details.demat.client_id ? null : { dpId: details.demat.dp_id ?? null, clientId: details.demat.client_id },
     primaryHolder: {
       pan: holder.pan,
       name: holder.name,
@@ -54,9 +55,11 @@ export function toUccRegistration(
       relation: exchangeCodeOf("nominee_relationships", n.relationship),
       percentage: n.percentage,
       minor: n.date_of_birth !== undefined && ageOn(n.date_of_birth) < 18,
+      dateOfBirth: n.date_of_birth ?? null,
       guardianName: n.guardian_name ?? null,
     })),
     fatca: {
+      occupationCode: exchangeCodeOf("occupations", holder.occupation),
       occupationType: exchangeCodeOf("fatca_occupation_types", details.fatca.occupation_type),
       incomeSlab: exchangeCodeOf("income_slabs", details.fatca.income_slab),
       pep: exchangeCodeOf("pep_options", details.fatca.pep),
