@@ -3,6 +3,7 @@ import { ExchangeUnavailableError } from "../port.js";
 import { failureCodeFor, providerRemark } from "./remarks.js";
 import { BseSessionError, isSessionRefusal, type Session } from "./sessions.js";
 import type { SoapParam } from "./soap.js";
+import { internalRefOf } from "./trans-no-layout.js";
 
 /**
  * orderEntryParam (bse-starmf-orders.md §3): lump sum purchases (P, FRESH or ADDITIONAL; a SIP top-up is
@@ -50,8 +51,8 @@ export function orderEntryParams(order: OrderEntry & { orderType: OrderEntryType
     ["Remarks", order.remarks ? order.remarks.slice(0, 255) : null],
     // Orders are placed only for REGISTERED investors, whose registration checked their KYC.
     ["KYCStatus", "Y"],
-    // Our reference of the request, for matching the order status report's internal reference.
-    ["RefNo", transNo],
+    // The order status report returns a 10-character internal reference: MMDD + the running number.
+    ["RefNo", internalRefOf(transNo)],
     ["SubBrCode", null],
     ["EUIN", euin],
     ["EUINVal", order.euinDeclared ? "Y" : "N"],

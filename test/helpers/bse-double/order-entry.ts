@@ -61,6 +61,15 @@ export interface BookedOrder {
   schemeCode: string;
   buySell: "P" | "R";
   values: Map<string, string>;
+  /** YYYY-MM-DD (India): the order's date in the exchange's reports. */
+  day: string;
+  /** The internal reference sent with it (RefNo), as the order status report returns it. */
+  internalRef: string;
+  amount: string;
+  units: string;
+  /** NRM, or the SIP registration's type for its first order. */
+  orderType: string;
+  subOrderType: "NRM" | "SWITCH";
 }
 
 type Decision = { reject: string } | "accept";
@@ -77,9 +86,14 @@ export class DoubleOrderEntry {
     private readonly credentials: Credentials,
     private readonly sessions: DoubleSessions,
     server: DoubleServer,
-    private readonly today: () => string,
+    readonly today: () => string,
   ) {
     server.soap(ORDER_PATH, ORDER_ACTION("orderEntryParam"), ({ params }) => this.orderEntry(params));
+  }
+
+  /** The exchange's next order number (every order type numbers from the same sequence). */
+  newOrderNo(): string {
+    return String(this.nextOrderNo++);
   }
 
   /** The next valid order is rejected with this remark (flag 1) instead of accepted. */
@@ -103,9 +117,12 @@ export class DoubleOrderEntry {
     if (v.get("MemberId") !== this.credentials.memberId) return answer("0", "FAILED: INVALID MEMBER CODE", "1");
     const decision = this.decisions.shift() ?? "accept";
     if (decision !== "accept") return answer("0", decision.reject, "1");
-    const orderNo = String(this.nextOrderNo++);
+    const orderNo = this.newOrderNo();
     const buySell = v.get("BuySell") as "P" | "R";
-    this.orders.push({ transNo, orderNo, clientCode: v.get("ClientCode")!, schemeCode: v.get("SchemeCd")!, buySell, values: v });
+    this.orders.push({
+      transNo, orderNo, clientCode: v.get("ClientCode")!, schemeCode: v.get("SchemeCd")!, buySell, values: v, day: this.today(), internalRef: v.get("RefNo") ?? "",
+      amount: v.get("OrderVal") ?? "", units: v.get("Qty") ?? "", orderType: "NRM", subOrderType: "NRM",
+    });
     const what = buySell === "P"
       ? `${v.get("BuySellType")} PURCHASE ${v.get("OrderVal")}`
       : `${v.get("BuySellType")} REDEMPTION ${v.get("AllRedeem") === "Y" ? "ALL UNITS" : v.get("Qty") ? `${v.get("Qty")} UNITS` : v.get("OrderVal")}`;
