@@ -90,6 +90,10 @@ export interface OrderEntry {
   subBrokerArn: string | null;
   /** The bank account (clear) a redemption pays into; null for other types or when the investor has none. */
   payoutAccountNumber: string | null;
+  /** A registration's plan (SIP, XSIP, STP, SWP): dates YYYY-MM-DD; absent or null for other types. */
+  plan?: { frequency: "MONTHLY" | "QUARTERLY" | "WEEKLY"; startDate: string; installments: number; installmentDay: number | null } | null;
+  /** The exchange's id of the order's mandate (an XSIP's), once the exchange has given one. */
+  exchangeMandateId?: string | null;
 }
 
 export type OrderPlacement =

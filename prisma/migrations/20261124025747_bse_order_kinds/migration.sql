@@ -1,6 +1,7 @@
 -- AlterTable
 ALTER TABLE "bse_order_refs" ADD COLUMN     "kind" TEXT NOT NULL DEFAULT 'LUMPSUM',
-ADD COLUMN     "second_order_number" TEXT;
+ADD COLUMN     "second_order_number" TEXT,
+ADD COLUMN     "request" JSONB;
 
 -- CreateTable
 CREATE TABLE "bse_child_orders" (

@@ -19,11 +19,13 @@ import { childOrdersOf } from "./child-orders.repo.js";
 import { insertOrderRef, isCancelKind, isRegistrationKind, orderRefs, recordOutcome, refsOfOrders, type BseOrderRef, type BseOrderRefKind } from "./order-refs.repo.js";
 import { isOrderEntryType, orderEntryParams, readOrderEntryAnswer, type Member, type OrderEntryAnswer } from "./order-entry.js";
 import { failureCodeFor, providerRemark } from "./remarks.js";
+import { cancelRequest, PLAN_OPERATION, planProblem, planRequest, readPlanAnswer, withSession, type PlanRequest } from "./plan-entry.js";
 import { orderStatusRows, REPORTS, reportParams, statementRows, type OrderStatusRow } from "./reports.js";
 import { BseLoginError, BseSessionError, BseSessions, type SessionService } from "./sessions.js";
 import { ORDER_ENTRY_SERVICE, WEB_SERVICE } from "./soap.js";
 import { internalRefOf } from "./trans-no-layout.js";
 import { allocateTransNo } from "./trans-no.js";
+import { readSwitchAnswer, switchParams } from "./switch-entry.js";
 import { BseTransport, ExchangeNotDeliveredError } from "./transport.js";
 
 /** A port method this adapter does not implement yet: a plain error (not "unavailable"), so nothing pretends to work. */
@@ -72,14 +74,62 @@ export class BseExchange implements ExchangePort {
    */
   async placeOrder(order: OrderEntry): Promise<OrderPlacement> {
     const { orderType } = order;
-    if (!isOrderEntryType(orderType)) throw new NotSupportedByBseError(`placeOrder(${orderType})`);
+    if (orderType === "SIP" || orderType === "XSIP") {
+      const problem = planProblem(order, orderType);
+      if (problem) return { status: "REJECTED", exchangeOrderNumber: null, remark: problem, failureCode: orderType === "XSIP" && !order.exchangeMandateId ? "mandate_invalid" : "exchange_rejected" };
+    } else if (orderType !== "SWITCH" && !isOrderEntryType(orderType)) {
+      throw new NotSupportedByBseError(`placeOrder(${orderType})`);
+    }
     const earlier = await this.earlierAnswer(order.orderId);
     if (earlier) return earlier;
-    return this.sessions.withSession("order", (session) =>
-      this.send(order.orderId, "LUMPSUM", async (transNo) =>
+    return this.sessions.withSession("order", async (session) => {
+      if (orderType === "SWITCH") {
+        return this.send(order.orderId, "SWITCH", async (transNo) =>
+          readSwitchAnswer(await this.transport.soap(ORDER_ENTRY_SERVICE, "switchOrderEntryParam", switchParams(order, transNo, this.member, session)), transNo),
+        );
+      }
+      if (orderType === "SIP" || orderType === "XSIP") {
+        const operation = PLAN_OPERATION[orderType];
+        return this.send(
+          order.orderId,
+          orderType,
+          async (transNo, request) => readPlanAnswer(operation, await this.transport.soap(ORDER_ENTRY_SERVICE, operation, withSession(request!, session)), transNo, false),
+          (transNo) => planRequest(order, orderType, transNo, this.member),
+        );
+      }
+      return this.send(order.orderId, "LUMPSUM", async (transNo) =>
         readOrderEntryAnswer(await this.transport.soap(ORDER_ENTRY_SERVICE, "orderEntryParam", orderEntryParams({ ...order, orderType }, transNo, this.member, session)), transNo),
+      );
+    });
+  }
+
+  /**
+   * Cancels a SIP or XSIP registration (CXL, repeating its request, naming its registration number). A
+   * lump sum, redemption or switch cannot be cancelled at the exchange any more (real-time integration with
+   * the registrars); a registration the exchange never took has nothing to cancel. A cancellation already
+   * accepted is not sent again; one the exchange says is already cancelled counts as cancelled.
+   */
+  async cancelOrder(orderId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
+    const refs = await orderRefs(this.db, orderId);
+    const registration = refs.filter((ref) => !isCancelKind(ref.kind)).at(-1);
+    if (!registration || registration.outcome !== "ACCEPTED") return { cancelled: false, remark: "NOT PLACED AT THE EXCHANGE" };
+    if (registration.kind === "STP" || registration.kind === "SWP") throw new NotSupportedByBseError(`cancelOrder(${registration.kind})`);
+    if (registration.kind !== "SIP" && registration.kind !== "XSIP") return { cancelled: false, remark: "THE EXCHANGE DOES NOT CANCEL ORDERS OF THIS TYPE" };
+    const kind = registration.kind;
+    if (refs.some((ref) => ref.kind === `${kind}_CANCEL` && ref.outcome === "ACCEPTED")) return { cancelled: true };
+    const request = registration.request as PlanRequest | null;
+    if (!request) throw new Error(`the ${kind} registration ${registration.transNo} has no recorded request to cancel`);
+    const operation = PLAN_OPERATION[kind];
+    const answer = await this.sessions.withSession("order", (session) =>
+      this.send(
+        orderId,
+        `${kind}_CANCEL`,
+        async (transNo, cancel) => readPlanAnswer(operation, await this.transport.soap(ORDER_ENTRY_SERVICE, operation, withSession(cancel!, session)), transNo, true),
+        (transNo) => cancelRequest(request, kind, registration.exchangeOrderNumber!, transNo),
       ),
     );
+    if (answer.status === "ACCEPTED" || /ALREADY CANCELL?ED/i.test(answer.remark ?? "")) return { cancelled: true };
+    return { cancelled: false, remark: answer.remark ?? "CANCELLATION REFUSED" };
   }
 
   /**
@@ -129,12 +179,18 @@ export class BseExchange implements ExchangePort {
    * Sends one request under a new TransNo, recorded first; its answer is recorded before it is returned.
    * Refused for its session, or never delivered, the TransNo is NOT_PLACED (the exchange has nothing under it).
    */
-  private async send(orderId: string, kind: BseOrderRefKind, request: (transNo: string) => Promise<SentAnswer>): Promise<SentAnswer> {
+  private async send(
+    orderId: string,
+    kind: BseOrderRefKind,
+    request: (transNo: string, recorded: PlanRequest | undefined) => Promise<SentAnswer>,
+    recordedRequest?: (transNo: string) => PlanRequest,
+  ): Promise<SentAnswer> {
     const transNo = await allocateTransNo(this.db, this.member.memberId);
-    await insertOrderRef(this.db, { transNo, orderId, sentAt: new Date(this.now()), kind });
+    const recorded = recordedRequest?.(transNo);
+    await insertOrderRef(this.db, { transNo, orderId, sentAt: new Date(this.now()), kind, request: recorded });
     let answer: SentAnswer;
     try {
-      answer = await request(transNo);
+      answer = await request(transNo, recorded);
     } catch (error) {
       if (error instanceof ExchangeNotDeliveredError || error instanceof BseSessionError) {
         await recordOutcome(this.db, transNo, { outcome: "NOT_PLACED", exchangeOrderNumber: null, remark: null });
@@ -253,9 +309,6 @@ export class BseExchange implements ExchangePort {
   }
   cancelMandate(_mandateId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
     return unsupported("cancelMandate");
-  }
-  cancelOrder(_orderId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
-    return unsupported("cancelOrder");
   }
   createPayment(_payment: PaymentRequest): Promise<{ status: "PENDING"; paymentReference: string }> {
     return unsupported("createPayment");

@@ -25,13 +25,18 @@ export interface Member {
   defaultEuin: string | undefined;
 }
 
-const DP_TXN = { PHYSICAL: "P", CDSL: "C", NSDL: "N" } as const;
+export const DP_TXN = { PHYSICAL: "P", CDSL: "C", NSDL: "N" } as const;
+
+/** The EUIN sent: the order's, else BSE_EUIN unless the order is declared execution-only. */
+export function euinOf(order: Pick<OrderEntry, "euin" | "euinDeclared">, member: Member): string | null {
+  return order.euin ?? (order.euinDeclared ? null : (member.defaultEuin ?? null));
+}
 
 /** The parameters of orderEntryParam, in the document's order. */
 export function orderEntryParams(order: OrderEntry & { orderType: OrderEntryType }, transNo: string, member: Member, session: Session): SoapParam[] {
   const purchase = order.orderType !== "REDEMPTION";
   const dpTxn = DP_TXN[order.holdingMode ?? "PHYSICAL"];
-  const euin = order.euin ?? (order.euinDeclared ? null : (member.defaultEuin ?? null));
+  const euin = euinOf(order, member);
   return [
     ["TransCode", "NEW"],
     ["TransNo", transNo],

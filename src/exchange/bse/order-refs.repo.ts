@@ -20,7 +20,10 @@ export const isRegistrationKind = (kind: BseOrderRefKind): boolean => kind === "
 export type BseOrderRef = Omit<Prisma.BseOrderRefGetPayload<object>, "outcome" | "kind"> & { outcome: BseOrderRefOutcome | null; kind: BseOrderRefKind };
 
 /** Records a TransNo as sent for an order (before it is sent: a crash after sending still leaves it). */
-export async function insertOrderRef(db: DbOrTx, ref: { transNo: string; orderId: string; sentAt: Date; kind: BseOrderRefKind }): Promise<void> {
+export async function insertOrderRef(
+  db: DbOrTx,
+  ref: { transNo: string; orderId: string; sentAt: Date; kind: BseOrderRefKind; request?: Prisma.InputJsonValue },
+): Promise<void> {
   await db.bseOrderRef.create({ data: ref });
 }
 

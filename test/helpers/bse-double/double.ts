@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { todayInIndia } from "../../../src/lib/india-date.js";
 import { DoubleOrderEntry } from "./order-entry.js";
+import { DoublePlans } from "./plans.js";
 import { DoubleReports } from "./reports.js";
 import { startDoubleServer, type DoubleServer } from "./server.js";
 import { DoubleSessions, type Credentials } from "./sessions.js";
@@ -12,6 +13,7 @@ export interface BseDouble extends DoubleServer {
   sessions: DoubleSessions;
   orderEntry: DoubleOrderEntry;
   reports: DoubleReports;
+  plans: DoublePlans;
   credentials: Credentials;
   /** The environment that points MF_EXCHANGE=bse at this double. */
   env(overrides?: Record<string, string>): Record<string, string>;
@@ -27,10 +29,12 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
   const sessions = new DoubleSessions(credentials, server, options.now);
   const orderEntry = new DoubleOrderEntry(credentials, sessions, server, options.today ?? (() => todayInIndia()));
   const reports = new DoubleReports(credentials, orderEntry, server);
+  const plans = new DoublePlans(credentials, sessions, orderEntry, server);
   return Object.assign(server, {
     sessions,
     orderEntry,
     reports,
+    plans,
     credentials,
     env: (overrides: Record<string, string> = {}) => ({
       MF_EXCHANGE: "bse",

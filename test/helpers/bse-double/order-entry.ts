@@ -134,6 +134,17 @@ export class DoubleOrderEntry {
     );
   }
 
+  /**
+   * The exchange's checks of a unique reference number on any order message: the member's format and
+   * today's date, and never seen before (recorded as seen whatever the outcome). The failure text, or null.
+   */
+  takeTransNo(transNo: string, memberId: string): string | null {
+    const problem = this.transNoProblem(transNo, memberId);
+    const repeated = this.transNos.has(transNo);
+    this.transNos.add(transNo);
+    return repeated ? "FAILED: DUPLICATE TRANSACTION NUMBER" : problem;
+  }
+
   private transNoProblem(transNo: string, memberId: string): string | null {
     const format = new RegExp(`^(\\d{8})${memberId.replace(/[^A-Za-z0-9]/g, "")}\\d{6}$`);
     const match = format.exec(transNo);
