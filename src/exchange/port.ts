@@ -139,6 +139,17 @@ export interface PaymentStatusReport {
   remark: string | null;
 }
 
+/** One of our installment (child) orders of a registration, as the exchange's child orders are matched to it. */
+export interface InstallmentOrderRef {
+  orderId: string;
+  registrationOrderId: string;
+  clientCode: string;
+  orderType: "SIP" | "XSIP" | "STP" | "SWP";
+  installmentNo: number;
+  /** YYYY-MM-DD: the installment's due date, the day the exchange generates its child order. */
+  dueDate: string;
+}
+
 export interface ExchangePort {
   registerInvestor(ucc: UccRegistration): Promise<RegistrationOutcome>;
   investorStatus(clientCode: string): Promise<RegistrationOutcome>;
@@ -151,4 +162,10 @@ export interface ExchangePort {
   allotments(orderIds: string[]): Promise<AllotmentReport[]>;
   createPayment(payment: PaymentRequest): Promise<{ status: "PENDING"; paymentReference: string }>;
   paymentStatus(paymentIds: string[]): Promise<PaymentStatusReport[]>;
+  /**
+   * Only where the exchange generates the installments itself (BSE's child orders): the exchange's order
+   * numbers of these installment orders, for those it has generated; the status sync then follows them
+   * like any order. Absent (the sandbox): installments keep the numbers the schedule gives them.
+   */
+  matchInstallments?(installments: InstallmentOrderRef[]): Promise<Array<{ orderId: string; exchangeOrderNumber: string }>>;
 }

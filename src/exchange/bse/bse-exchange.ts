@@ -5,6 +5,7 @@ import {
   ExchangeUnavailableError,
   type AllotmentReport,
   type ExchangePort,
+  type InstallmentOrderRef,
   type MandateRegistration,
   type OrderEntry,
   type OrderPlacement,
@@ -15,7 +16,8 @@ import {
   type UccRegistration,
 } from "../port.js";
 import { todayInIndia } from "../../lib/india-date.js";
-import { childOrdersOf } from "./child-orders.repo.js";
+import { ChildOrdersApi } from "./child-orders.js";
+import { childOrdersOf, insertChildOrder, matchedNumbers } from "./child-orders.repo.js";
 import { insertOrderRef, isCancelKind, isRegistrationKind, orderRefs, recordOutcome, refsOfOrders, type BseOrderRef, type BseOrderRefKind } from "./order-refs.repo.js";
 import { isOrderEntryType, orderEntryParams, readOrderEntryAnswer, type Member, type OrderEntryAnswer } from "./order-entry.js";
 import { failureCodeFor, providerRemark } from "./remarks.js";
@@ -58,12 +60,14 @@ export class BseExchange implements ExchangePort {
   private readonly transport: BseTransport;
   private readonly member: Member;
   private readonly now: () => number;
+  private readonly childOrdersApi: ChildOrdersApi;
 
   constructor(private readonly db: Db, private readonly config: BseConfig, private readonly log: Log, options: { now?: () => number } = {}) {
     this.transport = new BseTransport({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, log });
     this.sessions = sessionsFor(this.transport, config, log, options.now);
     this.member = { userId: config.userId, memberId: config.memberId, defaultEuin: config.euin };
     this.now = options.now ?? Date.now;
+    this.childOrdersApi = new ChildOrdersApi(this.transport, config, log, this.now);
   }
 
   /**
@@ -254,6 +258,43 @@ export class BseExchange implements ExchangePort {
         nav: row.nav, units: row.units, amount: row.amount, allotmentDate: row.reportDate, valid: row.valid, remark: providerRemark(row.remark),
       }];
     });
+  }
+
+  /**
+   * The exchange's child orders of our installments (services §7): per registration and due day, the
+   * child orders the exchange generated that no installment has taken yet, in order-number order, go to
+   * our installments in installment order; each match is recorded (bse_child_orders), so the reports
+   * follow it. Registrations the exchange never took, and STP/SWP (not placed through this adapter yet),
+   * are left alone.
+   */
+  async matchInstallments(installments: InstallmentOrderRef[]): Promise<Array<{ orderId: string; exchangeOrderNumber: string }>> {
+    const refs = await refsOfOrders(this.db, [...new Set(installments.map((i) => i.registrationOrderId))]);
+    const registrations = new Map<string, BseOrderRef>();
+    for (const ref of refs) if (!isCancelKind(ref.kind)) registrations.set(ref.orderId, ref);
+    const groups = new Map<string, InstallmentOrderRef[]>();
+    for (const installment of installments) {
+      const key = `${installment.registrationOrderId} ${installment.dueDate}`;
+      groups.set(key, [...(groups.get(key) ?? []), installment]);
+    }
+    const matches: Array<{ orderId: string; exchangeOrderNumber: string }> = [];
+    for (const group of groups.values()) {
+      const { registrationOrderId, clientCode, dueDate } = group[0]!;
+      const registration = registrations.get(registrationOrderId);
+      if (!registration || registration.outcome !== "ACCEPTED" || (registration.kind !== "SIP" && registration.kind !== "XSIP")) continue;
+      const isIsip = (registration.request as PlanRequest | null)?.some(([name, value]) => name === "Param2" && !!value) ?? false;
+      const planType = registration.kind === "SIP" ? "SIP" : isIsip ? "ISIP" : "XSIP";
+      const taken = await matchedNumbers(this.db, registrationOrderId);
+      const children = (await this.childOrdersApi.childOrders({ clientCode, planType, registrationNo: registration.exchangeOrderNumber!, date: dueDate }))
+        .filter((c) => !taken.has(c.orderNumber))
+        .sort((a, b) => Number(a.orderNumber) - Number(b.orderNumber));
+      for (const installment of [...group].sort((a, b) => a.installmentNo - b.installmentNo)) {
+        const child = children.shift();
+        if (!child) break;
+        const row = { orderId: installment.orderId, registrationOrderId, exchangeOrderNumber: child.orderNumber, orderDate: new Date(`${dueDate}T00:00:00Z`), buySell: child.buySell };
+        if (await insertChildOrder(this.db, row)) matches.push({ orderId: installment.orderId, exchangeOrderNumber: child.orderNumber });
+      }
+    }
+    return matches;
   }
 
   /**

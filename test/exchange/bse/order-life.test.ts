@@ -5,7 +5,8 @@ import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { pendingInvestor } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
-import { createOpenScheme, eventNames, placedOrder } from "../../helpers/orders.js";
+import { createDueInstallments } from "../../../src/orders/schedule.js";
+import { createOpenScheme, eventNames, placedOrder, today } from "../../helpers/orders.js";
 
 const env: Record<string, string> = {};
 const double = useBseDouble(env);
@@ -82,5 +83,33 @@ describe("the life of an order with MF_EXCHANGE=bse, against the double", () => 
     const row = await app.prisma.order.findUniqueOrThrow({ where: { id }, select: { status: true, exchangeOrderNumber: true } });
     expect(row).toEqual({ status: "ACCEPTED", exchangeOrderNumber: booked!.orderNo });
     expect(double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode)).toHaveLength(1);
+  });
+
+  it("a SIP: registered (the registration number), its installment matched to the exchange's child order of the due day, then allotted from the statement", async () => {
+    const ctx = await registeredInvestor();
+    await createOpenScheme(app, "LIFE04");
+    const id = await placedOrder(app, ctx, { order_type: "SIP", scheme_code: "LIFE04", amount: 1000, sip: { frequency: "WEEKLY", start_date: today(), installments: 4, installment_day: 5 } });
+    await runTask(app, dispatchOrder, { order_id: id });
+    const registration = double.current.plans.registrations.find((r) => r.clientCode === ctx.uccCode)!;
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token })).body).toMatchObject({ status: "ACCEPTED", exchange_order_number: registration.regNo });
+
+    await createDueInstallments(app.prisma, today());
+    const child = await app.prisma.order.findFirstOrThrow({ where: { parentOrderId: id }, select: { id: true, exchangeOrderNumber: true } });
+    expect(child.exchangeOrderNumber).toBe(`${registration.regNo}-1`);
+
+    // Before the exchange generates the child order, the sync leaves the installment as it is.
+    await sync();
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id: child.id } })).exchangeOrderNumber).toBe(`${registration.regNo}-1`);
+
+    const childNo = double.current.childOrders.generate(registration.regNo, today());
+    await sync();
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id: child.id } })).exchangeOrderNumber).toBe(childNo);
+
+    double.current.reports.allot(childNo, { nav: "20.0001", units: "49.999", amount: "1000.00", folioNo: "5551234/01" });
+    await sync();
+    const allotted = await app.prisma.order.findUniqueOrThrow({ where: { id: child.id }, select: { status: true, nav: true, allottedUnits: true, exchangeOrderNumber: true } });
+    expect([allotted.status, allotted.nav!.toFixed(4), allotted.allottedUnits!.toFixed(3), allotted.exchangeOrderNumber]).toEqual(["ALLOTTED", "20.0001", "49.999", childNo]);
+    // The registration itself stays ACCEPTED (never allotted).
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id } })).status).toBe("ACCEPTED");
   });
 });

@@ -165,4 +165,28 @@ describe("SIP and XSIP registrations and their cancellation against the double",
     expect(firstInstallmentDate({ frequency: "QUARTERLY", startDate: "2026-01-29", installments: 1, installmentDay: 28 })).toBe("28/02/2026");
     expect(firstInstallmentDate({ frequency: "MONTHLY", startDate: "2026-03-20", installments: 1, installmentDay: null })).toBe("20/03/2026");
   });
+
+  it("matches installments to the exchange's child orders of their registration and day, each number once; a lapsed child order session is renewed", async () => {
+    const entry = sip({ orderType: "XSIP", exchangeMandateId: "BSE000000000456" });
+    const { exchangeOrderNumber: regNo } = await exchange().placeOrder(entry);
+    const bse = exchange();
+    const installment = (n: number, dueDate = "2026-04-05") => ({
+      orderId: newId("ord"), registrationOrderId: entry.orderId, clientCode: "UCC0001", orderType: "XSIP" as const, installmentNo: n, dueDate,
+    });
+    const first = installment(1);
+    expect(await bse.matchInstallments([first])).toEqual([]);
+    const childNo = double.childOrders.generate(regNo!, "2026-04-05");
+    expect(await bse.matchInstallments([first, installment(2, "2026-04-12")])).toEqual([{ orderId: first.orderId, exchangeOrderNumber: childNo }]);
+    // ISIP: the registration's mandate went in Param2, so the plan type asked is ISIP (the double refuses another).
+    expect(double.calls.filter((c) => c.operation === "ChildOrderDetails").length).toBeGreaterThanOrEqual(3);
+    // Already matched: not given to another installment of the same day.
+    expect(await bse.matchInstallments([installment(3)])).toEqual([]);
+
+    const logins = double.childOrders.logins;
+    double.childOrders.expireAll();
+    const next = double.childOrders.generate(regNo!, "2026-04-12");
+    const second = installment(2, "2026-04-12");
+    expect(await bse.matchInstallments([second])).toEqual([{ orderId: second.orderId, exchangeOrderNumber: next }]);
+    expect(double.childOrders.logins).toBe(logins + 1);
+  });
 });

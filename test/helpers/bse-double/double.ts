@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { todayInIndia } from "../../../src/lib/india-date.js";
 import { DoubleOrderEntry } from "./order-entry.js";
+import { DoubleChildOrders } from "./child-orders.js";
 import { DoublePlans } from "./plans.js";
 import { DoubleReports } from "./reports.js";
 import { startDoubleServer, type DoubleServer } from "./server.js";
@@ -14,6 +15,7 @@ export interface BseDouble extends DoubleServer {
   orderEntry: DoubleOrderEntry;
   reports: DoubleReports;
   plans: DoublePlans;
+  childOrders: DoubleChildOrders;
   credentials: Credentials;
   /** The environment that points MF_EXCHANGE=bse at this double. */
   env(overrides?: Record<string, string>): Record<string, string>;
@@ -30,11 +32,13 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
   const orderEntry = new DoubleOrderEntry(credentials, sessions, server, options.today ?? (() => todayInIndia()));
   const reports = new DoubleReports(credentials, orderEntry, server);
   const plans = new DoublePlans(credentials, sessions, orderEntry, server);
+  const childOrders = new DoubleChildOrders(credentials, orderEntry, plans, server, options.now);
   return Object.assign(server, {
     sessions,
     orderEntry,
     reports,
     plans,
+    childOrders,
     credentials,
     env: (overrides: Record<string, string> = {}) => ({
       MF_EXCHANGE: "bse",
