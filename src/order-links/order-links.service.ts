@@ -383,13 +383,15 @@ function linkPaymentView(services: Services, origin: string | undefined, link: L
   const base = baseUrl(services, origin);
   const sandbox = services.config.env === "sandbox";
   const redirects = payment.mode === "UPI" || payment.mode === "NETBANKING";
+  // The simulator's page only where the simulated exchange takes the payment (not with MF_EXCHANGE=bse).
+  const simulated = services.sandboxExchange !== undefined;
   const at = `${base}/api/simulation/payments/v1/${payment.id}`;
   return {
     id: payment.id,
     amount: decimalOrNull(payment.amount) as number,
     basket_id: (payment.basketId ?? link.basketId)!,
     // Production: the link's payment page, which shows what the exchange's payment API answered.
-    payment_url: redirects ? (sandbox ? `${base}/sandbox/payments/${payment.id}` : `${base}${linkPaymentPagePath(link.id)}`) : null,
+    payment_url: redirects ? (simulated ? `${base}/sandbox/payments/${payment.id}` : `${base}${linkPaymentPagePath(link.id)}`) : null,
     simulation_links: sandbox ? { capture: `${at}/capture`, fail: `${at}/fail` } : null,
     status: payment.status,
   };

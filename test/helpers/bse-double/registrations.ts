@@ -78,6 +78,7 @@ export class DoubleRegistrations {
     server.json(`${WEB_SERVICE}/MandateDetails`, (body) => this.mandateDetails(body));
     server.json(`${WEB_SERVICE}/EMandateAuthURL`, (body) => this.authUrl(body));
     server.json(PAYMENT_PATH, (body) => this.payment(body));
+    server.onExpireSessions(() => this.expireTokens());
   }
 
   /** The next valid request of `service` ("UCC", an MFAPI flag "01"/"06"/"11", "PAYMENT") is refused with `remark`. */
