@@ -9,11 +9,16 @@ import {
   type OrderEntry,
   type OrderPlacement,
   type OrderStatusReport,
+  type PaymentInitiation,
   type PaymentRequest,
   type PaymentStatusReport,
   type RegistrationOutcome,
   type UccRegistration,
 } from "../port.js";
+import type { BseContext } from "./bse-context.js";
+import { registerClient } from "./investors.js";
+import { mandateAuthUrlAtExchange, mandateStatusAtExchange, registerMandateAtExchange } from "./mandates.js";
+import { initiatePayment, paymentStatuses } from "./payments.js";
 import { insertOrderRef, orderRefs, recordOutcome, type BseOrderRef } from "./order-refs.repo.js";
 import { isOrderEntryType, orderEntryParams, readOrderEntryAnswer, type Member, type OrderEntryAnswer } from "./order-entry.js";
 import { failureCodeFor } from "./remarks.js";
@@ -44,11 +49,13 @@ export class BseExchange implements ExchangePort {
   readonly sessions: BseSessions;
   private readonly transport: BseTransport;
   private readonly member: Member;
+  private readonly context: BseContext;
 
   constructor(private readonly db: Db, private readonly config: BseConfig, private readonly log: Log, options: { now?: () => number } = {}) {
     this.transport = new BseTransport({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, log });
     this.sessions = sessionsFor(this.transport, config, log, options.now);
     this.member = { userId: config.userId, memberId: config.memberId, defaultEuin: config.euin };
+    this.context = { db, config, transport: this.transport, sessions: this.sessions, log, now: options.now ?? Date.now };
   }
 
   /**
@@ -114,18 +121,27 @@ export class BseExchange implements ExchangePort {
     return check;
   }
 
-  registerInvestor(_ucc: UccRegistration): Promise<RegistrationOutcome> {
-    return unsupported("registerInvestor");
+  /** Enhanced UCC (NEW, or MOD when the exchange has the client code), then FATCA (investors.ts). */
+  registerInvestor(ucc: UccRegistration): Promise<RegistrationOutcome> {
+    return registerClient(this.context, ucc);
   }
+  /**
+   * The exchange has no status call for a UCC: `registerInvestor` answers REGISTERED or REJECTED at once,
+   * so an investor still PENDING has not been answered yet, and its registration job decides.
+   */
   investorStatus(_clientCode: string): Promise<RegistrationOutcome> {
-    return unsupported("investorStatus");
+    return Promise.resolve({ status: "PENDING", remark: null });
   }
-  registerMandate(_mandate: MandateRegistration): Promise<RegistrationOutcome & { exchangeMandateId: string | null }> {
-    return unsupported("registerMandate");
+  registerMandate(mandate: MandateRegistration): Promise<RegistrationOutcome & { exchangeMandateId: string | null }> {
+    return registerMandateAtExchange(this.context, mandate);
   }
-  mandateStatus(_mandateId: string): Promise<RegistrationOutcome> {
-    return unsupported("mandateStatus");
+  mandateStatus(mandateId: string): Promise<RegistrationOutcome> {
+    return mandateStatusAtExchange(this.context, mandateId);
   }
+  mandateAuthUrl(mandateId: string): Promise<string | null> {
+    return mandateAuthUrlAtExchange(this.context, mandateId);
+  }
+  /** The document has no mandate cancellation (a mandate is cancelled with the bank): not supported. */
   cancelMandate(_mandateId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
     return unsupported("cancelMandate");
   }
@@ -138,11 +154,11 @@ export class BseExchange implements ExchangePort {
   allotments(_orderIds: string[]): Promise<AllotmentReport[]> {
     return unsupported("allotments");
   }
-  createPayment(_payment: PaymentRequest): Promise<{ status: "PENDING"; paymentReference: string }> {
-    return unsupported("createPayment");
+  createPayment(payment: PaymentRequest): Promise<PaymentInitiation> {
+    return initiatePayment(this.context, payment);
   }
-  paymentStatus(_paymentIds: string[]): Promise<PaymentStatusReport[]> {
-    return unsupported("paymentStatus");
+  paymentStatus(paymentIds: string[]): Promise<PaymentStatusReport[]> {
+    return paymentStatuses(this.context, paymentIds);
   }
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { todayInIndia } from "../../../src/lib/india-date.js";
 import { DoubleOrderEntry } from "./order-entry.js";
+import { DoubleRegistrations } from "./registrations.js";
 import { startDoubleServer, type DoubleServer } from "./server.js";
 import { DoubleSessions, type Credentials } from "./sessions.js";
 
@@ -10,13 +11,15 @@ export const DOUBLE_CREDENTIALS: Credentials = { userId: "1023401", memberId: "1
 export interface BseDouble extends DoubleServer {
   sessions: DoubleSessions;
   orderEntry: DoubleOrderEntry;
+  registrations: DoubleRegistrations;
   credentials: Credentials;
   /** The environment that points MF_EXCHANGE=bse at this double. */
   env(overrides?: Record<string, string>): Record<string, string>;
 }
 
 /**
- * The exchange double: its server with the services built so far (logins, order entry). Later slices
+ * The exchange double: its server with the services built so far (logins, order entry, registrations
+ * and payments). Later slices
  * register theirs on `double.soap(path, action, handler)` / `double.json(path, handler)`.
  */
 export async function startBseDouble(options: { now?: () => number; today?: () => string } = {}): Promise<BseDouble> {
@@ -24,9 +27,11 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
   const credentials = DOUBLE_CREDENTIALS;
   const sessions = new DoubleSessions(credentials, server, options.now);
   const orderEntry = new DoubleOrderEntry(credentials, sessions, server, options.today ?? (() => todayInIndia()));
+  const registrations = new DoubleRegistrations(credentials, sessions, orderEntry, server);
   return Object.assign(server, {
     sessions,
     orderEntry,
+    registrations,
     credentials,
     env: (overrides: Record<string, string> = {}) => ({
       MF_EXCHANGE: "bse",
