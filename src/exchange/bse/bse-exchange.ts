@@ -10,14 +10,19 @@ import {
   type OrderEntry,
   type OrderPlacement,
   type OrderStatusReport,
+  type PaymentInitiation,
   type PaymentRequest,
   type PaymentStatusReport,
   type RegistrationOutcome,
   type UccRegistration,
 } from "../port.js";
 import { todayInIndia } from "../../lib/india-date.js";
+import type { BseContext } from "./bse-context.js";
 import { ChildOrdersApi } from "./child-orders.js";
 import { childOrdersOf, insertChildOrder, matchedNumbers } from "./child-orders.repo.js";
+import { registerClient } from "./investors.js";
+import { mandateAuthUrlAtExchange, mandateStatusAtExchange, registerMandateAtExchange } from "./mandates.js";
+import { initiatePayment, paymentStatuses } from "./payments.js";
 import { insertOrderRef, isCancelKind, isRegistrationKind, orderRefs, recordOutcome, refsOfOrders, type BseOrderRef, type BseOrderRefKind } from "./order-refs.repo.js";
 import { isOrderEntryType, orderEntryParams, readOrderEntryAnswer, type Member, type OrderEntryAnswer } from "./order-entry.js";
 import { failureCodeFor, providerRemark } from "./remarks.js";
@@ -61,6 +66,7 @@ export class BseExchange implements ExchangePort {
   private readonly member: Member;
   private readonly now: () => number;
   private readonly childOrdersApi: ChildOrdersApi;
+  private readonly context: BseContext;
 
   constructor(private readonly db: Db, private readonly config: BseConfig, private readonly log: Log, options: { now?: () => number } = {}) {
     this.transport = new BseTransport({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, log });
@@ -68,6 +74,7 @@ export class BseExchange implements ExchangePort {
     this.member = { userId: config.userId, memberId: config.memberId, defaultEuin: config.euin };
     this.now = options.now ?? Date.now;
     this.childOrdersApi = new ChildOrdersApi(this.transport, config, log, this.now);
+    this.context = { db, config, transport: this.transport, sessions: this.sessions, log, now: this.now };
   }
 
   /**
@@ -336,26 +343,35 @@ export class BseExchange implements ExchangePort {
     return check;
   }
 
-  registerInvestor(_ucc: UccRegistration): Promise<RegistrationOutcome> {
-    return unsupported("registerInvestor");
+  /** Enhanced UCC (NEW, or MOD when the exchange has the client code), then FATCA (investors.ts). */
+  registerInvestor(ucc: UccRegistration): Promise<RegistrationOutcome> {
+    return registerClient(this.context, ucc);
   }
+  /**
+   * The exchange has no status call for a UCC: `registerInvestor` answers REGISTERED or REJECTED at once,
+   * so an investor still PENDING has not been answered yet, and its registration job decides.
+   */
   investorStatus(_clientCode: string): Promise<RegistrationOutcome> {
-    return unsupported("investorStatus");
+    return Promise.resolve({ status: "PENDING", remark: null });
   }
-  registerMandate(_mandate: MandateRegistration): Promise<RegistrationOutcome & { exchangeMandateId: string | null }> {
-    return unsupported("registerMandate");
+  registerMandate(mandate: MandateRegistration): Promise<RegistrationOutcome & { exchangeMandateId: string | null }> {
+    return registerMandateAtExchange(this.context, mandate);
   }
-  mandateStatus(_mandateId: string): Promise<RegistrationOutcome> {
-    return unsupported("mandateStatus");
+  mandateStatus(mandateId: string): Promise<RegistrationOutcome> {
+    return mandateStatusAtExchange(this.context, mandateId);
   }
+  mandateAuthUrl(mandateId: string): Promise<string | null> {
+    return mandateAuthUrlAtExchange(this.context, mandateId);
+  }
+  /** The document has no mandate cancellation (a mandate is cancelled with the bank): not supported. */
   cancelMandate(_mandateId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
     return unsupported("cancelMandate");
   }
-  createPayment(_payment: PaymentRequest): Promise<{ status: "PENDING"; paymentReference: string }> {
-    return unsupported("createPayment");
+  createPayment(payment: PaymentRequest): Promise<PaymentInitiation> {
+    return initiatePayment(this.context, payment);
   }
-  paymentStatus(_paymentIds: string[]): Promise<PaymentStatusReport[]> {
-    return unsupported("paymentStatus");
+  paymentStatus(paymentIds: string[]): Promise<PaymentStatusReport[]> {
+    return paymentStatuses(this.context, paymentIds);
   }
 }
 

@@ -191,9 +191,9 @@ describe("BSE order entry (orderEntryParam) against the double", () => {
 
   it("the methods of later slices say so, and are not the unavailable error", async () => {
     const bse = exchange();
-    const error = await bse.investorStatus("UCC0001").catch((e: unknown) => e);
+    const error = await bse.placeOrder(order({ orderType: "STP", toSchemeCode: "03-DP" })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotSupportedByBseError);
     expect(error).not.toBeInstanceOf(ExchangeUnavailableError);
-    expect((error as Error).message).toBe("not yet supported by the BSE adapter: investorStatus");
+    expect((error as Error).message).toBe("not yet supported by the BSE adapter: placeOrder(STP)");
   });
 });

@@ -3,6 +3,7 @@ import { todayInIndia } from "../../../src/lib/india-date.js";
 import { DoubleOrderEntry } from "./order-entry.js";
 import { DoubleChildOrders } from "./child-orders.js";
 import { DoublePlans } from "./plans.js";
+import { DoubleRegistrations } from "./registrations.js";
 import { DoubleReports } from "./reports.js";
 import { startDoubleServer, type DoubleServer } from "./server.js";
 import { DoubleSessions, type Credentials } from "./sessions.js";
@@ -16,13 +17,15 @@ export interface BseDouble extends DoubleServer {
   reports: DoubleReports;
   plans: DoublePlans;
   childOrders: DoubleChildOrders;
+  registrations: DoubleRegistrations;
   credentials: Credentials;
   /** The environment that points MF_EXCHANGE=bse at this double. */
   env(overrides?: Record<string, string>): Record<string, string>;
 }
 
 /**
- * The exchange double: its server with the services built so far (logins, order entry, reports). Later slices
+ * The exchange double: its server with the services built so far (logins, order entry, switch, SIP and
+ * XSIP, reports, child orders, registrations and payments). Later slices
  * register theirs on `double.soap(path, action, handler)` / `double.json(path, handler)`.
  */
 export async function startBseDouble(options: { now?: () => number; today?: () => string } = {}): Promise<BseDouble> {
@@ -33,12 +36,14 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
   const reports = new DoubleReports(credentials, orderEntry, server);
   const plans = new DoublePlans(credentials, sessions, orderEntry, server);
   const childOrders = new DoubleChildOrders(credentials, orderEntry, plans, server, options.now);
+  const registrations = new DoubleRegistrations(credentials, sessions, orderEntry, server);
   return Object.assign(server, {
     sessions,
     orderEntry,
     reports,
     plans,
     childOrders,
+    registrations,
     credentials,
     env: (overrides: Record<string, string> = {}) => ({
       MF_EXCHANGE: "bse",

@@ -80,6 +80,8 @@ export class DoubleOrderEntry {
   /** Every TransNo seen, accepted or not. */
   readonly transNos = new Set<string>();
   private readonly decisions: Decision[] = [];
+  /** When set (registrations.ts `refuseUnknownClients`), an order for a client code the exchange does not have is refused. */
+  knownClient: ((clientCode: string) => boolean) | null = null;
   private nextOrderNo = 7_531_973;
 
   constructor(
@@ -115,6 +117,7 @@ export class DoubleOrderEntry {
     if (problem) return answer("0", problem, "1");
     if (v.get("UserID") !== this.credentials.userId) return answer("0", "FAILED: INVALID USER ID", "1");
     if (v.get("MemberId") !== this.credentials.memberId) return answer("0", "FAILED: INVALID MEMBER CODE", "1");
+    if (this.knownClient && !this.knownClient(v.get("ClientCode")!)) return answer("0", "FAILED: INVALID CLIENT CODE", "1");
     const decision = this.decisions.shift() ?? "accept";
     if (decision !== "accept") return answer("0", decision.reject, "1");
     const orderNo = this.newOrderNo();
