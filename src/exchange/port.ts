@@ -91,6 +91,10 @@ export interface OrderEntry {
   subBrokerArn: string | null;
   /** The bank account (clear) a redemption pays into; null for other types or when the investor has none. */
   payoutAccountNumber: string | null;
+  /** A registration's plan (SIP, XSIP, STP, SWP): dates YYYY-MM-DD; absent or null for other types. */
+  plan?: { frequency: "MONTHLY" | "QUARTERLY" | "WEEKLY"; startDate: string; installments: number; installmentDay: number | null } | null;
+  /** The exchange's id of the order's mandate (an XSIP's), once the exchange has given one. */
+  exchangeMandateId?: string | null;
 }
 
 export type OrderPlacement =
@@ -154,6 +158,17 @@ export interface PaymentStatusReport {
   failureCode?: PaymentFailureCode;
 }
 
+/** One of our installment (child) orders of a registration, as the exchange's child orders are matched to it. */
+export interface InstallmentOrderRef {
+  orderId: string;
+  registrationOrderId: string;
+  clientCode: string;
+  orderType: "SIP" | "XSIP" | "STP" | "SWP";
+  installmentNo: number;
+  /** YYYY-MM-DD: the installment's due date, the day the exchange generates its child order. */
+  dueDate: string;
+}
+
 export interface ExchangePort {
   registerInvestor(ucc: UccRegistration): Promise<RegistrationOutcome>;
   investorStatus(clientCode: string): Promise<RegistrationOutcome>;
@@ -168,4 +183,10 @@ export interface ExchangePort {
   allotments(orderIds: string[]): Promise<AllotmentReport[]>;
   createPayment(payment: PaymentRequest): Promise<PaymentInitiation>;
   paymentStatus(paymentIds: string[]): Promise<PaymentStatusReport[]>;
+  /**
+   * Only where the exchange generates the installments itself (BSE's child orders): the exchange's order
+   * numbers of these installment orders, for those it has generated; the status sync then follows them
+   * like any order. Absent (the sandbox): installments keep the numbers the schedule gives them.
+   */
+  matchInstallments?(installments: InstallmentOrderRef[]): Promise<Array<{ orderId: string; exchangeOrderNumber: string }>>;
 }

@@ -1,8 +1,10 @@
-import { ExchangeUnavailableError } from "../../exchange/port.js";
+import { ExchangeUnavailableError, type OrderEntry } from "../../exchange/port.js";
 import { enqueue } from "../../jobs/enqueue.js";
 import type { TaskHandler } from "../../jobs/task.js";
 import { findPayoutAccount, getUccCode } from "../../investors/investors.repo.js";
+import { findMandateById } from "../../mandates/mandates.repo.js";
 import { orderDetails, targetSchemeCode } from "../order-details.js";
+import type { StoredOrderDetails } from "../orders.schemas.js";
 import { applyPlacement, markDispatchFailed } from "../order-moves.js";
 import { findOrderById } from "../orders.repo.js";
 
@@ -41,6 +43,8 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
       holdingMode: order.holdingMode,
       subBrokerArn: order.subBrokerArn,
       payoutAccountNumber: payout ? services.cipher.decrypt(payout.accountNumberEncrypted) : null,
+      plan: planOf(details),
+      exchangeMandateId: order.mandateId ? ((await findMandateById(services.prisma, order.mandateId))?.exchangeMandateId ?? null) : null,
     });
     await applyPlacement(services.prisma, order.id, placement);
   } catch (error) {
@@ -59,3 +63,11 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
     throw error;
   }
 };
+
+/** A registration's plan as the exchange takes it (a top-up's sip object has none). */
+function planOf(details: StoredOrderDetails): NonNullable<OrderEntry["plan"]> | null {
+  const plan = details.sip ?? details.stp ?? details.swp;
+  if (!plan?.frequency || !plan.start_date || !plan.installments) return null;
+  const installmentDay = "installment_day" in plan ? (plan.installment_day ?? null) : null;
+  return { frequency: plan.frequency, startDate: plan.start_date, installments: plan.installments, installmentDay };
+}

@@ -74,16 +74,28 @@ describe("dispatch through the real job with MF_EXCHANGE=bse, against the double
     });
   });
 
-  it("no answer within the timeout on the last attempt: FAILED, exchange_unreachable, and one order at the exchange", async () => {
+  it("the exchange placed it but the answer was lost (a timeout): the retried job finds it in the order status report, ACCEPTED, one exchange order", async () => {
     const ctx = await orderingInvestor();
     const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: await scheme(), amount: 5000, purchase_type: "FRESH" });
     double.current.failNext("orderEntryParam", "timeout");
     await expect(runTask(app, dispatchOrder, { order_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     expect((await orderRow(id)).status).toBe("PENDING");
+    const atExchange = double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode);
+    expect(atExchange).toHaveLength(1);
+    await runTask(app, dispatchOrder, { order_id: id }, { attempts: 2 });
+    expect(await orderRow(id)).toEqual({ status: "ACCEPTED", exchangeOrderNumber: atExchange[0]!.orderNo, providerRemark: "ORDER CONFIRMED", failureCode: null });
+    expect(double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode)).toHaveLength(1);
+  });
+
+  it("sent, never run by the exchange, and not in the report yet: held PENDING (not FAILED) even on the last attempt, nothing sent twice", async () => {
+    const ctx = await orderingInvestor();
+    const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: await scheme(), amount: 5000, purchase_type: "FRESH" });
+    double.current.failNext("orderEntryParam", "timeout-before");
+    await expect(runTask(app, dispatchOrder, { order_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     await runTask(app, dispatchOrder, { order_id: id }, { attempts: 5, maxAttempts: 5 });
     const row = await orderRow(id);
-    expect(row).toMatchObject({ status: "FAILED", failureCode: "exchange_unreachable" });
-    expect(row.providerRemark).toMatch(/^order sent to the exchange as \d{19} got no answer/);
-    expect(double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode)).toHaveLength(1);
+    expect(row).toMatchObject({ status: "PENDING", exchangeOrderNumber: null, failureCode: null });
+    expect(row.providerRemark).toMatch(/^SENT AS \d{19} WITHOUT AN ANSWER; AWAITING THE EXCHANGE'S ORDER STATUS REPORT$/);
+    expect(double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode)).toHaveLength(0);
   });
 });

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll } from "vitest";
 import { todayInIndia } from "../../../src/lib/india-date.js";
 import { DoubleOrderEntry } from "./order-entry.js";
+import { DoubleChildOrders } from "./child-orders.js";
+import { DoublePlans } from "./plans.js";
 import { DoubleRegistrations } from "./registrations.js";
+import { DoubleReports } from "./reports.js";
 import { startDoubleServer, type DoubleServer } from "./server.js";
 import { DoubleSessions, type Credentials } from "./sessions.js";
 
@@ -11,6 +14,9 @@ export const DOUBLE_CREDENTIALS: Credentials = { userId: "1023401", memberId: "1
 export interface BseDouble extends DoubleServer {
   sessions: DoubleSessions;
   orderEntry: DoubleOrderEntry;
+  reports: DoubleReports;
+  plans: DoublePlans;
+  childOrders: DoubleChildOrders;
   registrations: DoubleRegistrations;
   credentials: Credentials;
   /** The environment that points MF_EXCHANGE=bse at this double. */
@@ -18,8 +24,8 @@ export interface BseDouble extends DoubleServer {
 }
 
 /**
- * The exchange double: its server with the services built so far (logins, order entry, registrations
- * and payments). Later slices
+ * The exchange double: its server with the services built so far (logins, order entry, switch, SIP and
+ * XSIP, reports, child orders, registrations and payments). Later slices
  * register theirs on `double.soap(path, action, handler)` / `double.json(path, handler)`.
  */
 export async function startBseDouble(options: { now?: () => number; today?: () => string } = {}): Promise<BseDouble> {
@@ -27,10 +33,16 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
   const credentials = DOUBLE_CREDENTIALS;
   const sessions = new DoubleSessions(credentials, server, options.now);
   const orderEntry = new DoubleOrderEntry(credentials, sessions, server, options.today ?? (() => todayInIndia()));
+  const reports = new DoubleReports(credentials, orderEntry, server);
+  const plans = new DoublePlans(credentials, sessions, orderEntry, server);
+  const childOrders = new DoubleChildOrders(credentials, orderEntry, plans, server, options.now);
   const registrations = new DoubleRegistrations(credentials, sessions, orderEntry, server);
   return Object.assign(server, {
     sessions,
     orderEntry,
+    reports,
+    plans,
+    childOrders,
     registrations,
     credentials,
     env: (overrides: Record<string, string> = {}) => ({

@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { dispatchOrder } from "../../../src/orders/jobs/dispatch.js";
+import { syncOrdersWithExchange } from "../../../src/orders/jobs/sync-exchange.js";
+import { useTestApp } from "../../helpers/app.js";
+import { useBseDouble } from "../../helpers/bse-double/double.js";
+import { pendingInvestor } from "../../helpers/investors.js";
+import { runTask } from "../../helpers/jobs.js";
+import { createDueInstallments } from "../../../src/orders/schedule.js";
+import { createOpenScheme, eventNames, placedOrder, today } from "../../helpers/orders.js";
+
+const env: Record<string, string> = {};
+const double = useBseDouble(env);
+const app = useTestApp(env);
+
+/**
+ * An investor the exchange already knows. Registration (UCC, FATCA) through the adapter is another
+ * slice's, so the investor is REGISTERED in the database, as that registration would leave it.
+ */
+async function registeredInvestor() {
+  const { token } = await app.newDistributor();
+  const investor = await pendingInvestor(app, token);
+  await app.prisma.investor.update({ where: { id: investor.id }, data: { status: "REGISTERED" } });
+  const { uccCode } = await app.prisma.investor.findUniqueOrThrow({ where: { id: investor.id } });
+  return { token, account: investor.account, uccCode };
+}
+
+const sync = () => runTask(app, syncOrdersWithExchange, {});
+
+describe("the life of an order with MF_EXCHANGE=bse, against the double", () => {
+  it("a lump sum: placed -> dispatched -> ACCEPTED -> the allotment statement -> ALLOTTED with the exchange's exact NAV and units", async () => {
+    const ctx = await registeredInvestor();
+    await createOpenScheme(app, "LIFE01");
+    const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: "LIFE01", amount: 5000, purchase_type: "FRESH" });
+
+    await runTask(app, dispatchOrder, { order_id: id });
+    const [booked] = double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode);
+    expect(booked).toMatchObject({ schemeCode: "LIFE01", buySell: "P", amount: "5000.00" });
+    let res = await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token });
+    expect(res.body).toMatchObject({ status: "ACCEPTED", exchange_order_number: booked!.orderNo });
+
+    // The sync before the registrar's run: the report says VALID, no allotment row yet; nothing moves.
+    await sync();
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token })).body.status).toBe("ACCEPTED");
+
+    double.current.reports.allot(booked!.orderNo, { nav: "12.3456", units: "404.998", amount: "4999.99", folioNo: "9988776/12", reportDate: "2026-01-05" });
+    await sync();
+    res = await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "ALLOTTED", exchange_order_number: booked!.orderNo, folio_no: "9988776/12" });
+    const row = await app.prisma.order.findUniqueOrThrow({ where: { id }, select: { nav: true, allottedUnits: true, allottedAmount: true, allotmentDate: true } });
+    expect([row.nav!.toFixed(4), row.allottedUnits!.toFixed(3), row.allottedAmount!.toFixed(2), row.allotmentDate!.toISOString().slice(0, 10)]).toEqual([
+      "12.3456", "404.998", "4999.99", "2026-01-05",
+    ]);
+    expect(await eventNames(app, id)).toEqual(["order.accepted", "order.allotted"]);
+
+    // Repeating the sync changes nothing (every move is conditional).
+    await sync();
+    expect(await eventNames(app, id)).toEqual(["order.accepted", "order.allotted"]);
+  });
+
+  it("an order the exchange later marks INVALID (its payment never came) ends REJECTED with the exchange's remark", async () => {
+    const ctx = await registeredInvestor();
+    await createOpenScheme(app, "LIFE02");
+    const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: "LIFE02", amount: 5000, purchase_type: "FRESH" });
+    await runTask(app, dispatchOrder, { order_id: id });
+    const [booked] = double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode);
+    double.current.reports.invalidate(booked!.orderNo, "PAYMENT NOT RECEIVED TILL DATE");
+    await sync();
+    const row = await app.prisma.order.findUniqueOrThrow({ where: { id }, select: { status: true, providerRemark: true, failureCode: true } });
+    expect(row).toEqual({ status: "REJECTED", providerRemark: "PAYMENT NOT RECEIVED TILL DATE", failureCode: "exchange_rejected" });
+  });
+
+  it("a dispatch whose answer was lost and whose job is gone: the status sync's recovery finds it in the report and applies it, one exchange order", async () => {
+    const ctx = await registeredInvestor();
+    await createOpenScheme(app, "LIFE03");
+    const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: "LIFE03", amount: 5000, purchase_type: "FRESH" });
+    double.current.failNext("orderEntryParam", "timeout");
+    await runTask(app, dispatchOrder, { order_id: id }).catch(() => undefined);
+    // The job is gone (its attempts used up and deleted by hand, or never queued again).
+    await app.prisma.$executeRawUnsafe(`DELETE FROM graphile_worker._private_jobs WHERE key = $1`, `orders__dispatch:${id}`);
+    await sync();
+    const [booked] = double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode);
+    const row = await app.prisma.order.findUniqueOrThrow({ where: { id }, select: { status: true, exchangeOrderNumber: true } });
+    expect(row).toEqual({ status: "ACCEPTED", exchangeOrderNumber: booked!.orderNo });
+    expect(double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode)).toHaveLength(1);
+  });
+
+  it("a SIP: registered (the registration number), its installment matched to the exchange's child order of the due day, then allotted from the statement", async () => {
+    const ctx = await registeredInvestor();
+    await createOpenScheme(app, "LIFE04");
+    const id = await placedOrder(app, ctx, { order_type: "SIP", scheme_code: "LIFE04", amount: 1000, sip: { frequency: "WEEKLY", start_date: today(), installments: 4, installment_day: 5 } });
+    await runTask(app, dispatchOrder, { order_id: id });
+    const registration = double.current.plans.registrations.find((r) => r.clientCode === ctx.uccCode)!;
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token })).body).toMatchObject({ status: "ACCEPTED", exchange_order_number: registration.regNo });
+
+    await createDueInstallments(app.prisma, today());
+    const child = await app.prisma.order.findFirstOrThrow({ where: { parentOrderId: id }, select: { id: true, exchangeOrderNumber: true } });
+    expect(child.exchangeOrderNumber).toBe(`${registration.regNo}-1`);
+
+    // Before the exchange generates the child order, the sync leaves the installment as it is.
+    await sync();
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id: child.id } })).exchangeOrderNumber).toBe(`${registration.regNo}-1`);
+
+    const childNo = double.current.childOrders.generate(registration.regNo, today());
+    await sync();
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id: child.id } })).exchangeOrderNumber).toBe(childNo);
+
+    double.current.reports.allot(childNo, { nav: "20.0001", units: "49.999", amount: "1000.00", folioNo: "5551234/01" });
+    await sync();
+    const allotted = await app.prisma.order.findUniqueOrThrow({ where: { id: child.id }, select: { status: true, nav: true, allottedUnits: true, exchangeOrderNumber: true } });
+    expect([allotted.status, allotted.nav!.toFixed(4), allotted.allottedUnits!.toFixed(3), allotted.exchangeOrderNumber]).toEqual(["ALLOTTED", "20.0001", "49.999", childNo]);
+    // The registration itself stays ACCEPTED (never allotted).
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id } })).status).toBe("ACCEPTED");
+  });
+});
