@@ -38,7 +38,7 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
   const reports = new DoubleReports(credentials, orderEntry, server);
   const plans = new DoublePlans(credentials, sessions, orderEntry, server);
   const childOrders = new DoubleChildOrders(credentials, orderEntry, plans, server, options.now);
-  const registrations = new DoubleRegistrations(credentials, sessions, orderEntry, server);
+  const registrations = new DoubleRegistrations(credentials, sessions, orderEntry, server, plans);
   const transfers = new DoubleTransfers(credentials, server);
   return Object.assign(server, {
     sessions,

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFields, type FieldSpec } from "./fields.js";
 import type { DoubleOrderEntry } from "./order-entry.js";
+import type { DoublePlans } from "./plans.js";
 import type { DoubleServer } from "./server.js";
 import { UPLOAD_ACTION, UPLOAD_PATH, type Credentials, type DoubleSessions } from "./sessions.js";
 import { DATE } from "./validate-common.js";
@@ -81,6 +82,7 @@ export class DoubleRegistrations {
     private readonly sessions: DoubleSessions,
     private readonly orderEntry: DoubleOrderEntry,
     server: DoubleServer,
+    private readonly plans?: DoublePlans,
   ) {
     server.json(UCC_PATH, (body) => this.ucc(body));
     server.soap(UPLOAD_PATH, UPLOAD_ACTION("MFAPI"), ({ params }) => this.mfapi(params));
@@ -96,9 +98,18 @@ export class DoubleRegistrations {
     this.rejections.set(service, [...(this.rejections.get(service) ?? []), remark]);
   }
 
-  /** From now on order entry refuses orders for client codes not registered here (FAILED: INVALID CLIENT CODE). */
+  /**
+   * From now on order entry refuses orders for client codes not registered here (FAILED: INVALID CLIENT
+   * CODE), and XSIP registrations on a mandate that is not the client's or not APPROVED.
+   */
   refuseUnknownClients(): void {
     this.orderEntry.knownClient = (clientCode) => this.clients.has(clientCode);
+    if (!this.plans) return;
+    this.plans.mandateProblem = (clientCode, mandateId) => {
+      const mandate = this.mandates.get(mandateId);
+      if (!mandate || mandate.clientCode !== clientCode) return "FAILED: INVALID MANDATE NUMBER FOR GIVEN CLIENT CODE";
+      return mandate.status === "APPROVED" ? null : "FAILED: MANDATE IS NOT APPROVED";
+    };
   }
 
   /** Every access token of the mandate status API lapses now. */
