@@ -38,6 +38,7 @@ import { internalRefOf } from "./trans-no-layout.js";
 import { allocateTransNo } from "./trans-no.js";
 import { readSwitchAnswer, switchParams } from "./switch-entry.js";
 import { BseTransport, ExchangeNotDeliveredError } from "./transport.js";
+import { WEB_SERVICE_STYLE, type WebServiceStyles } from "./web-service.js";
 
 /** A port method this adapter does not implement yet: a plain error (not "unavailable"), so nothing pretends to work. */
 export class NotSupportedByBseError extends Error {
@@ -72,13 +73,19 @@ export class BseExchange implements ExchangePort {
   private readonly childOrdersApi: ChildOrdersApi;
   private readonly context: BseContext;
 
-  constructor(private readonly db: Db, private readonly config: BseConfig, private readonly log: Log, options: { now?: () => number } = {}) {
+  constructor(
+    private readonly db: Db,
+    private readonly config: BseConfig,
+    private readonly log: Log,
+    options: { now?: () => number; webServiceStyle?: WebServiceStyles } = {},
+  ) {
     this.transport = new BseTransport({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, log });
     this.sessions = sessionsFor(this.transport, config, log, options.now);
     this.member = { userId: config.userId, memberId: config.memberId, defaultEuin: config.euin };
     this.now = options.now ?? Date.now;
-    this.childOrdersApi = new ChildOrdersApi(this.transport, config, log, this.now);
-    this.context = { db, config, transport: this.transport, sessions: this.sessions, log, now: this.now };
+    const webServiceStyle = options.webServiceStyle ?? WEB_SERVICE_STYLE;
+    this.childOrdersApi = new ChildOrdersApi(this.transport, config, log, this.now, webServiceStyle.childOrders);
+    this.context = { db, config, transport: this.transport, sessions: this.sessions, log, now: this.now, webServiceStyle };
   }
 
   /**

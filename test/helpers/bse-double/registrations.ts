@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { readFields, type FieldSpec } from "./fields.js";
 import type { DoubleOrderEntry } from "./order-entry.js";
 import type { DoublePlans } from "./plans.js";
-import type { DoubleServer } from "./server.js";
+import type { DoubleServer, JsonHandler } from "./server.js";
+import { WEB_ACTION, WEB_PATH } from "./reports.js";
+import { soapFace } from "./web-faces.js";
 import { UPLOAD_ACTION, UPLOAD_PATH, type Credentials, type DoubleSessions } from "./sessions.js";
 import { DATE } from "./validate-common.js";
 import { validateMfapiParam } from "./validate-mfapi.js";
@@ -86,9 +88,15 @@ export class DoubleRegistrations {
   ) {
     server.json(UCC_PATH, (body) => this.ucc(body));
     server.soap(UPLOAD_PATH, UPLOAD_ACTION("MFAPI"), ({ params }) => this.mfapi(params));
-    server.json(`${WEB_SERVICE}/GetAccessToken`, (body) => this.accessToken(body));
-    server.json(`${WEB_SERVICE}/MandateDetails`, (body) => this.mandateDetails(body));
-    server.json(`${WEB_SERVICE}/EMandateAuthURL`, (body) => this.authUrl(body));
+    const webOperations: Array<[string, JsonHandler]> = [
+      ["GetAccessToken", (body) => this.accessToken(body)],
+      ["MandateDetails", (body) => this.mandateDetails(body)],
+      ["EMandateAuthURL", (body) => this.authUrl(body)],
+    ];
+    for (const [operation, handler] of webOperations) {
+      server.json(`${WEB_SERVICE}/${operation}`, handler);
+      server.soap(WEB_PATH, WEB_ACTION(operation), soapFace(handler));
+    }
     server.json(PAYMENT_PATH, (body) => this.payment(body));
     server.onExpireSessions(() => this.expireTokens());
   }
