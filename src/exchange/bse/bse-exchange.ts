@@ -319,8 +319,8 @@ export class BseExchange implements ExchangePort {
    * The exchange's child orders of our installments (services §7): per registration and due day, the
    * child orders the exchange generated that no installment has taken yet, in order-number order, go to
    * our installments in installment order; each match is recorded (bse_child_orders), so the reports
-   * follow it. Registrations the exchange never took, and STP/SWP (not placed through this adapter yet),
-   * are left alone.
+   * follow it. Registrations the exchange never took, and STP/SWP (their child orders are not matched yet:
+   * an STP's are switch pairs; README "Child orders"), are left alone.
    */
   async matchInstallments(installments: InstallmentOrderRef[]): Promise<Array<{ orderId: string; exchangeOrderNumber: string }>> {
     const refs = await refsOfOrders(this.db, [...new Set(installments.map((i) => i.registrationOrderId))]);
