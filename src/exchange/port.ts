@@ -89,8 +89,10 @@ export interface OrderEntry {
   /** Where the units are held: physical (folio) or a depository; null is physical. */
   holdingMode: "PHYSICAL" | "CDSL" | "NSDL" | null;
   subBrokerArn: string | null;
-  /** The bank account (clear) a redemption pays into; null for other types or when the investor has none. */
+  /** The bank account (clear) a redemption or an SWP pays into; null for other types or when the investor has none. */
   payoutAccountNumber: string | null;
+  /** An SWP's or STP's investor contact (clear), which the exchange sends for the investor's verification; absent for other types. */
+  contact?: { mobile: string; email: string } | null;
   /** A registration's plan (SIP, XSIP, STP, SWP): dates YYYY-MM-DD; absent or null for other types. */
   plan?: { frequency: "MONTHLY" | "QUARTERLY" | "WEEKLY"; startDate: string; installments: number; installmentDay: number | null } | null;
   /** The exchange's id of the order's mandate (an XSIP's), once the exchange has given one. */

@@ -16,7 +16,11 @@ import {
   type RegistrationOutcome,
   type UccRegistration,
 } from "../port.js";
+import type { Prisma } from "../../db/client.js";
 import { todayInIndia } from "../../lib/india-date.js";
+import { BseMappingError } from "./codes.js";
+import { mappingRemark } from "./investors.js";
+import { cancelSwp, checkStp, checkSwp, sendStp, sendSwp, stpRecordOf, stpRegistrationOf, swpRegistrationOf, transferProblem, type StpRecord, type SwpRecord } from "./systematic-transfers.js";
 import type { BseContext } from "./bse-context.js";
 import { ChildOrdersApi } from "./child-orders.js";
 import { childOrdersOf, insertChildOrder, matchedNumbers } from "./child-orders.repo.js";
@@ -34,6 +38,7 @@ import { internalRefOf } from "./trans-no-layout.js";
 import { allocateTransNo } from "./trans-no.js";
 import { readSwitchAnswer, switchParams } from "./switch-entry.js";
 import { BseTransport, ExchangeNotDeliveredError } from "./transport.js";
+import { WEB_SERVICE_STYLE, type WebServiceStyles } from "./web-service.js";
 
 /** A port method this adapter does not implement yet: a plain error (not "unavailable"), so nothing pretends to work. */
 export class NotSupportedByBseError extends Error {
@@ -68,13 +73,19 @@ export class BseExchange implements ExchangePort {
   private readonly childOrdersApi: ChildOrdersApi;
   private readonly context: BseContext;
 
-  constructor(private readonly db: Db, private readonly config: BseConfig, private readonly log: Log, options: { now?: () => number } = {}) {
+  constructor(
+    private readonly db: Db,
+    private readonly config: BseConfig,
+    private readonly log: Log,
+    options: { now?: () => number; webServiceStyle?: WebServiceStyles } = {},
+  ) {
     this.transport = new BseTransport({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, log });
     this.sessions = sessionsFor(this.transport, config, log, options.now);
     this.member = { userId: config.userId, memberId: config.memberId, defaultEuin: config.euin };
     this.now = options.now ?? Date.now;
-    this.childOrdersApi = new ChildOrdersApi(this.transport, config, log, this.now);
-    this.context = { db, config, transport: this.transport, sessions: this.sessions, log, now: this.now };
+    const webServiceStyle = options.webServiceStyle ?? WEB_SERVICE_STYLE;
+    this.childOrdersApi = new ChildOrdersApi(this.transport, config, log, this.now, webServiceStyle.childOrders);
+    this.context = { db, config, transport: this.transport, sessions: this.sessions, log, now: this.now, webServiceStyle };
   }
 
   /**
@@ -88,11 +99,25 @@ export class BseExchange implements ExchangePort {
     if (orderType === "SIP" || orderType === "XSIP") {
       const problem = planProblem(order, orderType);
       if (problem) return { status: "REJECTED", exchangeOrderNumber: null, remark: problem, failureCode: orderType === "XSIP" && !order.exchangeMandateId ? "mandate_invalid" : "exchange_rejected" };
+    } else if (orderType === "STP" || orderType === "SWP") {
+      const problem = this.transferProblem(order);
+      if (problem) return { status: "REJECTED", exchangeOrderNumber: null, remark: problem, failureCode: "exchange_rejected" };
     } else if (orderType !== "SWITCH" && !isOrderEntryType(orderType)) {
       throw new NotSupportedByBseError(`placeOrder(${orderType})`);
     }
     const earlier = await this.earlierAnswer(order.orderId);
     if (earlier) return earlier;
+    if (orderType === "STP") {
+      return this.send<StpRecord>(
+        order.orderId,
+        "STP",
+        (transNo) => sendStp(this.context, stpRegistrationOf(order, internalRefOf(transNo), this.member), { transType: "NEW" }),
+        (transNo) => stpRecordOf(stpRegistrationOf(order, internalRefOf(transNo), this.member)),
+      );
+    }
+    if (orderType === "SWP") {
+      return this.send<SwpRecord>(order.orderId, "SWP", (transNo) => sendSwp(this.context, swpRegistrationOf(order, internalRefOf(transNo), this.member)), () => ({ clientCode: order.clientCode }));
+    }
     return this.sessions.withSession("order", async (session) => {
       if (orderType === "SWITCH") {
         return this.send(order.orderId, "SWITCH", async (transNo) =>
@@ -114,8 +139,23 @@ export class BseExchange implements ExchangePort {
     });
   }
 
+  /** Why an STP or SWP cannot go as it stands: a missing part, or a field the exchange cannot take. */
+  private transferProblem(order: OrderEntry): string | null {
+    const problem = transferProblem(order);
+    if (problem) return problem;
+    try {
+      if (order.orderType === "STP") checkStp(this.context, stpRegistrationOf(order, "0000000000", this.member));
+      else checkSwp(swpRegistrationOf(order, "0000000000", this.member));
+    } catch (error) {
+      if (error instanceof BseMappingError) return mappingRemark(error);
+      throw error;
+    }
+    return null;
+  }
+
   /**
-   * Cancels a SIP or XSIP registration (CXL, repeating its request, naming its registration number). A
+   * Cancels a SIP, XSIP or STP registration (CXL, repeating its request, naming its registration number)
+   * or an SWP (MFAPI flag 10). A
    * lump sum, redemption or switch cannot be cancelled at the exchange any more (real-time integration with
    * the registrars); a registration the exchange never took has nothing to cancel. A cancellation already
    * accepted is not sent again; one the exchange says is already cancelled counts as cancelled.
@@ -124,10 +164,10 @@ export class BseExchange implements ExchangePort {
     const refs = await orderRefs(this.db, orderId);
     const registration = refs.filter((ref) => !isCancelKind(ref.kind)).at(-1);
     if (!registration || registration.outcome !== "ACCEPTED") return { cancelled: false, remark: "NOT PLACED AT THE EXCHANGE" };
-    if (registration.kind === "STP" || registration.kind === "SWP") throw new NotSupportedByBseError(`cancelOrder(${registration.kind})`);
-    if (registration.kind !== "SIP" && registration.kind !== "XSIP") return { cancelled: false, remark: "THE EXCHANGE DOES NOT CANCEL ORDERS OF THIS TYPE" };
-    const kind = registration.kind;
+    if (!isRegistrationKind(registration.kind)) return { cancelled: false, remark: "THE EXCHANGE DOES NOT CANCEL ORDERS OF THIS TYPE" };
+    const kind = registration.kind as "SIP" | "XSIP" | "STP" | "SWP";
     if (refs.some((ref) => ref.kind === `${kind}_CANCEL` && ref.outcome === "ACCEPTED")) return { cancelled: true };
+    if (kind === "STP" || kind === "SWP") return cancelledOrRemark(await this.cancelTransfer(orderId, registration, kind));
     const request = registration.request as PlanRequest | null;
     if (!request) throw new Error(`the ${kind} registration ${registration.transNo} has no recorded request to cancel`);
     const operation = PLAN_OPERATION[kind];
@@ -139,8 +179,16 @@ export class BseExchange implements ExchangePort {
         (transNo) => cancelRequest(request, kind, registration.exchangeOrderNumber!, transNo),
       ),
     );
-    if (answer.status === "ACCEPTED" || /ALREADY CANCELL?ED/i.test(answer.remark ?? "")) return { cancelled: true };
-    return { cancelled: false, remark: answer.remark ?? "CANCELLATION REFUSED" };
+    return cancelledOrRemark(answer);
+  }
+
+  /** An STP's CXL (its recorded registration again, naming the number) or an SWP's flag 10, under a new TransNo. */
+  private cancelTransfer(orderId: string, registration: BseOrderRef, kind: "STP" | "SWP"): Promise<SentAnswer> {
+    const registrationNo = registration.exchangeOrderNumber!;
+    if (!registration.request) throw new Error(`the ${kind} registration ${registration.transNo} has no recorded request to cancel`);
+    if (kind === "SWP") return this.send(orderId, "SWP_CANCEL", () => cancelSwp(this.context, registration.request as unknown as SwpRecord, registrationNo));
+    const stp = registration.request as unknown as StpRecord;
+    return this.send(orderId, "STP_CANCEL", () => sendStp(this.context, { ...stp, mobile: null, email: null }, { transType: "CXL", registrationNo }));
   }
 
   /**
@@ -190,15 +238,15 @@ export class BseExchange implements ExchangePort {
    * Sends one request under a new TransNo, recorded first; its answer is recorded before it is returned.
    * Refused for its session, or never delivered, the TransNo is NOT_PLACED (the exchange has nothing under it).
    */
-  private async send(
+  private async send<R = PlanRequest>(
     orderId: string,
     kind: BseOrderRefKind,
-    request: (transNo: string, recorded: PlanRequest | undefined) => Promise<SentAnswer>,
-    recordedRequest?: (transNo: string) => PlanRequest,
+    request: (transNo: string, recorded: R | undefined) => Promise<SentAnswer>,
+    recordedRequest?: (transNo: string) => R,
   ): Promise<SentAnswer> {
     const transNo = await allocateTransNo(this.db, this.member.memberId);
     const recorded = recordedRequest?.(transNo);
-    await insertOrderRef(this.db, { transNo, orderId, sentAt: new Date(this.now()), kind, request: recorded });
+    await insertOrderRef(this.db, { transNo, orderId, sentAt: new Date(this.now()), kind, request: recorded as Prisma.InputJsonValue | undefined });
     let answer: SentAnswer;
     try {
       answer = await request(transNo, recorded);
@@ -271,8 +319,8 @@ export class BseExchange implements ExchangePort {
    * The exchange's child orders of our installments (services §7): per registration and due day, the
    * child orders the exchange generated that no installment has taken yet, in order-number order, go to
    * our installments in installment order; each match is recorded (bse_child_orders), so the reports
-   * follow it. Registrations the exchange never took, and STP/SWP (not placed through this adapter yet),
-   * are left alone.
+   * follow it. Registrations the exchange never took, and STP/SWP (their child orders are not matched yet:
+   * an STP's are switch pairs; README "Child orders"), are left alone.
    */
   async matchInstallments(installments: InstallmentOrderRef[]): Promise<Array<{ orderId: string; exchangeOrderNumber: string }>> {
     const refs = await refsOfOrders(this.db, [...new Set(installments.map((i) => i.registrationOrderId))]);
@@ -423,6 +471,12 @@ function placementOfRow(row: OrderStatusRow): OrderEntryAnswer | (OrderPlacement
     return { status: "REJECTED", exchangeOrderNumber: row.orderNumber || null, remark: text, failureCode: failureCodeFor(text) };
   }
   return { status: "PENDING", exchangeOrderNumber: row.orderNumber || null, remark };
+}
+
+/** A cancellation's answer: accepted, or one the exchange says is already cancelled, counts as cancelled. */
+function cancelledOrRemark(answer: SentAnswer): { cancelled: true } | { cancelled: false; remark: string } {
+  if (answer.status === "ACCEPTED" || /ALREADY CANCELL?ED/i.test(answer.remark ?? "")) return { cancelled: true };
+  return { cancelled: false, remark: answer.remark ?? "CANCELLATION REFUSED" };
 }
 
 function answerOf(ref: BseOrderRef): OrderPlacement {

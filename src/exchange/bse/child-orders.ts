@@ -1,13 +1,13 @@
 import type { Log } from "../../lib/logger.js";
 import { ExchangeUnavailableError } from "../port.js";
 import { randomPassKey, isSessionRefusal } from "./sessions.js";
-import { contractParam, WEB_SERVICE } from "./soap.js";
+import { callWebService, listOf, WEB_SERVICE_STYLE, type WebServiceStyle } from "./web-service.js";
 import type { BseTransport } from "./transport.js";
 
 /**
  * The child order details API (bse-starmf-services.md §7) on the web service: its own login
  * (GetPasswordForChildOrder, a PasswordRequest contract answered by a Response contract), then
- * ChildOrderDetails for a registration on a day, answering the installment orders the exchange generated.
+ * ChildOrderDetails for a registration on a day (SOAP data contracts or JSON: web-service.ts), answering the installment orders the exchange generated.
  * The session is kept for the 5 minutes the document gives the services other than order entry (renewed a
  * minute before), and renewed once when the exchange refuses it.
  */
@@ -43,24 +43,21 @@ export class ChildOrdersApi {
     private readonly who: ChildOrderCredentials,
     private readonly log: Log,
     private readonly now: () => number,
+    private readonly style: WebServiceStyle = WEB_SERVICE_STYLE.childOrders,
   ) {}
 
   /** The exchange's child orders of one registration on one day (YYYY-MM-DD). */
   async childOrders(query: { clientCode: string; planType: SystematicPlanType; registrationNo: string; date: string }): Promise<ChildOrder[]> {
     for (let attempt = 1; ; attempt++) {
       const encrypted = await this.encryptedPassword();
-      const result = asObject(
-        await this.transport.soapNode(WEB_SERVICE, "ChildOrderDetails", [
-          contractParam([
-            ["ClientCode", query.clientCode],
-            ["Date", childOrderDate(query.date)],
-            ["EncryptedPassword", encrypted],
-            ["MemberCode", this.who.memberId],
-            ["RegnNo", query.registrationNo],
-            ["SystematicPlanType", query.planType],
-          ]),
-        ]),
-      );
+      const result = await callWebService(this.transport, this.style, "ChildOrderDetails", {
+        ClientCode: query.clientCode,
+        Date: childOrderDate(query.date),
+        EncryptedPassword: encrypted,
+        MemberCode: this.who.memberId,
+        RegnNo: query.registrationNo,
+        SystematicPlanType: query.planType,
+      });
       const status = text(result?.Status);
       const message = text(result?.Message);
       if (status === "100") return readChildOrders(result?.ChildOrderDetails);
@@ -76,17 +73,13 @@ export class ChildOrdersApi {
   private async encryptedPassword(): Promise<string> {
     if (this.session && this.session.expiresAt - MARGIN_MS > this.now()) return this.session.encrypted;
     const startedAt = this.now();
-    const result = asObject(
-      await this.transport.soapNode(WEB_SERVICE, "GetPasswordForChildOrder", [
-        contractParam([
-          ["MemberId", this.who.memberId],
-          ["PassKey", this.who.passKey ?? randomPassKey()],
-          ["Password", this.who.password],
-          ["RequestType", null],
-          ["UserId", this.who.userId],
-        ]),
-      ]),
-    );
+    const result = await callWebService(this.transport, this.style, "GetPasswordForChildOrder", {
+      MemberId: this.who.memberId,
+      PassKey: this.who.passKey ?? randomPassKey(),
+      Password: this.who.password,
+      RequestType: null,
+      UserId: this.who.userId,
+    });
     const status = text(result?.Status);
     const answer = text(result?.ResponseString);
     if (status !== "100" || answer === "") {
@@ -101,9 +94,7 @@ export class ChildOrdersApi {
 }
 
 function readChildOrders(list: unknown): ChildOrder[] {
-  const items = asObject(list)?.ChildOrderDetails;
-  return (Array.isArray(items) ? items : items === undefined ? [] : [items]).flatMap((item): ChildOrder[] => {
-    const f = asObject(item) ?? {};
+  return listOf(list, "ChildOrderDetails").flatMap((f): ChildOrder[] => {
     const orderNumber = text(f.OrderNumber).trim();
     const buySell = text(f.BuySell).trim().toUpperCase();
     if (!/^[1-9]\d*$/.test(orderNumber) || (buySell !== "P" && buySell !== "R")) return [];

@@ -9,7 +9,7 @@ import { mandateAtExchange } from "./lookups.repo.js";
 import { callMfapi } from "./mfapi.js";
 import { MFAPI_FLAG, mandateIdFrom, mandateRegistrationParam } from "./mfapi-params.js";
 import { randomPassKey } from "./sessions.js";
-import { CREDENTIAL_FAILURE, credentialFailure, postWebService, statusOf, textOf } from "./web-service.js";
+import { CREDENTIAL_FAILURE, callWebService, credentialFailure, listOf, statusOf, textOf } from "./web-service.js";
 
 type MandateOutcome = RegistrationOutcome & { exchangeMandateId: string | null };
 
@@ -66,9 +66,9 @@ export async function mandateStatusAtExchange(ctx: BseContext, mandateId: string
     MandateId: known.exchangeMandateId,
     EncryptedPassword: token,
   });
-  let answer = await postWebService(ctx, "MandateDetails", request(await accessToken(ctx)));
+  let answer = await callWebService(ctx.transport, ctx.webServiceStyle.mandates, "MandateDetails", request(await accessToken(ctx)));
   if (statusOf("MandateDetails", answer) === "101" && /ACCESS TOKEN EXPIRED/i.test(textOf(answer.Message))) {
-    answer = await postWebService(ctx, "MandateDetails", request(await accessToken(ctx)));
+    answer = await callWebService(ctx.transport, ctx.webServiceStyle.mandates, "MandateDetails", request(await accessToken(ctx)));
   }
   const message = textOf(answer.Message);
   if (statusOf("MandateDetails", answer) === "101") {
@@ -76,7 +76,7 @@ export async function mandateStatusAtExchange(ctx: BseContext, mandateId: string
     if (CREDENTIAL_FAILURE.test(message)) throw credentialFailure("mandate status", message);
     throw new ExchangeUnavailableError(`BSE mandate status failed: ${maskFreeText(message || "(no message)")}`);
   }
-  const details = Array.isArray(answer.MandateDetails) ? (answer.MandateDetails as Array<Record<string, unknown>>) : [];
+  const details = listOf(answer.MandateDetails, "MandateDetails");
   const row = details.find((d) => textOf(d.MandateId) === known.exchangeMandateId);
   if (!row) return { status: "PENDING", remark: null };
   const outcome = mandateOutcomeOf(textOf(row.Status), textOf(row.Remarks));
@@ -85,7 +85,7 @@ export async function mandateStatusAtExchange(ctx: BseContext, mandateId: string
 
 /** GetAccessToken (§6.1): a fresh token per status check (the document gives no lifetime). */
 async function accessToken(ctx: BseContext): Promise<string> {
-  const answer = await postWebService(ctx, "GetAccessToken", {
+  const answer = await callWebService(ctx.transport, ctx.webServiceStyle.mandates, "GetAccessToken", {
     RequestType: "MANDATE",
     UserId: ctx.config.userId,
     MemberId: ctx.config.memberId,
@@ -105,7 +105,7 @@ async function accessToken(ctx: BseContext): Promise<string> {
 export async function mandateAuthUrlAtExchange(ctx: BseContext, mandateId: string): Promise<string | null> {
   const known = await mandateAtExchange(ctx.db, mandateId);
   if (!known?.exchangeMandateId) return null;
-  const answer = await postWebService(ctx, "EMandateAuthURL", {
+  const answer = await callWebService(ctx.transport, ctx.webServiceStyle.mandates, "EMandateAuthURL", {
     UserId: ctx.config.userId,
     MemberCode: ctx.config.memberId,
     Password: ctx.config.password,

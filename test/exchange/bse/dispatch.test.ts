@@ -5,7 +5,7 @@ import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { pendingInvestor } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
-import { createOpenScheme, eventNames, placedOrder } from "../../helpers/orders.js";
+import { createOpenScheme, eventNames, placedOrder, today } from "../../helpers/orders.js";
 
 const env: Record<string, string> = {};
 const double = useBseDouble(env, { BSE_TIMEOUT_MS: "500" });
@@ -97,5 +97,25 @@ describe("dispatch through the real job with MF_EXCHANGE=bse, against the double
     expect(row).toMatchObject({ status: "PENDING", exchangeOrderNumber: null, failureCode: null });
     expect(row.providerRemark).toMatch(/^SENT AS \d{19} WITHOUT AN ANSWER; AWAITING THE EXCHANGE'S ORDER STATUS REPORT$/);
     expect(double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode)).toHaveLength(0);
+  });
+
+  it("an SWP and an STP through the real job: the investor's mobile, e-mail and bank account sent (decrypted), the registration number stored, none of them logged", async () => {
+    const ctx = await orderingInvestor();
+    double.current.registrations.clients.set(ctx.uccCode, { clientCode: ctx.uccCode, regnType: "NEW", fields: [], accounts: ["001234567890"] });
+    const plan = { frequency: "MONTHLY", start_date: today(), installments: 6 };
+    const swpId = await placedOrder(app, ctx, { order_type: "SWP", scheme_code: await scheme(), folio_no: "7788/11", amount: 1500, swp: plan });
+    const stpScheme = await scheme();
+    const stpId = await placedOrder(app, ctx, { order_type: "STP", scheme_code: stpScheme, folio_no: "7788/11", amount: 2000, stp: { ...plan, to_scheme_code: await scheme() } });
+    app.logs.length = 0;
+    await runTask(app, dispatchOrder, { order_id: swpId });
+    await runTask(app, dispatchOrder, { order_id: stpId });
+
+    const swp = [...double.current.registrations.swps.values()].find((r) => r.clientCode === ctx.uccCode)!;
+    expect(swp.fields.slice(16)).toEqual(["9876543210", "asha.rao@example.in", "001234567890"]);
+    expect(await orderRow(swpId)).toMatchObject({ status: "ACCEPTED", exchangeOrderNumber: swp.registrationNo });
+    const stp = [...double.current.transfers.stps.values()].find((r) => r.clientCode === ctx.uccCode)!;
+    expect(stp.body).toMatchObject({ FromBSESchemeCode: stpScheme, Filler1: "9876543210", Filler2: "asha.rao@example.in", InstAmount: "2000.00" });
+    expect(await orderRow(stpId)).toMatchObject({ status: "ACCEPTED", exchangeOrderNumber: stp.registrationNo });
+    expect(app.logs.join("\n")).not.toMatch(/9876543210|asha\.rao|001234567890/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NotSupportedByBseError, type BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
+import { BseExchange, NotSupportedByBseError } from "../../../src/exchange/bse/bse-exchange.js";
 import { mandateOutcomeOf } from "../../../src/exchange/bse/mandates.js";
 import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
 import { registerInvestor } from "../../../src/investors/jobs/register.js";
@@ -9,6 +9,7 @@ import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { WEB_SERVICE } from "../../helpers/bse-double/registrations.js";
 import { mandateBody, pendingInvestor } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
+import { capturingLogger } from "../../helpers/logs.js";
 
 const env: Record<string, string> = {};
 const double = useBseDouble(env, { BSE_TIMEOUT_MS: "500" });
@@ -114,6 +115,28 @@ describe("mandates through the BSE adapter against the double", () => {
     expect(await bse().mandateAuthUrl(physical)).toBeNull();
 
     await expect(bse().cancelMandate(enach)).rejects.toBeInstanceOf(NotSupportedByBseError);
+  });
+
+  it("the other reading of StarMFWebService (SOAP data contracts on .svc/Secure, web-service.ts): the same status and e-NACH URL", async () => {
+    const soap = new BseExchange(
+      app.prisma,
+      {
+        baseUrl: double.current.baseUrl, userId: double.current.credentials.userId, memberId: double.current.credentials.memberId,
+        password: double.current.credentials.password, passKey: undefined, apiKey: "double-api-key", euin: undefined, timeoutMs: 1000,
+      },
+      capturingLogger().logger,
+      { webServiceStyle: { mandates: "soap", childOrders: "soap" } },
+    );
+    const id = await pendingMandate();
+    await runTask(app, registerMandate, { mandate_id: id });
+    const { exchangeMandateId } = await mandateRow(id);
+    const soapCalls = () => double.current.calls.filter((c) => ["GetAccessToken", "MandateDetails", "EMandateAuthURL"].includes(c.operation)).map((c) => c.operation);
+    const before = soapCalls().length;
+    expect(await soap.mandateStatus(id)).toEqual({ status: "PENDING", remark: "REGISTERED BY MEMBER" });
+    double.current.registrations.setMandateStatus(exchangeMandateId!, "APPROVED");
+    expect(await soap.mandateStatus(id)).toEqual({ status: "REGISTERED", remark: null });
+    expect(await soap.mandateAuthUrl(id)).toBe(`https://bsestarmfdemo.bseindia.com/ENACH/Authenticate.aspx?mandate=${exchangeMandateId}`);
+    expect(soapCalls().slice(before)).toEqual(["GetAccessToken", "MandateDetails", "GetAccessToken", "MandateDetails", "EMandateAuthURL"]);
   });
 
   it("logs carry neither PANs, account numbers, the password nor any session or token", () => {

@@ -2,7 +2,7 @@ import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrisma, type Db } from "../../../src/db/client.js";
 import type { BseConfig } from "../../../src/env.js";
-import { BseExchange, NotSupportedByBseError } from "../../../src/exchange/bse/bse-exchange.js";
+import { BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
 import { orderEntryParams } from "../../../src/exchange/bse/order-entry.js";
 import { ORDER_ENTRY_SERVICE } from "../../../src/exchange/bse/soap.js";
 import { BseTransport } from "../../../src/exchange/bse/transport.js";
@@ -187,13 +187,5 @@ describe("BSE order entry (orderEntryParam) against the double", () => {
       `NEW|${ref!.transNo}|0|1023401|10234|UCC0001|FAILED: DUPLICATE TRANSACTION NUMBER|1`,
     );
     expect(double.orderEntry.orders.length).toBe(placed);
-  });
-
-  it("the methods of later slices say so, and are not the unavailable error", async () => {
-    const bse = exchange();
-    const error = await bse.placeOrder(order({ orderType: "STP", toSchemeCode: "03-DP" })).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NotSupportedByBseError);
-    expect(error).not.toBeInstanceOf(ExchangeUnavailableError);
-    expect((error as Error).message).toBe("not yet supported by the BSE adapter: placeOrder(STP)");
   });
 });

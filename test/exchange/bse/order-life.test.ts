@@ -3,7 +3,9 @@ import { dispatchOrder } from "../../../src/orders/jobs/dispatch.js";
 import { syncOrdersWithExchange } from "../../../src/orders/jobs/sync-exchange.js";
 import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
-import { pendingInvestor } from "../../helpers/investors.js";
+import { registerInvestor } from "../../../src/investors/jobs/register.js";
+import { checkMandateStatus, registerMandate } from "../../../src/mandates/jobs/register.js";
+import { mandateBody, pendingInvestor } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
 import { createDueInstallments } from "../../../src/orders/schedule.js";
 import { createOpenScheme, eventNames, placedOrder, today } from "../../helpers/orders.js";
@@ -111,5 +113,55 @@ describe("the life of an order with MF_EXCHANGE=bse, against the double", () => 
     expect([allotted.status, allotted.nav!.toFixed(4), allotted.allottedUnits!.toFixed(3), allotted.exchangeOrderNumber]).toEqual(["ALLOTTED", "20.0001", "49.999", childNo]);
     // The registration itself stays ACCEPTED (never allotted).
     expect((await app.prisma.order.findUniqueOrThrow({ where: { id } })).status).toBe("ACCEPTED");
+  });
+
+  it("the whole life from registration: UCC + FATCA through the job, a mandate registered and approved, a lump sum ALLOTTED, an XSIP on the mandate; no secret or PAN logged", async () => {
+    double.current.registrations.refuseUnknownClients();
+    app.logs.length = 0;
+    const { token } = await app.newDistributor();
+    const investor = await pendingInvestor(app, token);
+    const { uccCode } = await app.prisma.investor.findUniqueOrThrow({ where: { id: investor.id } });
+
+    await runTask(app, registerInvestor, { investor_id: investor.id });
+    expect(await app.prisma.investor.findUniqueOrThrow({ where: { id: investor.id }, select: { status: true } })).toEqual({ status: "REGISTERED" });
+    expect(double.current.registrations.clients.get(uccCode)!.regnType).toBe("NEW");
+    expect(double.current.registrations.fatca.has(investor.pan)).toBe(true);
+
+    const created = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor) });
+    expect(created.status).toBe(201);
+    const mandateId = created.body.id as string;
+    await runTask(app, registerMandate, { mandate_id: mandateId });
+    const { exchangeMandateId } = await app.prisma.mandate.findUniqueOrThrow({ where: { id: mandateId } });
+    expect(double.current.registrations.mandates.get(exchangeMandateId!)).toMatchObject({ clientCode: uccCode, type: "N", status: "REGISTERED BY MEMBER" });
+    double.current.registrations.setMandateStatus(exchangeMandateId!, "APPROVED");
+    await runTask(app, checkMandateStatus, { mandate_id: mandateId });
+    expect((await app.http("GET", `/api/mandates/v1/${mandateId}`, { token })).body).toMatchObject({ status: "REGISTERED" });
+
+    const ctx = { token, account: investor.account };
+    await createOpenScheme(app, "LIFE05");
+    const lumpSum = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: "LIFE05", amount: 7500, purchase_type: "FRESH" });
+    await runTask(app, dispatchOrder, { order_id: lumpSum });
+    const [booked] = double.current.orderEntry.orders.filter((o) => o.clientCode === uccCode);
+    expect((await app.http("GET", `/api/orders/v1/${lumpSum}`, { token })).body).toMatchObject({ status: "ACCEPTED", exchange_order_number: booked!.orderNo });
+    double.current.reports.allot(booked!.orderNo, { nav: "31.4159", units: "238.732", amount: "7500.00", folioNo: "4455667/88", reportDate: "2026-01-06" });
+    await sync();
+    expect((await app.http("GET", `/api/orders/v1/${lumpSum}`, { token })).body).toMatchObject({ status: "ALLOTTED", folio_no: "4455667/88" });
+    const row = await app.prisma.order.findUniqueOrThrow({ where: { id: lumpSum }, select: { nav: true, allottedUnits: true } });
+    expect([row.nav!.toFixed(4), row.allottedUnits!.toFixed(3)]).toEqual(["31.4159", "238.732"]);
+    expect(await eventNames(app, lumpSum)).toEqual(["order.accepted", "order.allotted"]);
+
+    await createOpenScheme(app, "LIFE06");
+    const xsip = await placedOrder(app, ctx, {
+      order_type: "XSIP", scheme_code: "LIFE06", amount: 2000, mandate_id: mandateId, sip: { frequency: "MONTHLY", start_date: today(), installments: 12, installment_day: 10 },
+    });
+    await runTask(app, dispatchOrder, { order_id: xsip });
+    const registration = double.current.plans.registrations.find((r) => r.clientCode === uccCode && r.kind === "XSIP")!;
+    expect(registration.values.get("MandateID")).toBe(exchangeMandateId);
+    expect((await app.http("GET", `/api/orders/v1/${xsip}`, { token })).body).toMatchObject({ status: "ACCEPTED", exchange_order_number: registration.regNo });
+
+    const logged = app.logs.join("\n");
+    expect(logged.length).toBeGreaterThan(0);
+    const secrets = [investor.pan, "9876543210", "asha.rao@example.in", "001234567890", double.current.credentials.password, "double-api-key", ...double.current.sessions.issued];
+    for (const secret of secrets) expect(logged).not.toContain(secret);
   });
 });

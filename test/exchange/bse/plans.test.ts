@@ -25,7 +25,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const exchange = (overrides: Partial<BseConfig> = {}) =>
+const exchange = (overrides: Partial<BseConfig> = {}, options: ConstructorParameters<typeof BseExchange>[3] = {}) =>
   new BseExchange(
     prisma,
     {
@@ -33,6 +33,7 @@ const exchange = (overrides: Partial<BseConfig> = {}) =>
       passKey: undefined, apiKey: "k", euin: undefined, timeoutMs: 1000, ...overrides,
     },
     capturingLogger().logger,
+    options,
   );
 
 const base = (fields: Partial<OrderEntry>): OrderEntry => ({
@@ -188,5 +189,16 @@ describe("SIP and XSIP registrations and their cancellation against the double",
     const second = installment(2, "2026-04-12");
     expect(await bse.matchInstallments([second])).toEqual([{ orderId: second.orderId, exchangeOrderNumber: next }]);
     expect(double.childOrders.logins).toBe(logins + 1);
+  });
+
+  it("child orders on the other reading of StarMFWebService (JSON at .svc/<Operation>, web-service.ts): the same match", async () => {
+    const entry = sip({ orderType: "XSIP", exchangeMandateId: "123456" });
+    const { exchangeOrderNumber: regNo } = await exchange().placeOrder(entry);
+    const json = exchange({}, { webServiceStyle: { mandates: "json", childOrders: "json" } });
+    const soapCalls = double.calls.filter((c) => c.operation === "ChildOrderDetails" || c.operation === "GetPasswordForChildOrder").length;
+    const childNo = double.childOrders.generate(regNo!, "2026-05-05");
+    const installment = { orderId: newId("ord"), registrationOrderId: entry.orderId, clientCode: "UCC0001", orderType: "XSIP" as const, installmentNo: 1, dueDate: "2026-05-05" };
+    expect(await json.matchInstallments([installment])).toEqual([{ orderId: installment.orderId, exchangeOrderNumber: childNo }]);
+    expect(double.calls.filter((c) => c.operation === "ChildOrderDetails" || c.operation === "GetPasswordForChildOrder").length).toBe(soapCalls);
   });
 });

@@ -3,7 +3,9 @@ import { readFields, type FieldSpec } from "./fields.js";
 import type { DoubleOrderEntry } from "./order-entry.js";
 import type { DoublePlans } from "./plans.js";
 import { WEB_ACTION, WEB_PATH } from "./reports.js";
-import { DATA_CONTRACT_NS, SoapFault, type DoubleServer, type ResultTree, type SoapRequest } from "./server.js";
+import { WEB_SERVICE } from "./registrations.js";
+import type { DoubleServer, ResultTree, SoapRequest } from "./server.js";
+import { contractMembers, jsonFace } from "./web-faces.js";
 import type { Credentials } from "./sessions.js";
 
 /**
@@ -43,8 +45,10 @@ export class DoubleChildOrders {
     server: DoubleServer,
     private readonly now: () => number = Date.now,
   ) {
-    server.soap(WEB_PATH, WEB_ACTION("GetPasswordForChildOrder"), (request) => this.login(request));
-    server.soap(WEB_PATH, WEB_ACTION("ChildOrderDetails"), (request) => this.details(request));
+    for (const [operation, handler] of [["GetPasswordForChildOrder", (r: SoapRequest) => this.login(r)], ["ChildOrderDetails", (r: SoapRequest) => this.details(r)]] as const) {
+      server.soap(WEB_PATH, WEB_ACTION(operation), handler);
+      server.json(`${WEB_SERVICE}/${operation}`, jsonFace(operation, handler));
+    }
   }
 
   /** The exchange generates the registration's installment order due on `day` (YYYY-MM-DD); its order number. */
@@ -66,7 +70,7 @@ export class DoubleChildOrders {
   }
 
   private login(request: SoapRequest): ResultTree {
-    const v = readFields(LOGIN, this.contract(request));
+    const v = readFields(LOGIN, contractMembers(request));
     const answer = (status: string, text: string): ResultTree => [["Filler", ""], ["ResponseString", text], ["Status", status]];
     if (!v.get("UserId")) return answer("101", "USER ID SHOULD NOT BE BLANK");
     if (!v.get("PassKey")) return answer("101", "PASSKEY SHOULD NOT BE BLANK");
@@ -80,7 +84,7 @@ export class DoubleChildOrders {
   }
 
   private details(request: SoapRequest): ResultTree {
-    const v = readFields(REQUEST, this.contract(request));
+    const v = readFields(REQUEST, contractMembers(request));
     const answer = (status: string, message: string, rows: ResultTree[] = []): ResultTree => [
       ["ChildOrderDetails", rows.map((row): [string, ResultTree] => ["ChildOrderDetails", row])], ["Message", message], ["Status", status],
     ];
@@ -106,12 +110,5 @@ export class DoubleChildOrders {
         ["Quantity", "0.0000"], ["RTASchemeCode", "RTA1"], ["SchemeName", "TEST SCHEME"], ["SubBrokerARNCode", ""], ["SubBrokerCode", ""], ["SubOrderType", "NRM"],
       ]);
     return answer("100", `Child Order Details for Registration Number : ${registration.regNo}`, rows);
-  }
-
-  private contract(request: SoapRequest): Array<[string, string]> {
-    if (request.params.map(([name]) => name).join(",") !== "Param") throw new SoapFault("The operation takes one Param element.");
-    const contract = request.contracts.get("Param");
-    if (!contract || contract.namespace !== DATA_CONTRACT_NS) throw new SoapFault("Param is not a StarMFWebService data contract.");
-    return contract.members;
   }
 }

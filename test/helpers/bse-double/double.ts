@@ -7,6 +7,7 @@ import { DoubleRegistrations } from "./registrations.js";
 import { DoubleReports } from "./reports.js";
 import { startDoubleServer, type DoubleServer } from "./server.js";
 import { DoubleSessions, type Credentials } from "./sessions.js";
+import { DoubleTransfers } from "./transfers.js";
 
 /** The member the double knows (a 5-character member code, so TransNo is 8 + 5 + 6 = 19 characters). */
 export const DOUBLE_CREDENTIALS: Credentials = { userId: "1023401", memberId: "10234", password: "Uat@pass1" };
@@ -18,6 +19,7 @@ export interface BseDouble extends DoubleServer {
   plans: DoublePlans;
   childOrders: DoubleChildOrders;
   registrations: DoubleRegistrations;
+  transfers: DoubleTransfers;
   credentials: Credentials;
   /** The environment that points MF_EXCHANGE=bse at this double. */
   env(overrides?: Record<string, string>): Record<string, string>;
@@ -25,7 +27,7 @@ export interface BseDouble extends DoubleServer {
 
 /**
  * The exchange double: its server with the services built so far (logins, order entry, switch, SIP and
- * XSIP, reports, child orders, registrations and payments). Later slices
+ * XSIP, reports, child orders, registrations and payments, STP and SWP). Later slices
  * register theirs on `double.soap(path, action, handler)` / `double.json(path, handler)`.
  */
 export async function startBseDouble(options: { now?: () => number; today?: () => string } = {}): Promise<BseDouble> {
@@ -36,7 +38,8 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
   const reports = new DoubleReports(credentials, orderEntry, server);
   const plans = new DoublePlans(credentials, sessions, orderEntry, server);
   const childOrders = new DoubleChildOrders(credentials, orderEntry, plans, server, options.now);
-  const registrations = new DoubleRegistrations(credentials, sessions, orderEntry, server);
+  const registrations = new DoubleRegistrations(credentials, sessions, orderEntry, server, plans);
+  const transfers = new DoubleTransfers(credentials, server);
   return Object.assign(server, {
     sessions,
     orderEntry,
@@ -44,6 +47,7 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
     plans,
     childOrders,
     registrations,
+    transfers,
     credentials,
     env: (overrides: Record<string, string> = {}) => ({
       MF_EXCHANGE: "bse",

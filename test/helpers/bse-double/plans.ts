@@ -114,6 +114,8 @@ export interface Registration {
 
 export class DoublePlans {
   readonly registrations: Registration[] = [];
+  /** When set (registrations.ts `refuseUnknownClients`), why the exchange refuses an XSIP's mandate id for the client, or null. */
+  mandateProblem: ((clientCode: string, mandateId: string) => string | null) | null = null;
   private nextRegNo = 75_342;
 
   constructor(
@@ -172,6 +174,8 @@ export class DoublePlans {
     if (v.get(regField)) return answer("", `FAILED: ${regField.toUpperCase()} SHOULD BE BLANK FOR NEW REGISTRATION`, "1");
     if (v.get("TransMode") === "P" ? v.get("DpTxnMode") !== "P" : v.get("DpTxnMode") === "P") return answer("", "FAILED: INVALID DP TRANSACTION MODE", "1");
     if (kind === "XSIP" && !v.get("MandateID") === !v.get("Param2")) return answer("", "FAILED: EITHER XSIP MANDATE ID OR ISIP MANDATE ID IS MANDATORY", "1");
+    const mandateProblem = kind === "XSIP" ? this.mandateProblem?.(v.get("ClientCode")!, v.get("MandateID") || v.get("Param2")!) : null;
+    if (mandateProblem) return answer("", mandateProblem, "1");
     const regNo = String(this.nextRegNo++);
     this.registrations.push({ kind, regNo, clientCode: v.get("ClientCode")!, schemeCode: v.get("SchemeCode")!, values: v, cancelled: false });
     return answer(regNo, `${kind} REGISTRATION DONE SUCCESSFULLY`, "0");

@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { readFields, type FieldSpec } from "./fields.js";
 import type { DoubleOrderEntry } from "./order-entry.js";
-import type { DoubleServer } from "./server.js";
+import type { DoublePlans } from "./plans.js";
+import type { DoubleServer, JsonHandler } from "./server.js";
+import { WEB_ACTION, WEB_PATH } from "./reports.js";
+import { soapFace } from "./web-faces.js";
 import { UPLOAD_ACTION, UPLOAD_PATH, type Credentials, type DoubleSessions } from "./sessions.js";
 import { DATE } from "./validate-common.js";
 import { validateMfapiParam } from "./validate-mfapi.js";
@@ -9,8 +12,8 @@ import { validateUccRequest } from "./validate-ucc.js";
 
 /**
  * The exchange's registrations and payments as the double serves them (bse-starmf-services.md §1-3, §6,
- * §9.2): the enhanced UCC JSON API (NEW/MOD), MFAPI on the upload service (FATCA 01, mandate 06, client
- * order payment status 11), the mandate status API (GetAccessToken, MandateDetails), the e-NACH
+ * §9.2): the enhanced UCC JSON API (NEW/MOD), MFAPI on the upload service (FATCA 01, mandate 06, SWP
+ * registration 08 and cancellation 10, client order payment status 11), the mandate status API (GetAccessToken, MandateDetails), the e-NACH
  * authentication URL and the single payment API. Each request is checked by the validators written from
  * the document; the double remembers registered client codes (with their bank accounts), FATCA records,
  * mandates and payments, so later requests are checked against them.
@@ -45,6 +48,13 @@ export interface DoubleMandate {
   umrn: string;
 }
 
+export interface DoubleSwp {
+  registrationNo: string;
+  clientCode: string;
+  fields: string[];
+  cancelled: boolean;
+}
+
 export interface DoublePayment {
   clientCode: string;
   mode: string;
@@ -60,6 +70,9 @@ export class DoubleRegistrations {
   readonly fatca = new Map<string, string[]>();
   readonly mandates = new Map<string, DoubleMandate>();
   readonly payments: DoublePayment[] = [];
+  /** SWP registrations (flag 08) by registration number. */
+  readonly swps = new Map<string, DoubleSwp>();
+  private nextSwp = 61_001;
   /** Flag 11's text per exchange order number (default: PAYMENT NOT INITIATED FOR GIVEN ORDER). */
   readonly paymentStatus = new Map<string, string>();
   private readonly rejections = new Map<string, string[]>();
@@ -71,12 +84,19 @@ export class DoubleRegistrations {
     private readonly sessions: DoubleSessions,
     private readonly orderEntry: DoubleOrderEntry,
     server: DoubleServer,
+    private readonly plans?: DoublePlans,
   ) {
     server.json(UCC_PATH, (body) => this.ucc(body));
     server.soap(UPLOAD_PATH, UPLOAD_ACTION("MFAPI"), ({ params }) => this.mfapi(params));
-    server.json(`${WEB_SERVICE}/GetAccessToken`, (body) => this.accessToken(body));
-    server.json(`${WEB_SERVICE}/MandateDetails`, (body) => this.mandateDetails(body));
-    server.json(`${WEB_SERVICE}/EMandateAuthURL`, (body) => this.authUrl(body));
+    const webOperations: Array<[string, JsonHandler]> = [
+      ["GetAccessToken", (body) => this.accessToken(body)],
+      ["MandateDetails", (body) => this.mandateDetails(body)],
+      ["EMandateAuthURL", (body) => this.authUrl(body)],
+    ];
+    for (const [operation, handler] of webOperations) {
+      server.json(`${WEB_SERVICE}/${operation}`, handler);
+      server.soap(WEB_PATH, WEB_ACTION(operation), soapFace(handler));
+    }
     server.json(PAYMENT_PATH, (body) => this.payment(body));
     server.onExpireSessions(() => this.expireTokens());
   }
@@ -86,9 +106,18 @@ export class DoubleRegistrations {
     this.rejections.set(service, [...(this.rejections.get(service) ?? []), remark]);
   }
 
-  /** From now on order entry refuses orders for client codes not registered here (FAILED: INVALID CLIENT CODE). */
+  /**
+   * From now on order entry refuses orders for client codes not registered here (FAILED: INVALID CLIENT
+   * CODE), and XSIP registrations on a mandate that is not the client's or not APPROVED.
+   */
   refuseUnknownClients(): void {
     this.orderEntry.knownClient = (clientCode) => this.clients.has(clientCode);
+    if (!this.plans) return;
+    this.plans.mandateProblem = (clientCode, mandateId) => {
+      const mandate = this.mandates.get(mandateId);
+      if (!mandate || mandate.clientCode !== clientCode) return "FAILED: INVALID MANDATE NUMBER FOR GIVEN CLIENT CODE";
+      return mandate.status === "APPROVED" ? null : "FAILED: MANDATE IS NOT APPROVED";
+    };
   }
 
   /** Every access token of the mandate status API lapses now. */
@@ -139,7 +168,8 @@ export class DoubleRegistrations {
     const problem = validateMfapiParam(flag, param);
     if (problem) return `101|${problem}`;
     const f = param.split("|");
-    if ((flag === "06" || flag === "11") && !this.clients.has(f[0]!)) return "101|INVALID CLIENT CODE";
+    if ((flag === "06" || flag === "08" || flag === "11") && !this.clients.has(f[0]!)) return "101|INVALID CLIENT CODE";
+    if (flag === "08" && !this.clients.get(f[0]!)!.accounts.includes(f[18]!)) return "101|FAILED: INVALID BANK ACCOUNT NUMBER";
     const scripted = this.scripted(flag);
     if (scripted) return `101|${scripted}`;
     switch (flag) {
@@ -151,6 +181,18 @@ export class DoubleRegistrations {
         const mandateId = type === "I" ? `BSE${String(521824730000 + this.nextMandate++)}` : String(this.nextMandate++);
         this.mandates.set(mandateId, { mandateId, clientCode: f[0]!, type, amount: f[1]!, status: "REGISTERED BY MEMBER", remarks: "", umrn: "" });
         return `100|MANDATE REGISTRATION DONE SUCCESSFULLY ${mandateId}`;
+      }
+      case "08": {
+        const registrationNo = String(this.nextSwp++);
+        this.swps.set(registrationNo, { registrationNo, clientCode: f[0]!, fields: f, cancelled: false });
+        return `100|SWP REGISTRATION DONE SUCCESSFULLY. SWP REG NO : ${registrationNo}`;
+      }
+      case "10": {
+        const swp = this.swps.get(f[0]!);
+        if (!swp || swp.clientCode !== f[1]) return "101|FAILED: INVALID STP REGISTRATION NUMBER";
+        if (swp.cancelled) return "101|FAILED: SWP ALREADY CANCELLED";
+        swp.cancelled = true;
+        return "100|SWP CANCELLED SUCCESSFULLY";
       }
       case "11": {
         const [clientCode, orderNo] = f as [string, string];
