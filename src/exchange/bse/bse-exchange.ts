@@ -41,6 +41,9 @@ import { BseTransport, ExchangeNotDeliveredError } from "./transport.js";
 import { WEB_SERVICE_STYLE, type WebServiceStyles } from "./web-service.js";
 
 /** A port method this adapter does not implement yet: a plain error (not "unavailable"), so nothing pretends to work. */
+/** What a mandate cancellation answers: the exchange has no API for it. */
+export const MANDATE_CANCEL_REMARK = "NO EXCHANGE API: CANCEL THE MANDATE WITH THE BANK / EXCHANGE BACK OFFICE";
+
 export class NotSupportedByBseError extends Error {
   constructor(method: string) {
     super(`not yet supported by the BSE adapter: ${method}`);
@@ -411,9 +414,12 @@ export class BseExchange implements ExchangePort {
   mandateAuthUrl(mandateId: string): Promise<string | null> {
     return mandateAuthUrlAtExchange(this.context, mandateId);
   }
-  /** The document has no mandate cancellation (a mandate is cancelled with the bank): not supported. */
+  /**
+   * The document has no mandate cancellation (a mandate is cancelled with the bank): a final "not cancelled"
+   * whose remark tells the operator what to do (README "The production exchange"); nothing is sent.
+   */
   cancelMandate(_mandateId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
-    return unsupported("cancelMandate");
+    return Promise.resolve({ cancelled: false, remark: MANDATE_CANCEL_REMARK });
   }
   createPayment(payment: PaymentRequest): Promise<PaymentInitiation> {
     return initiatePayment(this.context, payment);
@@ -443,10 +449,6 @@ export async function checkLogin(sessions: BseSessions, config: BseConfig, servi
     if (error instanceof ExchangeUnavailableError) return { ok: false, ...who, message: error.message };
     throw error;
   }
-}
-
-function unsupported(method: string): Promise<never> {
-  return Promise.reject(new NotSupportedByBseError(method));
 }
 
 interface KnownOrder {
