@@ -22,7 +22,7 @@ import { BseMappingError } from "./codes.js";
 import { mappingRemark } from "./investors.js";
 import { cancelSwp, checkStp, checkSwp, sendStp, sendSwp, stpRecordOf, stpRegistrationOf, swpRegistrationOf, transferProblem, type StpRecord, type SwpRecord } from "./systematic-transfers.js";
 import type { BseContext } from "./bse-context.js";
-import { ChildOrdersApi } from "./child-orders.js";
+import { ChildOrdersApi, type SystematicPlanType } from "./child-orders.js";
 import { childOrdersOf, insertChildOrder, matchedNumbers } from "./child-orders.repo.js";
 import { registerClient } from "./investors.js";
 import { mandateAuthUrlAtExchange, mandateStatusAtExchange, registerMandateAtExchange } from "./mandates.js";
@@ -322,8 +322,9 @@ export class BseExchange implements ExchangePort {
    * The exchange's child orders of our installments (services §7): per registration and due day, the
    * child orders the exchange generated that no installment has taken yet, in order-number order, go to
    * our installments in installment order; each match is recorded (bse_child_orders), so the reports
-   * follow it. Registrations the exchange never took, and STP/SWP (their child orders are not matched yet:
-   * an STP's are switch pairs; README "Child orders"), are left alone.
+   * follow it. An SWP's child orders are redemptions (the redemption statement allots them). Registrations
+   * the exchange never took, and STPs (their child orders are switch pairs, not matched yet: README "Child
+   * orders"), are left alone.
    */
   async matchInstallments(installments: InstallmentOrderRef[]): Promise<Array<{ orderId: string; exchangeOrderNumber: string }>> {
     const refs = await refsOfOrders(this.db, [...new Set(installments.map((i) => i.registrationOrderId))]);
@@ -338,9 +339,8 @@ export class BseExchange implements ExchangePort {
     for (const group of groups.values()) {
       const { registrationOrderId, clientCode, dueDate } = group[0]!;
       const registration = registrations.get(registrationOrderId);
-      if (!registration || registration.outcome !== "ACCEPTED" || (registration.kind !== "SIP" && registration.kind !== "XSIP")) continue;
-      const isIsip = (registration.request as PlanRequest | null)?.some(([name, value]) => name === "Param2" && !!value) ?? false;
-      const planType = registration.kind === "SIP" ? "SIP" : isIsip ? "ISIP" : "XSIP";
+      const planType = registration?.outcome === "ACCEPTED" ? childPlanTypeOf(registration) : null;
+      if (!registration || !planType) continue;
       const taken = await matchedNumbers(this.db, registrationOrderId);
       const children = (await this.childOrdersApi.childOrders({ clientCode, planType, registrationNo: registration.exchangeOrderNumber!, date: dueDate }))
         .filter((c) => !taken.has(c.orderNumber))
@@ -449,6 +449,14 @@ export async function checkLogin(sessions: BseSessions, config: BseConfig, servi
     if (error instanceof ExchangeUnavailableError) return { ok: false, ...who, message: error.message };
     throw error;
   }
+}
+
+/** The plan type ChildOrderDetails is asked with for a registration whose child orders are matched, or null (STP). */
+function childPlanTypeOf(registration: BseOrderRef): SystematicPlanType | null {
+  if (registration.kind === "SIP" || registration.kind === "SWP") return registration.kind;
+  if (registration.kind !== "XSIP") return null;
+  const isIsip = (registration.request as PlanRequest | null)?.some(([name, value]) => name === "Param2" && !!value) ?? false;
+  return isIsip ? "ISIP" : "XSIP";
 }
 
 interface KnownOrder {
