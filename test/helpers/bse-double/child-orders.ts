@@ -3,6 +3,7 @@ import { readFields, type FieldSpec } from "./fields.js";
 import type { DoubleOrderEntry } from "./order-entry.js";
 import type { DoublePlans } from "./plans.js";
 import type { DoubleSwp } from "./registrations.js";
+import type { DoubleStp } from "./transfers.js";
 import { WEB_ACTION, WEB_PATH } from "./reports.js";
 import { WEB_SERVICE } from "./registrations.js";
 import type { DoubleServer, ResultTree, SoapRequest } from "./server.js";
@@ -14,7 +15,8 @@ import type { Credentials } from "./sessions.js";
  * session) and ChildOrderDetails for a registration on a day (`DD MMM YYYY`). Tests make the exchange
  * generate an installment with `generate(regNo, day)`: a child order booked like any order (the reports
  * show it, order type SIP or XSP; an SWP's a redemption, order type SWP, allotted through the redemption
- * statement), listed for that registration and day.
+ * statement; an STP's a switch-out (R) and a switch-in (P, into the target scheme) pair, the switch-in
+ * allotted through the allotment statement), listed for that registration and day.
  */
 
 /** What a child order repeats of its registration. */
@@ -25,6 +27,8 @@ interface Registration {
   planType: string;
   buySell: "P" | "R";
   orderType: string;
+  /** An STP's target scheme: each installment is a switch-out and a switch-in into it. */
+  toSchemeCode?: string;
   amount: string;
   units: string;
   folioNo: string;
@@ -53,7 +57,7 @@ const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "
 
 export class DoubleChildOrders {
   private readonly sessions = new Map<string, number>();
-  private readonly children: Array<{ regNo: string; day: string; orderNo: string }> = [];
+  private readonly children: Array<{ regNo: string; day: string; orderNo: string; schemeCode: string; buySell: "P" | "R" }> = [];
   /** Logins answered 100. */
   logins = 0;
 
@@ -62,6 +66,7 @@ export class DoubleChildOrders {
     private readonly orderEntry: DoubleOrderEntry,
     private readonly plans: DoublePlans,
     private readonly swps: ReadonlyMap<string, DoubleSwp>,
+    private readonly stps: ReadonlyMap<string, DoubleStp>,
     server: DoubleServer,
     private readonly now: () => number = Date.now,
   ) {
@@ -75,13 +80,17 @@ export class DoubleChildOrders {
   generate(regNo: string, day: string): string {
     const registration = this.registration(regNo);
     if (!registration) throw new Error(`no registration ${regNo}`);
-    const orderNo = this.orderEntry.newOrderNo();
-    this.orderEntry.orders.push({
-      transNo: "", orderNo, clientCode: registration.clientCode, schemeCode: registration.schemeCode, buySell: registration.buySell,
-      values: registration.values, day, internalRef: "", amount: registration.amount, units: registration.units,
-      orderType: registration.orderType, subOrderType: "NRM",
-    });
-    this.children.push({ regNo, day, orderNo });
+    const book = (schemeCode: string, buySell: "P" | "R") => {
+      const orderNo = this.orderEntry.newOrderNo();
+      this.orderEntry.orders.push({
+        transNo: "", orderNo, clientCode: registration.clientCode, schemeCode, buySell, values: registration.values, day, internalRef: "",
+        amount: registration.amount, units: registration.units, orderType: registration.orderType, subOrderType: registration.toSchemeCode ? "SWITCH" : "NRM",
+      });
+      this.children.push({ regNo, day, orderNo, schemeCode, buySell });
+      return orderNo;
+    };
+    const orderNo = book(registration.schemeCode, registration.buySell);
+    if (registration.toSchemeCode) book(registration.toSchemeCode, "P");
     return orderNo;
   }
 
@@ -94,6 +103,15 @@ export class DoubleChildOrders {
         buySell: "P", orderType: plan.kind === "SIP" ? "SIP" : "XSP", amount: `${plan.values.get("InstallmentAmount")}.00`, units: "",
         folioNo: plan.values.get("FolioNo") ?? "", internalRef: plan.values.get("InternalRefNo") ?? "", dpTxn: plan.values.get("DpTxnMode") ?? "P",
         values: plan.values,
+      };
+    }
+    const stp = regNo === undefined ? undefined : this.stps.get(regNo);
+    if (stp) {
+      const b = stp.body;
+      return {
+        regNo: stp.registrationNo, clientCode: stp.clientCode, schemeCode: b.FromBSESchemeCode!, toSchemeCode: b.ToBSESchemeCode!, planType: "STP", buySell: "R",
+        orderType: "STP", amount: b.InstAmount ?? "", units: b.InstUnit ?? "", folioNo: b.FolioNo ?? "", internalRef: b.IntRefNo ?? "", dpTxn: b.TransactionMode ?? "P",
+        values: new Map([["FolioNo", b.FolioNo ?? ""]]),
       };
     }
     const swp = regNo === undefined ? undefined : this.swps.get(regNo);
@@ -144,7 +162,7 @@ export class DoubleChildOrders {
     const rows = this.children
       .filter((c) => c.regNo === registration.regNo && c.day === day)
       .map((c): ResultTree => [
-        ["Amount", Number(registration.amount || "0").toFixed(4)], ["BSESchemeCode", registration.schemeCode], ["BuySell", registration.buySell], ["BuySellType", "FRESH"],
+        ["Amount", Number(registration.amount || "0").toFixed(4)], ["BSESchemeCode", c.schemeCode], ["BuySell", c.buySell], ["BuySellType", "FRESH"],
         ["ClientCode", registration.clientCode], ["ClientName", "TEST CLIENT"], ["DPTxnType", registration.dpTxn], ["EUINFlag", "N"],
         ["EUINNumber", ""], ["FirstOrderTodayFlag", "N"], ["FolioNo", registration.folioNo], ["IntRefNo", registration.internalRef],
         ["KYCFlag", "Y"], ["MemberCode", this.credentials.memberId], ["OrderNumber", c.orderNo], ["OrderType", registration.orderType],

@@ -38,8 +38,8 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
   const reports = new DoubleReports(credentials, orderEntry, server);
   const plans = new DoublePlans(credentials, sessions, orderEntry, server);
   const registrations = new DoubleRegistrations(credentials, sessions, orderEntry, server, plans);
-  const childOrders = new DoubleChildOrders(credentials, orderEntry, plans, registrations.swps, server, options.now);
   const transfers = new DoubleTransfers(credentials, server);
+  const childOrders = new DoubleChildOrders(credentials, orderEntry, plans, registrations.swps, transfers.stps, server, options.now);
   return Object.assign(server, {
     sessions,
     orderEntry,
