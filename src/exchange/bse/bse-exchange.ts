@@ -22,7 +22,7 @@ import { BseMappingError } from "./codes.js";
 import { mappingRemark } from "./investors.js";
 import { cancelSwp, checkStp, checkSwp, sendStp, sendSwp, stpRecordOf, stpRegistrationOf, swpRegistrationOf, transferProblem, type StpRecord, type SwpRecord } from "./systematic-transfers.js";
 import type { BseContext } from "./bse-context.js";
-import { ChildOrdersApi } from "./child-orders.js";
+import { ChildOrdersApi, type ChildOrder, type SystematicPlanType } from "./child-orders.js";
 import { childOrdersOf, insertChildOrder, matchedNumbers } from "./child-orders.repo.js";
 import { registerClient } from "./investors.js";
 import { mandateAuthUrlAtExchange, mandateStatusAtExchange, registerMandateAtExchange } from "./mandates.js";
@@ -41,6 +41,9 @@ import { BseTransport, ExchangeNotDeliveredError } from "./transport.js";
 import { WEB_SERVICE_STYLE, type WebServiceStyles } from "./web-service.js";
 
 /** A port method this adapter does not implement yet: a plain error (not "unavailable"), so nothing pretends to work. */
+/** What a mandate cancellation answers: the exchange has no API for it. */
+export const MANDATE_CANCEL_REMARK = "NO EXCHANGE API: CANCEL THE MANDATE WITH THE BANK / EXCHANGE BACK OFFICE";
+
 export class NotSupportedByBseError extends Error {
   constructor(method: string) {
     super(`not yet supported by the BSE adapter: ${method}`);
@@ -319,8 +322,9 @@ export class BseExchange implements ExchangePort {
    * The exchange's child orders of our installments (services §7): per registration and due day, the
    * child orders the exchange generated that no installment has taken yet, in order-number order, go to
    * our installments in installment order; each match is recorded (bse_child_orders), so the reports
-   * follow it. Registrations the exchange never took, and STP/SWP (their child orders are not matched yet:
-   * an STP's are switch pairs; README "Child orders"), are left alone.
+   * follow it. An SWP's child orders are redemptions (the redemption statement allots them); an STP's
+   * come in switch-out/switch-in pairs: the installment takes the switch-out's number and its allotment is
+   * the switch-in's row, as for a switch. Registrations the exchange never took are left alone.
    */
   async matchInstallments(installments: InstallmentOrderRef[]): Promise<Array<{ orderId: string; exchangeOrderNumber: string }>> {
     const refs = await refsOfOrders(this.db, [...new Set(installments.map((i) => i.registrationOrderId))]);
@@ -335,17 +339,20 @@ export class BseExchange implements ExchangePort {
     for (const group of groups.values()) {
       const { registrationOrderId, clientCode, dueDate } = group[0]!;
       const registration = registrations.get(registrationOrderId);
-      if (!registration || registration.outcome !== "ACCEPTED" || (registration.kind !== "SIP" && registration.kind !== "XSIP")) continue;
-      const isIsip = (registration.request as PlanRequest | null)?.some(([name, value]) => name === "Param2" && !!value) ?? false;
-      const planType = registration.kind === "SIP" ? "SIP" : isIsip ? "ISIP" : "XSIP";
+      const planType = registration?.outcome === "ACCEPTED" ? childPlanTypeOf(registration) : null;
+      if (!registration || !planType) continue;
       const taken = await matchedNumbers(this.db, registrationOrderId);
       const children = (await this.childOrdersApi.childOrders({ clientCode, planType, registrationNo: registration.exchangeOrderNumber!, date: dueDate }))
         .filter((c) => !taken.has(c.orderNumber))
         .sort((a, b) => Number(a.orderNumber) - Number(b.orderNumber));
+      const installmentOrders = planType === "STP" ? switchPairs(children) : children.map((c) => ({ ...c, switchIn: null }));
       for (const installment of [...group].sort((a, b) => a.installmentNo - b.installmentNo)) {
-        const child = children.shift();
+        const child = installmentOrders.shift();
         if (!child) break;
-        const row = { orderId: installment.orderId, registrationOrderId, exchangeOrderNumber: child.orderNumber, orderDate: new Date(`${dueDate}T00:00:00Z`), buySell: child.buySell };
+        const row = {
+          orderId: installment.orderId, registrationOrderId, exchangeOrderNumber: child.orderNumber, switchInOrderNumber: child.switchIn,
+          orderDate: new Date(`${dueDate}T00:00:00Z`), buySell: child.buySell,
+        };
         if (await insertChildOrder(this.db, row)) matches.push({ orderId: installment.orderId, exchangeOrderNumber: child.orderNumber });
       }
     }
@@ -361,7 +368,7 @@ export class BseExchange implements ExchangePort {
     const lastRef = new Map<string, BseOrderRef>();
     for (const ref of refs) if (!isCancelKind(ref.kind)) lastRef.set(ref.orderId, ref);
     const known: KnownOrder[] = children.map((c) => ({
-      orderId: c.orderId, number: c.exchangeOrderNumber, allotmentNumber: null, unanswered: null, day: c.orderDate.toISOString().slice(0, 10),
+      orderId: c.orderId, number: c.exchangeOrderNumber, allotmentNumber: c.switchInOrderNumber, unanswered: null, day: c.orderDate.toISOString().slice(0, 10),
     }));
     for (const ref of lastRef.values()) {
       if (isRegistrationKind(ref.kind)) continue;
@@ -411,9 +418,12 @@ export class BseExchange implements ExchangePort {
   mandateAuthUrl(mandateId: string): Promise<string | null> {
     return mandateAuthUrlAtExchange(this.context, mandateId);
   }
-  /** The document has no mandate cancellation (a mandate is cancelled with the bank): not supported. */
+  /**
+   * The document has no mandate cancellation (a mandate is cancelled with the bank): a final "not cancelled"
+   * whose remark tells the operator what to do (README "The production exchange"); nothing is sent.
+   */
   cancelMandate(_mandateId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
-    return unsupported("cancelMandate");
+    return Promise.resolve({ cancelled: false, remark: MANDATE_CANCEL_REMARK });
   }
   createPayment(payment: PaymentRequest): Promise<PaymentInitiation> {
     return initiatePayment(this.context, payment);
@@ -445,8 +455,27 @@ export async function checkLogin(sessions: BseSessions, config: BseConfig, servi
   }
 }
 
-function unsupported(method: string): Promise<never> {
-  return Promise.reject(new NotSupportedByBseError(method));
+/** The plan type ChildOrderDetails is asked with for a registration whose child orders are matched, or null. */
+function childPlanTypeOf(registration: BseOrderRef): SystematicPlanType | null {
+  if (registration.kind === "SIP" || registration.kind === "SWP" || registration.kind === "STP") return registration.kind;
+  if (registration.kind !== "XSIP") return null;
+  const isIsip = (registration.request as PlanRequest | null)?.some(([name, value]) => name === "Param2" && !!value) ?? false;
+  return isIsip ? "ISIP" : "XSIP";
+}
+
+/**
+ * An STP's child orders (in order-number order) as installments: each switch-out (R) with the first
+ * switch-in (P) numbered after it; a switch-out whose switch-in is not listed yet waits for the next pass.
+ */
+function switchPairs(children: ChildOrder[]): Array<ChildOrder & { switchIn: string | null }> {
+  const ins = children.filter((c) => c.buySell === "P");
+  return children.flatMap((out) => {
+    if (out.buySell !== "R") return [];
+    const at = ins.findIndex((c) => Number(c.orderNumber) > Number(out.orderNumber));
+    if (at < 0) return [];
+    const [into] = ins.splice(at, 1);
+    return [{ ...out, switchIn: into!.orderNumber }];
+  });
 }
 
 interface KnownOrder {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { BseExchange, NotSupportedByBseError } from "../../../src/exchange/bse/bse-exchange.js";
+import { BseExchange, MANDATE_CANCEL_REMARK } from "../../../src/exchange/bse/bse-exchange.js";
 import { mandateOutcomeOf } from "../../../src/exchange/bse/mandates.js";
 import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
 import { registerInvestor } from "../../../src/investors/jobs/register.js";
-import { checkMandateStatus, registerMandate } from "../../../src/mandates/jobs/register.js";
+import { cancelMandateAtExchange, checkMandateStatus, registerMandate } from "../../../src/mandates/jobs/register.js";
 import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { WEB_SERVICE } from "../../helpers/bse-double/registrations.js";
 import { mandateBody, pendingInvestor } from "../../helpers/investors.js";
-import { runTask } from "../../helpers/jobs.js";
+import { queuedJobs, runTask } from "../../helpers/jobs.js";
 import { capturingLogger } from "../../helpers/logs.js";
 
 const env: Record<string, string> = {};
@@ -102,7 +102,7 @@ describe("mandates through the BSE adapter against the double", () => {
     await expect(runTask(app, checkMandateStatus, { mandate_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
   });
 
-  it("the e-NACH authentication URL for an ENACH mandate; none for a physical one or before registration; cancelling is not supported", async () => {
+  it("the e-NACH authentication URL for an ENACH mandate; none for a physical one or before registration", async () => {
     const enach = await pendingMandate();
     expect(await bse().mandateAuthUrl(enach)).toBeNull();
     await runTask(app, registerMandate, { mandate_id: enach });
@@ -113,8 +113,36 @@ describe("mandates through the BSE adapter against the double", () => {
     await runTask(app, registerMandate, { mandate_id: physical });
     expect(double.current.registrations.mandates.get((await mandateRow(physical)).exchangeMandateId!)!.type).toBe("X");
     expect(await bse().mandateAuthUrl(physical)).toBeNull();
+  });
 
-    await expect(bse().cancelMandate(enach)).rejects.toBeInstanceOf(NotSupportedByBseError);
+  it("cancelling: the exchange has no API, so its job ends at once with the operator's instruction on provider_remark and one warning; nothing is sent, nothing retried", async () => {
+    const { token } = await app.newDistributor();
+    const investor = await pendingInvestor(app, token);
+    await runTask(app, registerInvestor, { investor_id: investor.id });
+    const id = (await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor) })).body.id as string;
+    await runTask(app, registerMandate, { mandate_id: id });
+    double.current.registrations.setMandateStatus((await mandateRow(id)).exchangeMandateId!, "APPROVED");
+    await runTask(app, checkMandateStatus, { mandate_id: id });
+    const cancelled = await app.http("POST", `/api/mandates/v1/${id}/cancel`, { token });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: "CANCELLED" });
+    expect(await queuedJobs(app, "mandates__cancel_at_exchange", "mandate_id", id)).toEqual([
+      { key: `mandates__cancel_at_exchange:${id}`, payload: { mandate_id: id }, max_attempts: expect.any(Number) },
+    ]);
+
+    expect(await bse().cancelMandate(id)).toEqual({ cancelled: false, remark: "NO EXCHANGE API: CANCEL THE MANDATE WITH THE BANK / EXCHANGE BACK OFFICE" });
+    const calls = double.current.calls.length;
+    const log = capturingLogger();
+    // The job resolves (graphile-worker completes it: no retries) on its first attempt.
+    await expect(cancelMandateAtExchange({ mandate_id: id }, { services: app.services, log: log.logger, job: { attempts: 1, max_attempts: 5 } as never })).resolves.toBeUndefined();
+    expect(double.current.calls.length).toBe(calls);
+    expect(await mandateRow(id)).toMatchObject({ status: "CANCELLED", providerRemark: MANDATE_CANCEL_REMARK });
+    expect((await app.http("GET", `/api/mandates/v1/${id}`, { token })).body).toMatchObject({ status: "CANCELLED", provider_remark: MANDATE_CANCEL_REMARK });
+    expect(log.parsed()).toEqual([
+      expect.objectContaining({ level: 40, mandate_id: id, remark: MANDATE_CANCEL_REMARK, msg: "the exchange did not cancel the mandate; not retried: an operator cancels it with the bank or the exchange's back office" }),
+    ]);
+    expect(log.lines.join("\n")).not.toMatch(/[A-Z]{5}\d{4}[A-Z]|001234567890/);
+    expect(await eventsOf(id)).toEqual(["mandate.registered", "mandate.cancelled"]);
   });
 
   it("the other reading of StarMFWebService (SOAP data contracts on .svc/Secure, web-service.ts): the same status and e-NACH URL", async () => {

@@ -115,6 +115,74 @@ describe("the life of an order with MF_EXCHANGE=bse, against the double", () => 
     expect((await app.prisma.order.findUniqueOrThrow({ where: { id } })).status).toBe("ACCEPTED");
   });
 
+  it("an SWP: registered, its installment matched to the exchange's child order (a redemption) of the due day, then ALLOTTED from the redemption statement", async () => {
+    const ctx = await registeredInvestor();
+    double.current.registrations.clients.set(ctx.uccCode, { clientCode: ctx.uccCode, regnType: "NEW", fields: [], accounts: ["001234567890"] });
+    await createOpenScheme(app, "LIFE07");
+    const id = await placedOrder(app, ctx, { order_type: "SWP", scheme_code: "LIFE07", folio_no: "7788/11", amount: 1500, swp: { frequency: "MONTHLY", start_date: today(), installments: 6 } });
+    await runTask(app, dispatchOrder, { order_id: id });
+    const registration = [...double.current.registrations.swps.values()].find((r) => r.clientCode === ctx.uccCode)!;
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token })).body).toMatchObject({ status: "ACCEPTED", exchange_order_number: registration.registrationNo });
+
+    await createDueInstallments(app.prisma, today());
+    const child = await app.prisma.order.findFirstOrThrow({ where: { parentOrderId: id }, select: { id: true, exchangeOrderNumber: true, orderType: true } });
+    expect(child).toMatchObject({ orderType: "SWP", exchangeOrderNumber: `${registration.registrationNo}-1` });
+    await sync();
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id: child.id } })).exchangeOrderNumber).toBe(`${registration.registrationNo}-1`);
+
+    const childNo = double.current.childOrders.generate(registration.registrationNo, today());
+    expect(double.current.orderEntry.orders.find((o) => o.orderNo === childNo)).toMatchObject({ buySell: "R", schemeCode: "LIFE07", amount: "1500.00" });
+    await sync();
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id: child.id } })).exchangeOrderNumber).toBe(childNo);
+    expect(await app.prisma.bseChildOrder.findMany({ where: { orderId: child.id }, select: { exchangeOrderNumber: true, buySell: true } })).toEqual([{ exchangeOrderNumber: childNo, buySell: "R" }]);
+    // (The double lists an SWP's child orders only when asked with plan type SWP.)
+
+    double.current.reports.allot(childNo, { nav: "25.1234", units: "59.705", amount: "1500.00", folioNo: "7788/11" });
+    await sync();
+    const redeemed = await app.prisma.order.findUniqueOrThrow({ where: { id: child.id }, select: { status: true, nav: true, allottedUnits: true, allottedAmount: true, exchangeOrderNumber: true } });
+    expect([redeemed.status, redeemed.nav!.toFixed(4), redeemed.allottedUnits!.toFixed(3), redeemed.allottedAmount!.toFixed(2), redeemed.exchangeOrderNumber]).toEqual([
+      "ALLOTTED", "25.1234", "59.705", "1500.00", childNo,
+    ]);
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id } })).status).toBe("ACCEPTED");
+  });
+
+  it("an STP: registered, its installment matched to the exchange's switch-out/switch-in child orders of the due day, then ALLOTTED from the switch-in's row", async () => {
+    const ctx = await registeredInvestor();
+    await createOpenScheme(app, "LIFE08");
+    await createOpenScheme(app, "LIFE09");
+    const id = await placedOrder(app, ctx, {
+      order_type: "STP", scheme_code: "LIFE08", folio_no: "7788/12", amount: 2000, stp: { frequency: "MONTHLY", start_date: today(), installments: 6, to_scheme_code: "LIFE09" },
+    });
+    await runTask(app, dispatchOrder, { order_id: id });
+    const registration = [...double.current.transfers.stps.values()].find((r) => r.clientCode === ctx.uccCode)!;
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token })).body).toMatchObject({ status: "ACCEPTED", exchange_order_number: registration.registrationNo });
+
+    await createDueInstallments(app.prisma, today());
+    const child = await app.prisma.order.findFirstOrThrow({ where: { parentOrderId: id }, select: { id: true, exchangeOrderNumber: true, orderType: true } });
+    expect(child).toMatchObject({ orderType: "STP", exchangeOrderNumber: `${registration.registrationNo}-1` });
+    await sync();
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id: child.id } })).exchangeOrderNumber).toBe(`${registration.registrationNo}-1`);
+
+    const outNo = double.current.childOrders.generate(registration.registrationNo, today());
+    const [out, into] = double.current.orderEntry.orders.filter((o) => o.orderNo >= outNo && o.clientCode === ctx.uccCode);
+    expect([out!.orderNo, out!.buySell, out!.schemeCode, into!.buySell, into!.schemeCode]).toEqual([outNo, "R", "LIFE08", "P", "LIFE09"]);
+    await sync();
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id: child.id } })).exchangeOrderNumber).toBe(outNo);
+    expect(await app.prisma.bseChildOrder.findMany({ where: { orderId: child.id }, select: { exchangeOrderNumber: true, switchInOrderNumber: true, buySell: true } })).toEqual([
+      { exchangeOrderNumber: outNo, switchInOrderNumber: into!.orderNo, buySell: "R" },
+    ]);
+
+    // The switch-out's redemption row is not the installment's allotment; the switch-in's is.
+    double.current.reports.allot(outNo, { nav: "10.0000", units: "200.000", amount: "2000.00", folioNo: "7788/12" });
+    await sync();
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id: child.id } })).status).toBe("ACCEPTED");
+    double.current.reports.allot(into!.orderNo, { nav: "40.0004", units: "49.999", amount: "2000.00", folioNo: "7788/12" });
+    await sync();
+    const allotted = await app.prisma.order.findUniqueOrThrow({ where: { id: child.id }, select: { status: true, nav: true, allottedUnits: true, exchangeOrderNumber: true } });
+    expect([allotted.status, allotted.nav!.toFixed(4), allotted.allottedUnits!.toFixed(3), allotted.exchangeOrderNumber]).toEqual(["ALLOTTED", "40.0004", "49.999", outNo]);
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id } })).status).toBe("ACCEPTED");
+  });
+
   it("the whole life from registration: UCC + FATCA through the job, a mandate registered and approved, a lump sum ALLOTTED, an XSIP on the mandate; no secret or PAN logged", async () => {
     double.current.registrations.refuseUnknownClients();
     app.logs.length = 0;

@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { readFields, type FieldSpec } from "./fields.js";
 import type { DoubleOrderEntry } from "./order-entry.js";
 import type { DoublePlans } from "./plans.js";
+import type { DoubleSwp } from "./registrations.js";
+import type { DoubleStp } from "./transfers.js";
 import { WEB_ACTION, WEB_PATH } from "./reports.js";
 import { WEB_SERVICE } from "./registrations.js";
 import type { DoubleServer, ResultTree, SoapRequest } from "./server.js";
@@ -12,8 +14,29 @@ import type { Credentials } from "./sessions.js";
  * The child order details API (bse-starmf-services.md §7): GetPasswordForChildOrder (its own 5-minute
  * session) and ChildOrderDetails for a registration on a day (`DD MMM YYYY`). Tests make the exchange
  * generate an installment with `generate(regNo, day)`: a child order booked like any order (the reports
- * show it, order type SIP or XSP), listed for that registration and day.
+ * show it, order type SIP or XSP; an SWP's a redemption, order type SWP, allotted through the redemption
+ * statement; an STP's a switch-out (R) and a switch-in (P, into the target scheme) pair, the switch-in
+ * allotted through the allotment statement), listed for that registration and day.
  */
+
+/** What a child order repeats of its registration. */
+interface Registration {
+  regNo: string;
+  clientCode: string;
+  schemeCode: string;
+  planType: string;
+  buySell: "P" | "R";
+  orderType: string;
+  /** An STP's target scheme: each installment is a switch-out and a switch-in into it. */
+  toSchemeCode?: string;
+  amount: string;
+  units: string;
+  folioNo: string;
+  internalRef: string;
+  dpTxn: string;
+  /** What the reports read of the booked order (FolioNo, ...). */
+  values: Map<string, string>;
+}
 
 const LOGIN: readonly FieldSpec[] = [
   { name: "MemberId", max: 20 },
@@ -34,7 +57,7 @@ const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "
 
 export class DoubleChildOrders {
   private readonly sessions = new Map<string, number>();
-  private readonly children: Array<{ regNo: string; day: string; orderNo: string }> = [];
+  private readonly children: Array<{ regNo: string; day: string; orderNo: string; schemeCode: string; buySell: "P" | "R" }> = [];
   /** Logins answered 100. */
   logins = 0;
 
@@ -42,6 +65,8 @@ export class DoubleChildOrders {
     private readonly credentials: Credentials,
     private readonly orderEntry: DoubleOrderEntry,
     private readonly plans: DoublePlans,
+    private readonly swps: ReadonlyMap<string, DoubleSwp>,
+    private readonly stps: ReadonlyMap<string, DoubleStp>,
     server: DoubleServer,
     private readonly now: () => number = Date.now,
   ) {
@@ -53,15 +78,50 @@ export class DoubleChildOrders {
 
   /** The exchange generates the registration's installment order due on `day` (YYYY-MM-DD); its order number. */
   generate(regNo: string, day: string): string {
-    const registration = this.plans.registrations.find((r) => r.regNo === regNo);
+    const registration = this.registration(regNo);
     if (!registration) throw new Error(`no registration ${regNo}`);
-    const orderNo = this.orderEntry.newOrderNo();
-    this.orderEntry.orders.push({
-      transNo: "", orderNo, clientCode: registration.clientCode, schemeCode: registration.schemeCode, buySell: "P", values: registration.values, day,
-      internalRef: "", amount: `${registration.values.get("InstallmentAmount")}.00`, units: "", orderType: registration.kind === "SIP" ? "SIP" : "XSP", subOrderType: "NRM",
-    });
-    this.children.push({ regNo, day, orderNo });
+    const book = (schemeCode: string, buySell: "P" | "R") => {
+      const orderNo = this.orderEntry.newOrderNo();
+      this.orderEntry.orders.push({
+        transNo: "", orderNo, clientCode: registration.clientCode, schemeCode, buySell, values: registration.values, day, internalRef: "",
+        amount: registration.amount, units: registration.units, orderType: registration.orderType, subOrderType: registration.toSchemeCode ? "SWITCH" : "NRM",
+      });
+      this.children.push({ regNo, day, orderNo, schemeCode, buySell });
+      return orderNo;
+    };
+    const orderNo = book(registration.schemeCode, registration.buySell);
+    if (registration.toSchemeCode) book(registration.toSchemeCode, "P");
     return orderNo;
+  }
+
+  /** A SIP/XSIP registration (plans) or an SWP's (MFAPI flag 08), as its child orders repeat it. */
+  private registration(regNo: string | undefined): Registration | undefined {
+    const plan = this.plans.registrations.find((r) => r.regNo === regNo);
+    if (plan) {
+      return {
+        regNo: plan.regNo, clientCode: plan.clientCode, schemeCode: plan.schemeCode, planType: plan.kind === "SIP" ? "SIP" : plan.values.get("Param2") ? "ISIP" : "XSIP",
+        buySell: "P", orderType: plan.kind === "SIP" ? "SIP" : "XSP", amount: `${plan.values.get("InstallmentAmount")}.00`, units: "",
+        folioNo: plan.values.get("FolioNo") ?? "", internalRef: plan.values.get("InternalRefNo") ?? "", dpTxn: plan.values.get("DpTxnMode") ?? "P",
+        values: plan.values,
+      };
+    }
+    const stp = regNo === undefined ? undefined : this.stps.get(regNo);
+    if (stp) {
+      const b = stp.body;
+      return {
+        regNo: stp.registrationNo, clientCode: stp.clientCode, schemeCode: b.FromBSESchemeCode!, toSchemeCode: b.ToBSESchemeCode!, planType: "STP", buySell: "R",
+        orderType: "STP", amount: b.InstAmount ?? "", units: b.InstUnit ?? "", folioNo: b.FolioNo ?? "", internalRef: b.IntRefNo ?? "", dpTxn: b.TransactionMode ?? "P",
+        values: new Map([["FolioNo", b.FolioNo ?? ""]]),
+      };
+    }
+    const swp = regNo === undefined ? undefined : this.swps.get(regNo);
+    if (!swp) return undefined;
+    // Flag 08's fields: client, scheme, transaction mode, folio, internal reference, start, installments, frequency, amount, units.
+    const f = swp.fields;
+    return {
+      regNo: swp.registrationNo, clientCode: swp.clientCode, schemeCode: f[1]!, planType: "SWP", buySell: "R", orderType: "SWP",
+      amount: f[8]!, units: f[9]!, folioNo: f[3]!, internalRef: f[4]!, dpTxn: f[2]!, values: new Map([["FolioNo", f[3]!]]),
+    };
   }
 
   /** Every session issued lapses now. */
@@ -97,17 +157,16 @@ export class DoubleChildOrders {
     const day = `${date[3]}-${String(MONTHS.indexOf(date[2]!) + 1).padStart(2, "0")}-${date[1]}`;
     const type = v.get("SystematicPlanType") ?? "";
     if (!["SIP", "XSIP", "ISIP", "STP", "SWP"].includes(type)) return answer("101", "INVALID SYSTEMATIC PLAN TYPE");
-    const registration = this.plans.registrations.find((r) => r.regNo === v.get("RegnNo"));
-    const kindOf = (r: NonNullable<typeof registration>) => (r.kind === "SIP" ? "SIP" : r.values.get("Param2") ? "ISIP" : "XSIP");
-    if (!registration || registration.clientCode !== v.get("ClientCode") || kindOf(registration) !== type) return answer("101", "INVALID REGISTRATION NUMBER");
+    const registration = this.registration(v.get("RegnNo"));
+    if (!registration || registration.clientCode !== v.get("ClientCode") || registration.planType !== type) return answer("101", "INVALID REGISTRATION NUMBER");
     const rows = this.children
       .filter((c) => c.regNo === registration.regNo && c.day === day)
       .map((c): ResultTree => [
-        ["Amount", `${registration.values.get("InstallmentAmount")}.0000`], ["BSESchemeCode", registration.schemeCode], ["BuySell", "P"], ["BuySellType", "FRESH"],
-        ["ClientCode", registration.clientCode], ["ClientName", "TEST CLIENT"], ["DPTxnType", registration.values.get("DpTxnMode") ?? "P"], ["EUINFlag", "N"],
-        ["EUINNumber", ""], ["FirstOrderTodayFlag", "N"], ["FolioNo", registration.values.get("FolioNo") ?? ""], ["IntRefNo", registration.values.get("InternalRefNo") ?? ""],
-        ["KYCFlag", "Y"], ["MemberCode", this.credentials.memberId], ["OrderNumber", c.orderNo], ["OrderType", registration.kind === "SIP" ? "SIP" : "XSP"],
-        ["Quantity", "0.0000"], ["RTASchemeCode", "RTA1"], ["SchemeName", "TEST SCHEME"], ["SubBrokerARNCode", ""], ["SubBrokerCode", ""], ["SubOrderType", "NRM"],
+        ["Amount", Number(registration.amount || "0").toFixed(4)], ["BSESchemeCode", c.schemeCode], ["BuySell", c.buySell], ["BuySellType", "FRESH"],
+        ["ClientCode", registration.clientCode], ["ClientName", "TEST CLIENT"], ["DPTxnType", registration.dpTxn], ["EUINFlag", "N"],
+        ["EUINNumber", ""], ["FirstOrderTodayFlag", "N"], ["FolioNo", registration.folioNo], ["IntRefNo", registration.internalRef],
+        ["KYCFlag", "Y"], ["MemberCode", this.credentials.memberId], ["OrderNumber", c.orderNo], ["OrderType", registration.orderType],
+        ["Quantity", registration.units ? Number(registration.units).toFixed(4) : "0.0000"], ["RTASchemeCode", "RTA1"], ["SchemeName", "TEST SCHEME"], ["SubBrokerARNCode", ""], ["SubBrokerCode", ""], ["SubOrderType", "NRM"],
       ]);
     return answer("100", `Child Order Details for Registration Number : ${registration.regNo}`, rows);
   }

@@ -37,9 +37,9 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
   const orderEntry = new DoubleOrderEntry(credentials, sessions, server, options.today ?? (() => todayInIndia()));
   const reports = new DoubleReports(credentials, orderEntry, server);
   const plans = new DoublePlans(credentials, sessions, orderEntry, server);
-  const childOrders = new DoubleChildOrders(credentials, orderEntry, plans, server, options.now);
   const registrations = new DoubleRegistrations(credentials, sessions, orderEntry, server, plans);
   const transfers = new DoubleTransfers(credentials, server);
+  const childOrders = new DoubleChildOrders(credentials, orderEntry, plans, registrations.swps, transfers.stps, server, options.now);
   return Object.assign(server, {
     sessions,
     orderEntry,
