@@ -30,6 +30,9 @@ export interface Stack {
   distributorId: string;
   clientId: string;
   token: string;
+  /** Requests the servers of listenApp are still answering (a load run ends with some in flight). */
+  inFlight: { count: number };
+  /** Waits for the requests in flight, then closes the database. */
   close(): Promise<void>;
 }
 
@@ -61,8 +64,10 @@ export async function openStack(options: StackOptions): Promise<Stack> {
   const { services } = runtime;
   const created = await createDistributor(services.prisma, { name: `Bench ${options.name}`, arn: `ARN-7${String(Date.now() % 1e5).padStart(5, "0")}` });
   const { access_token: token } = await services.auth.issueToken(created.client_id, created.client_secret);
+  const inFlight = { count: 0 };
   return {
     runtime,
+    inFlight,
     services,
     databaseUrl: runtime.database.url,
     app: createApp(services, { readiness: runtime.readiness }),
@@ -71,6 +76,7 @@ export async function openStack(options: StackOptions): Promise<Stack> {
     clientId: created.client_id,
     token,
     close: async () => {
+      for (const deadline = Date.now() + 30_000; inFlight.count > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
       await runtime.close().catch(() => {});
       await rm(dataDir, { recursive: true, force: true });
     },
@@ -79,6 +85,14 @@ export async function openStack(options: StackOptions): Promise<Stack> {
 
 /** Serves `fetch` the way src/main.ts does (its timeouts), on a free local port. */
 export async function listenApp(stack: Stack, fetch: (request: Request) => Response | Promise<Response>): Promise<{ port: number; server: ServerType }> {
-  const server = await startHttpServer(fetch, httpServerOptions(stack.services.config, { port: 0, hostname: "127.0.0.1" }));
+  const counted = async (request: Request) => {
+    stack.inFlight.count++;
+    try {
+      return await fetch(request);
+    } finally {
+      stack.inFlight.count--;
+    }
+  };
+  const server = await startHttpServer(counted, httpServerOptions(stack.services.config, { port: 0, hostname: "127.0.0.1" }));
   return { port: (server.address() as AddressInfo).port, server };
 }
