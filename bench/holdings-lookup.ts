@@ -14,7 +14,7 @@ import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { createDistributor } from "../src/auth/distributors.service.js";
-import { warmAndRun, type LoadSpec } from "./harness/load.js";
+import { runBaseline, warmAndRun, type LoadSpec } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
 import { LOOKUP } from "./harness/raw-sql.js";
 import { startRawServer } from "./harness/raw-server.js";
@@ -102,7 +102,7 @@ try {
     if (check.status !== 200 || answer.holdings.length < 4) throw new Error(`lookup check failed: ${check.status} ${JSON.stringify(answer).slice(0, 300)}`);
   }
   const spec = (port: number): LoadSpec => ({ url: `http://127.0.0.1:${port}${PATH}`, method: "POST", headers, bodies, connections: CONNECTIONS, seconds: SECONDS, expectStatus: 200 });
-  const rawResult = await warmAndRun(spec(raw.port), WARMUP_SECONDS);
+  const rawResult = await runBaseline(spec(raw.port), WARMUP_SECONDS);
   const ourResult = await warmAndRun(spec(ours.port), WARMUP_SECONDS);
   printTable(`POST ${PATH} over ${POSITIONS.toLocaleString("en")} positions, ${CONNECTIONS} connections, ${SECONDS} s per side (after ${WARMUP_SECONDS} s warm-up), pool ${services.config.dbPoolSize}`, [
     compare("POST /api/holdings/v1/lookup", "req/s", ourResult, "node:http + pg, same indexed select", rawResult, { minRatio: 0.6, maxP99Factor: 1.5 }),

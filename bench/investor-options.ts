@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { publicCatalog } from "../src/masters/investor-options.js";
-import { warmAndRun, type LoadResult } from "./harness/load.js";
+import { runBaseline, warmAndRun, type LoadResult } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS } from "./harness/options.js";
 import { listenApp, openStack } from "./harness/stack.js";
 import { compare, printTable } from "./harness/table.js";
@@ -44,10 +44,12 @@ try {
 
   const load = (port: number): Promise<LoadResult> =>
     warmAndRun({ url: `http://127.0.0.1:${port}${PATH}`, method: "GET", headers, connections: CONNECTIONS, seconds: SECONDS, expectStatus: 200 }, WARMUP_SECONDS);
-  const rawResult = await load(rawPort);
-  const honoResult = await load(honoPort);
+  // Under BENCH_ONLY=ours (a profile of the procedure path) only that side runs.
+  const baseline = (port: number) => runBaseline({ url: `http://127.0.0.1:${port}${PATH}`, method: "GET", headers, connections: CONNECTIONS, seconds: SECONDS, expectStatus: 200 }, WARMUP_SECONDS);
+  const rawResult = await baseline(rawPort);
+  const honoResult = await baseline(honoPort);
   const uncachedResult = await load(uncached.port);
-  const fullResult = await load(full.port);
+  const fullResult = await baseline(full.port);
 
   printTable(`GET ${PATH}, ${CONNECTIONS} connections, ${SECONDS} s per side (after ${WARMUP_SECONDS} s warm-up)`, [
     compare("procedure path (static responses off)", "req/s", uncachedResult, "bare Hono, same JSON", honoResult, { minRatio: 0.6 }),

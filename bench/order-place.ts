@@ -12,7 +12,7 @@ import pg from "pg";
 import { CreateInvestorRequest } from "../src/investors/investors.schemas.js";
 import { applyRegistration, createInvestor } from "../src/investors/investors.service.js";
 import { investorBody } from "../test/helpers/factories.js";
-import { warmAndRun, type LoadSpec } from "./harness/load.js";
+import { runBaseline, warmAndRun, type LoadSpec } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS } from "./harness/options.js";
 import { rawPlacement, type LumpSumBody } from "./harness/raw-sql.js";
 import { startRawServer } from "./harness/raw-server.js";
@@ -39,7 +39,7 @@ try {
     url: `http://127.0.0.1:${port}${PATH}`, method: "POST", connections: CONNECTIONS, seconds: SECONDS, expectStatus: 201,
     headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" }, bodies: [JSON.stringify(body)],
   });
-  const rawResult = await warmAndRun(spec(raw.port), WARMUP_SECONDS);
+  const rawResult = await runBaseline(spec(raw.port), WARMUP_SECONDS);
   const ourResult = await warmAndRun(spec(ours.port), WARMUP_SECONDS);
 
   const { rows } = await pool.query<{ orders: number; jobs: number }>(

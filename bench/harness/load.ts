@@ -50,3 +50,15 @@ export async function warmAndRun(spec: LoadSpec, warmupSeconds: number): Promise
   if (warmupSeconds > 0) await runLoad({ ...spec, seconds: warmupSeconds, amount: undefined });
   return runLoad(spec);
 }
+
+/**
+ * With BENCH_ONLY=ours (for a CPU profile of our stack alone: `node --cpu-prof ...`), baselines are not run
+ * and their figures print as "-".
+ */
+export const ONLY_OURS = process.env.BENCH_ONLY === "ours";
+const NOT_RUN: LoadResult = { rate: Number.NaN, p50: Number.NaN, p99: Number.NaN, requests: 0, seconds: 0, unexpected: 0, errors: 0 };
+
+/** warmAndRun for a baseline (skipped under BENCH_ONLY=ours). */
+export async function runBaseline(spec: LoadSpec, warmupSeconds: number): Promise<LoadResult> {
+  return ONLY_OURS ? NOT_RUN : warmAndRun(spec, warmupSeconds);
+}

@@ -37,7 +37,7 @@ export interface Targets {
 }
 
 export const ratioOf = (ours: Figures, baseline: Figures): number | undefined =>
-  ours.rate !== undefined && baseline.rate !== undefined && baseline.rate > 0 ? ours.rate / baseline.rate : undefined;
+  ours.rate !== undefined && baseline.rate !== undefined && baseline.rate > 0 && Number.isFinite(ours.rate) ? ours.rate / baseline.rate : undefined;
 
 /** A row whose target and verdict follow from `targets`. */
 export function compare(path: string, unit: string, ours: Figures, baselineName: string, baseline: Figures, targets: Targets = {}): Row {
@@ -63,8 +63,8 @@ export function compare(path: string, unit: string, ours: Figures, baselineName:
   return { path, unit, ours, baselineName, baseline, target: parts.length > 0 ? parts.join(", ") : "-", met: checks.length > 0 ? checks.every(Boolean) : null };
 }
 
-const rate = (f: Figures) => (f.text ?? (f.rate === undefined ? "-" : Math.round(f.rate).toLocaleString("en")));
-const ms = (value: number | undefined) => (value === undefined ? "-" : `${value}`);
+const rate = (f: Figures) => (f.text ?? (f.rate === undefined || !Number.isFinite(f.rate) ? "-" : Math.round(f.rate).toLocaleString("en")));
+const ms = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? "-" : `${value}`);
 
 /** Prints the table, with a title line (what ran, connections, duration). */
 export function printTable(title: string, rows: Row[]): void {
