@@ -8,6 +8,7 @@
  */
 
 import type { OrderFailureCode } from "../orders/order.states.js";
+import type { PaymentFailureCode } from "../payments/payment.states.js";
 
 /** What the exchange says about a registration (UCC or mandate). */
 export type RegistrationOutcome =
@@ -88,8 +89,14 @@ export interface OrderEntry {
   /** Where the units are held: physical (folio) or a depository; null is physical. */
   holdingMode: "PHYSICAL" | "CDSL" | "NSDL" | null;
   subBrokerArn: string | null;
-  /** The bank account (clear) a redemption pays into; null for other types or when the investor has none. */
+  /** The bank account (clear) a redemption or an SWP pays into; null for other types or when the investor has none. */
   payoutAccountNumber: string | null;
+  /** An SWP's or STP's investor contact (clear), which the exchange sends for the investor's verification; absent for other types. */
+  contact?: { mobile: string; email: string } | null;
+  /** A registration's plan (SIP, XSIP, STP, SWP): dates YYYY-MM-DD; absent or null for other types. */
+  plan?: { frequency: "MONTHLY" | "QUARTERLY" | "WEEKLY"; startDate: string; installments: number; installmentDay: number | null } | null;
+  /** The exchange's id of the order's mandate (an XSIP's), once the exchange has given one. */
+  exchangeMandateId?: string | null;
 }
 
 export type OrderPlacement =
@@ -127,12 +134,41 @@ export interface PaymentRequest {
   amount: string;
   mode: "UPI" | "NETBANKING" | "MANDATE" | "CHEQUE";
   mandateId: string | null;
+  /** UPI: the investor's address in clear (the payment stores it masked and encrypted). */
+  vpa: string | null;
+  /** The investor's bank account the money comes from (NETBANKING: the chosen one; otherwise the primary), in clear. */
+  bankAccount: { accountNumber: string; ifsc: string } | null;
+  /** Where the bank sends the investor back after net banking (the order link's page), when there is one. */
+  returnUrl: string | null;
 }
+
+/**
+ * What the investor is shown to pay, when the exchange's payment API answers one: the bank's page
+ * (net banking: HTML to be rendered to the investor) or a message (UPI: approve the collect request).
+ */
+export type PaymentPage = { kind: "html"; html: string } | { kind: "message"; text: string };
+
+export type PaymentInitiation =
+  | { status: "PENDING"; paymentReference: string; page?: PaymentPage | null }
+  | { status: "FAILED"; remark: string; failureCode: PaymentFailureCode };
 
 export interface PaymentStatusReport {
   paymentId: string;
   status: "PENDING" | "CAPTURED" | "FAILED" | "REFUNDED";
   remark: string | null;
+  /** Why a FAILED payment failed, when the exchange's text tells (else the service's default). */
+  failureCode?: PaymentFailureCode;
+}
+
+/** One of our installment (child) orders of a registration, as the exchange's child orders are matched to it. */
+export interface InstallmentOrderRef {
+  orderId: string;
+  registrationOrderId: string;
+  clientCode: string;
+  orderType: "SIP" | "XSIP" | "STP" | "SWP";
+  installmentNo: number;
+  /** YYYY-MM-DD: the installment's due date, the day the exchange generates its child order. */
+  dueDate: string;
 }
 
 export interface ExchangePort {
@@ -141,10 +177,18 @@ export interface ExchangePort {
   registerMandate(mandate: MandateRegistration): Promise<RegistrationOutcome & { exchangeMandateId: string | null }>;
   mandateStatus(mandateId: string): Promise<RegistrationOutcome>;
   cancelMandate(mandateId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }>;
+  /** Where the investor authorises an e-NACH mandate with the bank, when the exchange has such a link (else null). */
+  mandateAuthUrl(mandateId: string): Promise<string | null>;
   placeOrder(order: OrderEntry): Promise<OrderPlacement>;
   cancelOrder(orderId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }>;
   orderStatus(orderIds: string[]): Promise<OrderStatusReport[]>;
   allotments(orderIds: string[]): Promise<AllotmentReport[]>;
-  createPayment(payment: PaymentRequest): Promise<{ status: "PENDING"; paymentReference: string }>;
+  createPayment(payment: PaymentRequest): Promise<PaymentInitiation>;
   paymentStatus(paymentIds: string[]): Promise<PaymentStatusReport[]>;
+  /**
+   * Only where the exchange generates the installments itself (BSE's child orders): the exchange's order
+   * numbers of these installment orders, for those it has generated; the status sync then follows them
+   * like any order. Absent (the sandbox): installments keep the numbers the schedule gives them.
+   */
+  matchInstallments?(installments: InstallmentOrderRef[]): Promise<Array<{ orderId: string; exchangeOrderNumber: string }>>;
 }

@@ -8,6 +8,7 @@ import {
   type OrderEntry,
   type OrderPlacement,
   type OrderStatusReport,
+  type PaymentInitiation,
   type PaymentRequest,
   type PaymentStatusReport,
   type RegistrationOutcome,
@@ -50,6 +51,11 @@ export class SandboxExchange implements ExchangePort {
 
   mandateStatus(mandateId: string): Promise<RegistrationOutcome> {
     return this.status("MANDATE", mandateId);
+  }
+
+  /** The sandbox's mandates are moved by simulation calls: there is no bank page to authorise them on. */
+  mandateAuthUrl(_mandateId: string): Promise<string | null> {
+    return Promise.resolve(null);
   }
 
   async cancelMandate(mandateId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
@@ -108,8 +114,10 @@ export class SandboxExchange implements ExchangePort {
     });
   }
 
-  async createPayment(payment: PaymentRequest): Promise<{ status: "PENDING"; paymentReference: string }> {
-    await this.book("PAYMENT", payment.paymentId, "PENDING", null, { ...payment });
+  async createPayment(payment: PaymentRequest): Promise<PaymentInitiation> {
+    // The books keep what identifies the payment, never the investor's address or account.
+    const { vpa: _vpa, bankAccount: _account, ...kept } = payment;
+    await this.book("PAYMENT", payment.paymentId, "PENDING", null, kept);
     return { status: "PENDING", paymentReference: `SBXPAY${payment.paymentId.slice(-10).toUpperCase()}` };
   }
 

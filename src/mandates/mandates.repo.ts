@@ -54,6 +54,11 @@ export async function noteExchangeAnswer(db: DbOrTx, id: string, data: { provide
   await db.mandate.updateMany({ where: { id, status: "PENDING" }, data: { ...data, providerRemark: maskFreeText(data.providerRemark) } });
 }
 
+/** The exchange's answer to a cancellation, on a CANCELLED mandate (PANs masked). */
+export async function noteCancellationRemark(db: DbOrTx, id: string, remark: string) {
+  await db.mandate.updateMany({ where: { id, status: "CANCELLED" }, data: { providerRemark: maskFreeText(remark) } });
+}
+
 /** Who owns a mandate and where its registration stands. */
 export async function getMandateState(db: DbOrTx, id: string): Promise<{ distributorId: string; status: MandateStatus }> {
   const row = await db.mandate.findUniqueOrThrow({ where: { id }, select: { distributorId: true, status: true } });

@@ -304,6 +304,9 @@ function orderSimulationLinks(services: Services, origin: string | undefined, or
   return { accept: `${at}/accept`, reject: `${at}/reject`, fail: `${at}/fail`, allot: `${at}/allot` };
 }
 
+/** The page where the investor continues a UPI or net-banking payment of a link in production (pages/link-payment-page.tsx). */
+export const linkPaymentPagePath = (linkId: string) => `/links/${encodeURIComponent(linkId)}/payment`;
+
 export interface LinkPayment {
   id: string;
   amount: number;
@@ -335,17 +338,18 @@ export async function payLink(
     if (latest?.status === "PENDING") return { status: 200, body: answer(latest) };
     if (latest?.status === "CAPTURED" || latest?.status === "REFUNDED") throw invalidState(`The order's payment is ${latest.status} already`);
     if (order.status !== "ACCEPTED") throw invalidState(`The order is ${order.status}; it can be paid once the exchange has ACCEPTED it`);
-    const payment = await createPayment(tx, { order, basketId: link.basketId, ...(await paymentTerms(tx, order, choice)) });
+    const payment = await createPayment(tx, { order, basketId: link.basketId, ...(await paymentTerms(services, tx, order, choice)) });
     return { status: 201, body: answer(payment) };
   });
 }
 
 /** The mode's own checks against the investor's records (400 on the field), and what the payment keeps. */
-async function paymentTerms(tx: Tx, order: OrderRow, choice: PaymentChoiceInput) {
+async function paymentTerms(services: Services, tx: Tx, order: OrderRow, choice: PaymentChoiceInput) {
   switch (choice.mode) {
     case "UPI":
-      // The payment keeps the address masked, like every personal detail it stores.
-      return { mode: choice.mode, details: { vpa: maskEmail(choice.vpa!) } };
+      // The payment shows the address masked, like every personal detail it stores; the exchange's
+      // payment API needs it in clear, so it is also kept encrypted.
+      return { mode: choice.mode, details: { vpa: maskEmail(choice.vpa!), vpa_encrypted: services.cipher.encrypt(choice.vpa!) } };
     case "NETBANKING": {
       const investor = await findInvestorById(tx, order.investorId);
       if (!investor?.bankAccounts.some((account) => account.id === choice.bank_account_id)) {
@@ -379,13 +383,15 @@ function linkPaymentView(services: Services, origin: string | undefined, link: L
   const base = baseUrl(services, origin);
   const sandbox = services.config.env === "sandbox";
   const redirects = payment.mode === "UPI" || payment.mode === "NETBANKING";
+  // The simulator's page only where the simulated exchange takes the payment (not with MF_EXCHANGE=bse).
+  const simulated = services.sandboxExchange !== undefined;
   const at = `${base}/api/simulation/payments/v1/${payment.id}`;
   return {
     id: payment.id,
     amount: decimalOrNull(payment.amount) as number,
     basket_id: (payment.basketId ?? link.basketId)!,
-    // Production: the exchange's payment page, once its payment API is wired in (null until then).
-    payment_url: sandbox && redirects ? `${base}/sandbox/payments/${payment.id}` : null,
+    // Production: the link's payment page, which shows what the exchange's payment API answered.
+    payment_url: redirects ? (simulated ? `${base}/sandbox/payments/${payment.id}` : `${base}${linkPaymentPagePath(link.id)}`) : null,
     simulation_links: sandbox ? { capture: `${at}/capture`, fail: `${at}/fail` } : null,
     status: payment.status,
   };
@@ -402,3 +408,21 @@ export const markLinkPaid: EventSink = async (tx, event) => {
   const link = await repo.findLinkByOrderId(tx, payment.orderId);
   if (link) await repo.markPaid(tx, link.id);
 };
+
+/** Where a link's UPI or net-banking payment stands for the investor's payment page (production). */
+export type LinkPaymentPage =
+  | { state: "waiting" } // the payment job has not heard from the exchange yet
+  | { state: "bank_page"; html: string } // net banking: the bank's page, as the exchange answered it
+  | { state: "message"; text: string } // UPI: what the exchange says (approve the collect request)
+  | { state: "done" }; // nothing to continue here: the link's page tells the rest
+
+export async function linkPaymentPage(services: Services, linkId: string): Promise<LinkPaymentPage> {
+  const link = await repo.findLinkById(services.prisma, linkId);
+  if (!link) throw linkNotFound();
+  const payment = link.orderId ? await latestPaymentOf(services.prisma, link.orderId) : null;
+  if (!payment || payment.status !== "PENDING" || (payment.mode !== "UPI" && payment.mode !== "NETBANKING")) return { state: "done" };
+  const details = payment.details as { gateway_page_encrypted?: unknown; gateway_message?: unknown };
+  if (typeof details.gateway_page_encrypted === "string") return { state: "bank_page", html: services.cipher.decrypt(details.gateway_page_encrypted) };
+  if (typeof details.gateway_message === "string") return { state: "message", text: details.gateway_message };
+  return payment.gatewayReference ? { state: "done" } : { state: "waiting" };
+}

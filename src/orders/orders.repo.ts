@@ -296,3 +296,30 @@ export async function allottedOrdersWithFolio(db: DbOrTx) {
   });
   return rows.map((row) => ({ ...row, orderType: orderTypeOf(row.orderType) }));
 }
+
+/**
+ * ACCEPTED installment orders still carrying the number the schedule gave them (the registration's number,
+ * a dash and the installment number), with their due date: the ones whose exchange order is not matched yet.
+ */
+export async function installmentsAwaitingExchangeNumber(db: DbOrTx, limit: number) {
+  const rows = await db.$queryRawUnsafe<Array<{ id: string; parent_order_id: string; investor_id: string; order_type: string; installment_no: number; due_date: Date; exchange_order_number: string }>>(
+    `SELECT c.id, c.parent_order_id, c.investor_id, c.order_type, c.installment_no, i.due_date, c.exchange_order_number
+       FROM orders c
+       JOIN orders p ON p.id = c.parent_order_id
+       JOIN order_installments i ON i.child_order_id = c.id
+      WHERE c.status = 'ACCEPTED' AND c.exchange_order_number = p.exchange_order_number || '-' || c.installment_no
+      ORDER BY c.id
+      LIMIT $1`,
+    limit,
+  );
+  return rows.map((r) => ({
+    id: r.id, parentOrderId: r.parent_order_id, investorId: r.investor_id, orderType: orderTypeOf(r.order_type), installmentNo: r.installment_no, dueDate: r.due_date.toISOString().slice(0, 10),
+    scheduledNumber: r.exchange_order_number,
+  }));
+}
+
+/** The exchange's own number for an installment order, in place of the schedule's (once: only over that one). */
+export async function setInstallmentExchangeNumber(db: DbOrTx, id: string, from: string, exchangeOrderNumber: string): Promise<boolean> {
+  const { count } = await db.order.updateMany({ where: { id, exchangeOrderNumber: from }, data: { exchangeOrderNumber } });
+  return count === 1;
+}

@@ -4,12 +4,13 @@ import { AppError } from "../lib/errors.js";
 import { spendBudget } from "../core/request-budget.js";
 import type { Services } from "../core/services.js";
 import { requestClientAddress } from "../http/client-ip.js";
-import { confirmLink, getPublicLink, linkPaymentOptions, payLink, type PublicLinkView } from "../order-links/order-links.service.js";
+import { confirmLink, getPublicLink, linkPaymentOptions, linkPaymentPage, payLink, type PublicLinkView } from "../order-links/order-links.service.js";
+import { Layout } from "./layout.js";
 import { LinkGonePage, LinkPage, UnknownLinkPage, type LinkPageProps } from "./link-views.js";
 import { enteredChoice, paymentProblemOf, readChoice } from "./payment-forms.js";
 import { renderError, renderPage, type PagesEnv } from "./render.js";
 import { linkPagePath } from "./return-address.js";
-import { formTokenFor, readProtectedForm } from "./security.js";
+import { BANK_PAGE_CSP, formTokenFor, readProtectedForm } from "./security.js";
 
 const isCode = (error: unknown, code: AppError["appCode"]): error is AppError => error instanceof AppError && error.appCode === code;
 const gone = (view: PublicLinkView) => view.status === "EXPIRED" || view.status === "CANCELLED";
@@ -63,6 +64,43 @@ export function mountLinkPages(pages: Hono<PagesEnv>, services: Services): void 
   };
 
   pages.get("/links/:id", (c) => show(c, c.req.param("id")));
+
+  /**
+   * Production: where `payment_url` sends the investor for UPI and net banking. Until the payment job has
+   * the exchange's answer the page waits (reloading itself); then net banking shows the bank's page as
+   * the exchange answered it (in a sandbox: BANK_PAGE_CSP), UPI the exchange's message; anything else
+   * (paid, failed, a mandate) goes back to the link's page.
+   */
+  pages.get("/links/:id/payment", async (c) => {
+    const linkId = c.req.param("id");
+    let page;
+    try {
+      page = await linkPaymentPage(services, linkId);
+    } catch (error) {
+      if (isCode(error, "NOT_FOUND")) return renderPage(c, <UnknownLinkPage />, 404);
+      throw error;
+    }
+    switch (page.state) {
+      case "done":
+        return c.redirect(linkPagePath(linkId), 303);
+      case "bank_page":
+        return c.body(page.html, 200, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": BANK_PAGE_CSP });
+      case "waiting":
+      case "message":
+        return renderPage(
+          c,
+          <Layout title="Payment in progress" refreshSeconds={page.state === "waiting" ? 2 : 10}>
+            <section class="card" aria-labelledby="title">
+              <h1 id="title">Payment in progress</h1>
+              <p>{page.state === "waiting" ? "Contacting the exchange's payment service..." : page.text}</p>
+              <p>
+                <a class="button" href={linkPagePath(linkId)}>Back to your order</a>
+              </p>
+            </section>
+          </Layout>,
+        );
+    }
+  });
 
   pages.post("/links/:id/confirm", async (c) => {
     const linkId = c.req.param("id");

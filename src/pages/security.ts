@@ -17,10 +17,21 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "Cache-Control": "no-store",
 };
 
-/** Sets PAGE_HEADERS on the answer, whatever produced it (the page, a redirect, the error page). */
+/**
+ * The bank's page of a net-banking payment (HTML the exchange's payment API answers, to be shown to the
+ * investor): its own script may post its own form to the bank, but in a sandbox, an origin of its own,
+ * so it can reach nothing of ours.
+ */
+export const BANK_PAGE_CSP =
+  "sandbox allow-forms allow-scripts allow-top-navigation; default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline' https:; img-src https: data:; form-action https:; frame-ancestors 'none'; base-uri 'none'";
+
+/** Sets PAGE_HEADERS on the answer, whatever produced it (the page, a redirect, the error page); a bank page keeps its own policy. */
 export const pageHeaders: MiddlewareHandler = async (c, next) => {
   await next();
-  for (const [name, value] of Object.entries(PAGE_HEADERS)) c.res.headers.set(name, value);
+  const bankPage = c.res.headers.get("Content-Security-Policy") === BANK_PAGE_CSP;
+  for (const [name, value] of Object.entries(PAGE_HEADERS)) {
+    if (!(bankPage && name === "Content-Security-Policy")) c.res.headers.set(name, value);
+  }
 };
 
 const FORM_COOKIE = "mf_form";

@@ -103,3 +103,23 @@ export async function movePaymentRow(
   const { count } = await tx.payment.updateMany({ where: { id, status: from }, data });
   return count === 1;
 }
+
+/** The investor's account a payment comes from: the one named, else the primary; number encrypted. */
+export async function paymentSourceAccount(
+  db: DbOrTx,
+  investorId: string,
+  bankAccountId: string | null,
+): Promise<{ accountNumberEncrypted: string; ifsc: string } | null> {
+  return db.bankAccount.findFirst({
+    where: { investorId, ...(bankAccountId ? { id: bankAccountId } : { isPrimary: true }) },
+    select: { accountNumberEncrypted: true, ifsc: true },
+  });
+}
+
+/** What the gateway answered for the investor to see (merged into `details`), with its reference, once. */
+export async function setGatewayAnswer(db: DbOrTx, id: string, gatewayReference: string, details: Record<string, unknown>): Promise<void> {
+  const row = await db.payment.findUnique({ where: { id }, select: { details: true } });
+  if (!row) return;
+  const merged = { ...(row.details as Record<string, unknown>), ...details };
+  await db.payment.updateMany({ where: { id, gatewayReference: null }, data: { gatewayReference, details: JSON.parse(JSON.stringify(merged)) } });
+}

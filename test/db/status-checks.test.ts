@@ -6,7 +6,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createMigration } from "../../src/db/migrate.js";
 import { AUTH_MODES, BROKER_CHANGE_STATUSES, DOCUMENT_CONTENT_TYPES, TWO_FA_CHANNELS } from "../../src/broker-changes/broker-change.states.js";
-import { BSE_ORDER_REF_OUTCOMES } from "../../src/exchange/bse/order-refs.repo.js";
+import { BSE_BUY_SELL } from "../../src/exchange/bse/child-orders.repo.js";
+import { BSE_ORDER_REF_KINDS, BSE_ORDER_REF_OUTCOMES } from "../../src/exchange/bse/order-refs.repo.js";
 import { RECORD_KINDS, RECORD_STATUSES } from "../../src/exchange/sandbox.repo.js";
 import { IMPORT_OUTCOMES } from "../../src/holdings/import.js";
 import { HOLDING_NATURE_VALUES, REGISTRARS } from "../../src/holdings/registrars/feed.js";
@@ -74,6 +75,8 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["sandbox_exchange_records", "kind", RECORD_KINDS],
   ["sandbox_exchange_records", "status", RECORD_STATUSES],
   ["bse_order_refs", "outcome", BSE_ORDER_REF_OUTCOMES],
+  ["bse_order_refs", "kind", BSE_ORDER_REF_KINDS],
+  ["bse_child_orders", "buy_sell", BSE_BUY_SELL],
 ];
 
 /** The text[] columns among them. */

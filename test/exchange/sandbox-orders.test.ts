@@ -69,10 +69,14 @@ describe("the sandbox exchange's order entry (for the orders domain)", () => {
       { ...allotment, orderId: allotted.orderId, exchangeOrderNumber: expect.stringMatching(/^SBX/) },
     ]);
 
-    const payment = { paymentId: newId("pay"), clientCode: "MFTEST0001", orderIds: [allotted.orderId], amount: "5000.00", mode: "UPI" as const, mandateId: null };
+    const payment = { paymentId: newId("pay"), clientCode: "MFTEST0001", orderIds: [allotted.orderId], amount: "5000.00", mode: "UPI" as const, mandateId: null, vpa: "asha@okbank", bankAccount: { accountNumber: "50100012345678", ifsc: "HDFC0000001" }, returnUrl: null };
     const first = await exchange().createPayment(payment);
     expect(first.status).toBe("PENDING");
     expect(await exchange().createPayment(payment)).toEqual(first);
     expect(await app.prisma.sandboxExchangeRecord.count({ where: { kind: "PAYMENT", reference: payment.paymentId } })).toBe(1);
+    // The books never keep the investor's address or account.
+    const booked = JSON.stringify((await app.prisma.sandboxExchangeRecord.findFirstOrThrow({ where: { kind: "PAYMENT", reference: payment.paymentId } })).payload);
+    expect(booked).not.toContain("asha@okbank");
+    expect(booked).not.toContain("50100012345678");
   });
 });

@@ -157,7 +157,7 @@ describe("paying on the page", () => {
     expect(paid.status).toBe(303);
     expectPageHeaders(paid.headers);
     const { payments } = await linkState(linkId);
-    expect(payments).toEqual([{ id: expect.stringMatching(/^pay_/), status: "PENDING", mode: "UPI", basketId: expect.stringMatching(/^bsk_/), failureCode: null, details: { vpa: "a***@okhdfc" } }]);
+    expect(payments).toEqual([{ id: expect.stringMatching(/^pay_/), status: "PENDING", mode: "UPI", basketId: expect.stringMatching(/^bsk_/), failureCode: null, details: { vpa: "a***@okhdfc", vpa_encrypted: expect.stringMatching(/^v1:/) } }]);
     const paymentId = payments[0]!.id;
     expect(paid.headers.get("location")).toBe(`${app.baseUrl}/sandbox/payments/${paymentId}`);
     expect((await app.prisma.order.findUniqueOrThrow({ where: { id: orderId } })).paymentStatus).toBe("PENDING");

@@ -3,6 +3,7 @@ import { ExchangeUnavailableError } from "../port.js";
 import { failureCodeFor, providerRemark } from "./remarks.js";
 import { BseSessionError, isSessionRefusal, type Session } from "./sessions.js";
 import type { SoapParam } from "./soap.js";
+import { internalRefOf } from "./trans-no-layout.js";
 
 /**
  * orderEntryParam (bse-starmf-orders.md §3): lump sum purchases (P, FRESH or ADDITIONAL; a SIP top-up is
@@ -24,13 +25,18 @@ export interface Member {
   defaultEuin: string | undefined;
 }
 
-const DP_TXN = { PHYSICAL: "P", CDSL: "C", NSDL: "N" } as const;
+export const DP_TXN = { PHYSICAL: "P", CDSL: "C", NSDL: "N" } as const;
+
+/** The EUIN sent: the order's, else BSE_EUIN unless the order is declared execution-only. */
+export function euinOf(order: Pick<OrderEntry, "euin" | "euinDeclared">, member: Member): string | null {
+  return order.euin ?? (order.euinDeclared ? null : (member.defaultEuin ?? null));
+}
 
 /** The parameters of orderEntryParam, in the document's order. */
 export function orderEntryParams(order: OrderEntry & { orderType: OrderEntryType }, transNo: string, member: Member, session: Session): SoapParam[] {
   const purchase = order.orderType !== "REDEMPTION";
   const dpTxn = DP_TXN[order.holdingMode ?? "PHYSICAL"];
-  const euin = order.euin ?? (order.euinDeclared ? null : (member.defaultEuin ?? null));
+  const euin = euinOf(order, member);
   return [
     ["TransCode", "NEW"],
     ["TransNo", transNo],
@@ -50,8 +56,8 @@ export function orderEntryParams(order: OrderEntry & { orderType: OrderEntryType
     ["Remarks", order.remarks ? order.remarks.slice(0, 255) : null],
     // Orders are placed only for REGISTERED investors, whose registration checked their KYC.
     ["KYCStatus", "Y"],
-    // Our reference of the request, for matching the order status report's internal reference.
-    ["RefNo", transNo],
+    // The order status report returns a 10-character internal reference: MMDD + the running number.
+    ["RefNo", internalRefOf(transNo)],
     ["SubBrCode", null],
     ["EUIN", euin],
     ["EUINVal", order.euinDeclared ? "Y" : "N"],

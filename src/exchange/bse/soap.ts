@@ -45,8 +45,37 @@ export const UPLOAD_SERVICE: SoapService = {
   action: (operation) => `http://bsestarmfdemo.bseindia.com/2016/01/IMFUploadService/${operation}`,
 };
 
+/**
+ * The report, child order and mandate services (StarMFWebService.svc): operations in
+ * `http://www.bsestarmf.in/2016/01/`, each taking one `Param` data contract whose members are in
+ * `DATA_CONTRACT_NS`, in alphabetical order (WCF's default); actions `.../IStarMFWebService/<op>`. The
+ * document names the operations and contracts only; the member names are those of the service's WSDL as
+ * public clients generated it (to confirm against `?singleWsdl` in UAT).
+ */
+export const WEB_SERVICE: SoapService = {
+  name: "web",
+  path: "/StarMFWebService/StarMFWebService.svc/Secure",
+  namespace: "http://www.bsestarmf.in/2016/01/",
+  prefix: "ns",
+  action: (operation) => `http://www.bsestarmf.in/2016/01/IStarMFWebService/${operation}`,
+};
+
+export const DATA_CONTRACT_NS = "http://schemas.datacontract.org/2004/07/StarMFWebService";
+
+/** A data contract parameter: its members (in order) in their own namespace. */
+export interface SoapContract {
+  namespace: string;
+  prefix: string;
+  members: readonly SoapParam[];
+}
+
 /** A parameter: its element name and value; an empty or null value is sent as an empty element. */
-export type SoapParam = readonly [name: string, value: string | null];
+export type SoapParam = readonly [name: string, value: string | null | SoapContract];
+
+/** A `Param` data contract of the web service, its members in the order given. */
+export function contractParam(members: readonly SoapParam[]): SoapParam {
+  return ["Param", { namespace: DATA_CONTRACT_NS, prefix: "sch", members }];
+}
 
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "@_", suppressEmptyNode: true, processEntities: true });
 
@@ -55,21 +84,27 @@ const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "
  * order given (the document's), empty ones as `<bses:X/>`.
  */
 export function buildEnvelope(service: SoapService, operation: string, to: string, params: readonly SoapParam[]): string {
-  const p = service.prefix;
-  const body: Record<string, string> = {};
-  for (const [name, value] of params) {
-    const key = `${p}:${name}`;
-    if (key in body) throw new Error(`SOAP parameter ${name} given twice`);
-    body[key] = value ?? "";
-  }
   return builder.build({
     "soap:Envelope": {
       "@_xmlns:soap": SOAP12_NS,
-      [`@_xmlns:${p}`]: service.namespace,
+      [`@_xmlns:${service.prefix}`]: service.namespace,
       "soap:Header": { "@_xmlns:wsa": WSA_NS, "wsa:Action": service.action(operation), "wsa:To": to },
-      "soap:Body": { [`${p}:${operation}`]: body },
+      "soap:Body": { [`${service.prefix}:${operation}`]: elements(service.prefix, params) },
     },
   }) as string;
+}
+
+function elements(prefix: string, params: readonly SoapParam[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of params) {
+    const key = `${prefix}:${name}`;
+    if (key in body) throw new Error(`SOAP parameter ${name} given twice`);
+    body[key] =
+      value !== null && typeof value === "object"
+        ? { [`@_xmlns:${value.prefix}`]: value.namespace, ...elements(value.prefix, value.members) }
+        : (value ?? "");
+  }
+  return body;
 }
 
 /** The answer was not a SOAP envelope holding the operation's result. */
@@ -99,6 +134,17 @@ const child = (node: unknown, name: string): unknown => (node && typeof node ===
  * that is not an envelope with that result is a SoapFormatError.
  */
 export function readResult(xml: string, operation: string): string {
+  const result = readResultNode(xml, operation);
+  const text = textOf(result);
+  if (text === undefined) throw new SoapFormatError(`the ${operation}Result is not text`);
+  return text;
+}
+
+/**
+ * The `<operation>Result` element of a response as parsed (local names, text values; an element with
+ * children is an object, a repeated one an array): the data contract answers of the web service.
+ */
+export function readResultNode(xml: string, operation: string): unknown {
   if (XMLValidator.validate(xml) !== true) throw new SoapFormatError("the answer is not well-formed XML");
   let doc: unknown;
   try {
@@ -112,9 +158,7 @@ export function readResult(xml: string, operation: string): string {
   if (fault !== undefined) throw new SoapFaultError(textOf(child(child(fault, "Reason"), "Text")) ?? "unspecified");
   const result = child(child(body, `${operation}Response`), `${operation}Result`);
   if (result === undefined) throw new SoapFormatError(`the answer holds no ${operation}Result`);
-  const text = textOf(result);
-  if (text === undefined) throw new SoapFormatError(`the ${operation}Result is not text`);
-  return text;
+  return result;
 }
 
 function textOf(value: unknown): string | undefined {

@@ -13,3 +13,13 @@ export function memberIdProblem(memberId: string): string | null {
   return `BSE_MEMBER_ID is ${memberId.length} characters, but the exchange's unique reference (TransNo, ${TRANS_NO_LENGTH} characters: ` +
     `YYYYMMDD + member id + a ${RUNNING_DIGITS}-digit running number) leaves room for at most ${MAX_MEMBER_ID_LENGTH}; confirm the layout with the exchange`;
 }
+
+/**
+ * The 10-character internal reference sent with a request (RefNo, InternalRefNo, IntRefNo): the TransNo's
+ * `MMDD` and running number. The order status report returns a 10-character internal reference only, so
+ * the 19-character TransNo itself would not come back whole; within the days a report covers, `MMDD` +
+ * the day's running number names one TransNo.
+ */
+export function internalRefOf(transNo: string): string {
+  return `${transNo.slice(4, 8)}${transNo.slice(-RUNNING_DIGITS)}`;
+}

@@ -1,6 +1,6 @@
 import type { Log } from "../../lib/logger.js";
 import { ExchangeUnavailableError } from "../port.js";
-import { buildEnvelope, readResult, SoapFaultError, SoapFormatError, type SoapParam, type SoapService } from "./soap.js";
+import { buildEnvelope, readResult, readResultNode, SoapFaultError, SoapFormatError, type SoapParam, type SoapService } from "./soap.js";
 
 /**
  * The request certainly never reached the exchange's service (no connection, a refused certificate, an
@@ -43,6 +43,15 @@ export class BseTransport {
 
   /** Posts a SOAP 1.2 request and answers the `<operation>Result` text. */
   async soap(service: SoapService, operation: string, params: readonly SoapParam[]): Promise<string> {
+    return this.soapCall(service, operation, params, readResult);
+  }
+
+  /** Posts a SOAP 1.2 request and answers the `<operation>Result` element as parsed (a data contract). */
+  async soapNode(service: SoapService, operation: string, params: readonly SoapParam[]): Promise<unknown> {
+    return this.soapCall(service, operation, params, readResultNode);
+  }
+
+  private async soapCall<T>(service: SoapService, operation: string, params: readonly SoapParam[], read: (xml: string, operation: string) => T): Promise<T> {
     const to = this.url(service.path);
     const action = service.action(operation);
     const label = `BSE ${service.name} ${operation}`;
@@ -55,7 +64,7 @@ export class BseTransport {
         throw new ExchangeUnavailableError(`${label}: HTTP ${status}${faultReason(text, operation)}`);
       }
       if (status < 200 || status >= 300) throw new ExchangeNotDeliveredError(`${label}: HTTP ${status}`);
-      return readResult(text, operation);
+      return read(text, operation);
     } catch (error) {
       if (error instanceof SoapFaultError) throw new ExchangeUnavailableError(`${label}: ${error.message}`);
       if (error instanceof SoapFormatError) throw new ExchangeUnavailableError(`${label}: malformed answer (${error.message})`);

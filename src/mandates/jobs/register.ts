@@ -1,6 +1,7 @@
 import { enqueue } from "../../jobs/enqueue.js";
 import type { TaskHandler } from "../../jobs/task.js";
-import { findMandateById, pendingMandateIds } from "../mandates.repo.js";
+import { maskFreeText } from "../../lib/mask.js";
+import { findMandateById, noteCancellationRemark, pendingMandateIds } from "../mandates.repo.js";
 import { applyMandateRegistration } from "../mandates.service.js";
 
 /** Sends the mandate to the exchange and applies its answer (safe to run twice). */
@@ -39,8 +40,17 @@ export const syncPendingMandates: TaskHandler<"mandates__sync_pending"> = async 
   });
 };
 
-/** Tells the exchange about a cancellation made on our side; retried until the exchange agrees. */
+/**
+ * Tells the exchange about a cancellation made on our side; retried only while the exchange cannot be
+ * reached (the port throws). A "not cancelled" answer is final: its remark goes on the mandate's
+ * provider_remark and in one warning, for an operator to cancel it with the bank or the exchange's back office.
+ */
 export const cancelMandateAtExchange: TaskHandler<"mandates__cancel_at_exchange"> = async ({ mandate_id }, { services, log }) => {
   const result = await services.exchange.cancelMandate(mandate_id);
-  if (!result.cancelled) log.warn({ mandate_id, remark: result.remark }, "the exchange did not cancel the mandate");
+  if (result.cancelled) return;
+  await noteCancellationRemark(services.prisma, mandate_id, result.remark);
+  log.warn(
+    { mandate_id, remark: maskFreeText(result.remark) },
+    "the exchange did not cancel the mandate; not retried: an operator cancels it with the bank or the exchange's back office",
+  );
 };

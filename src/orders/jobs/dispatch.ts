@@ -1,8 +1,11 @@
-import { ExchangeUnavailableError } from "../../exchange/port.js";
+import { ExchangeUnavailableError, type OrderEntry } from "../../exchange/port.js";
 import { enqueue } from "../../jobs/enqueue.js";
 import type { TaskHandler } from "../../jobs/task.js";
-import { findPayoutAccount, getUccCode } from "../../investors/investors.repo.js";
+import { findPayoutAccount, getUccCode, investorDetails } from "../../investors/investors.repo.js";
+import { decryptDetails } from "../../investors/investors.service.js";
+import { findMandateById } from "../../mandates/mandates.repo.js";
 import { orderDetails, targetSchemeCode } from "../order-details.js";
+import type { StoredOrderDetails } from "../orders.schemas.js";
 import { applyPlacement, markDispatchFailed } from "../order-moves.js";
 import { findOrderById } from "../orders.repo.js";
 
@@ -21,7 +24,8 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
   if (!order || order.status !== "PENDING" || order.exchangeOrderNumber) return;
   const clientCode = await getUccCode(services.prisma, order.investorId);
   const details = orderDetails(order, log);
-  const payout = order.orderType === "REDEMPTION" ? await findPayoutAccount(services.prisma, order.investorId, order.bankAccountId) : null;
+  const payout = order.orderType === "REDEMPTION" || order.orderType === "SWP" ? await findPayoutAccount(services.prisma, order.investorId, order.bankAccountId) : null;
+  const contact = order.orderType === "SWP" || order.orderType === "STP" ? await investorContact(services, order.investorId) : null;
   try {
     const placement = await services.exchange.placeOrder({
       orderId: order.id,
@@ -41,6 +45,9 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
       holdingMode: order.holdingMode,
       subBrokerArn: order.subBrokerArn,
       payoutAccountNumber: payout ? services.cipher.decrypt(payout.accountNumberEncrypted) : null,
+      plan: planOf(details),
+      contact,
+      exchangeMandateId: order.mandateId ? ((await findMandateById(services.prisma, order.mandateId))?.exchangeMandateId ?? null) : null,
     });
     await applyPlacement(services.prisma, order.id, placement);
   } catch (error) {
@@ -59,3 +66,19 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
     throw error;
   }
 };
+
+/** The investor's mobile and e-mail (clear), which an SWP or STP registration sends for the investor's verification. */
+async function investorContact(services: Parameters<typeof dispatchOrder>[1]["services"], investorId: string): Promise<{ mobile: string; email: string } | null> {
+  const [row] = await investorDetails(services.prisma, [investorId]);
+  if (!row?.detailsEncrypted) return null;
+  const { mobile, email } = decryptDetails(services.cipher, { detailsEncrypted: row.detailsEncrypted }).contact;
+  return { mobile, email };
+}
+
+/** A registration's plan as the exchange takes it (a top-up's sip object has none). */
+function planOf(details: StoredOrderDetails): NonNullable<OrderEntry["plan"]> | null {
+  const plan = details.sip ?? details.stp ?? details.swp;
+  if (!plan?.frequency || !plan.start_date || !plan.installments) return null;
+  const installmentDay = "installment_day" in plan ? (plan.installment_day ?? null) : null;
+  return { frequency: plan.frequency, startDate: plan.start_date, installments: plan.installments, installmentDay };
+}

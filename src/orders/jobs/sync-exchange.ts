@@ -5,7 +5,9 @@ import { Decimal } from "../../lib/money.js";
 import { allotOrder, applyPlacement, rejectAccepted } from "../order-moves.js";
 import { isRegistration } from "../order-types.js";
 import { recoverUndispatchedOrders } from "./dispatch-recovery.js";
-import { ordersAtExchange } from "../orders.repo.js";
+import { installmentsAwaitingExchangeNumber, ordersAtExchange, setInstallmentExchangeNumber } from "../orders.repo.js";
+import { getUccCode } from "../../investors/investors.repo.js";
+import type { TaskContext } from "../../jobs/task.js";
 
 /** How many orders one pass asks the exchange about at a time. */
 const SYNC_BATCH = 500;
@@ -23,6 +25,9 @@ export const syncOrdersWithExchange: TaskHandler<"orders__sync_exchange"> = asyn
   let moved = await recoverUndispatchedOrders({ services, log }).catch((error: unknown) => {
     log.warn({ error: errorSummary(error) }, "recovering undispatched orders failed; the status sync goes on");
     return 0;
+  });
+  await matchInstallments({ services, log }).catch((error: unknown) => {
+    log.warn({ error: errorSummary(error) }, "matching installments to the exchange's child orders failed; the status sync goes on");
   });
   for (;;) {
     const orders = await ordersAtExchange(services.prisma, afterId, SYNC_BATCH);
@@ -68,4 +73,30 @@ export function applyAllotmentRow(db: Parameters<typeof allotOrder>[0], row: All
     folioNo: row.folioNo,
     allotmentDate: row.allotmentDate,
   });
+}
+
+/**
+ * Where the exchange generates a registration's installments itself (BSE's child orders), the installment
+ * orders our schedule created are matched to the exchange's, taking its order numbers, so the status and
+ * allotment reports follow them. An installment the exchange has not generated yet is asked again next pass.
+ */
+async function matchInstallments({ services, log }: Pick<TaskContext, "services" | "log">): Promise<void> {
+  const exchange = services.exchange;
+  if (!exchange.matchInstallments) return;
+  const waiting = await installmentsAwaitingExchangeNumber(services.prisma, SYNC_BATCH);
+  if (waiting.length === 0) return;
+  const clientCodes = new Map<string, string>();
+  for (const row of waiting) if (!clientCodes.has(row.investorId)) clientCodes.set(row.investorId, await getUccCode(services.prisma, row.investorId));
+  const matches = await exchange.matchInstallments(
+    waiting.map((row) => ({
+      orderId: row.id, registrationOrderId: row.parentOrderId, clientCode: clientCodes.get(row.investorId)!,
+      orderType: row.orderType as "SIP" | "XSIP" | "STP" | "SWP", installmentNo: row.installmentNo, dueDate: row.dueDate,
+    })),
+  );
+  const scheduled = new Map(waiting.map((row) => [row.id, row.scheduledNumber]));
+  let matched = 0;
+  for (const match of matches) {
+    if (await setInstallmentExchangeNumber(services.prisma, match.orderId, scheduled.get(match.orderId)!, match.exchangeOrderNumber)) matched++;
+  }
+  if (matched > 0) log.info({ matched }, "installment orders matched to the exchange's child orders");
 }

@@ -5,7 +5,7 @@ import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { pendingInvestor } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
-import { createOpenScheme, eventNames, placedOrder } from "../../helpers/orders.js";
+import { createOpenScheme, eventNames, placedOrder, today } from "../../helpers/orders.js";
 
 const env: Record<string, string> = {};
 const double = useBseDouble(env, { BSE_TIMEOUT_MS: "500" });
@@ -74,16 +74,48 @@ describe("dispatch through the real job with MF_EXCHANGE=bse, against the double
     });
   });
 
-  it("no answer within the timeout on the last attempt: FAILED, exchange_unreachable, and one order at the exchange", async () => {
+  it("the exchange placed it but the answer was lost (a timeout): the retried job finds it in the order status report, ACCEPTED, one exchange order", async () => {
     const ctx = await orderingInvestor();
     const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: await scheme(), amount: 5000, purchase_type: "FRESH" });
     double.current.failNext("orderEntryParam", "timeout");
     await expect(runTask(app, dispatchOrder, { order_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     expect((await orderRow(id)).status).toBe("PENDING");
+    const atExchange = double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode);
+    expect(atExchange).toHaveLength(1);
+    await runTask(app, dispatchOrder, { order_id: id }, { attempts: 2 });
+    expect(await orderRow(id)).toEqual({ status: "ACCEPTED", exchangeOrderNumber: atExchange[0]!.orderNo, providerRemark: "ORDER CONFIRMED", failureCode: null });
+    expect(double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode)).toHaveLength(1);
+  });
+
+  it("sent, never run by the exchange, and not in the report yet: held PENDING (not FAILED) even on the last attempt, nothing sent twice", async () => {
+    const ctx = await orderingInvestor();
+    const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: await scheme(), amount: 5000, purchase_type: "FRESH" });
+    double.current.failNext("orderEntryParam", "timeout-before");
+    await expect(runTask(app, dispatchOrder, { order_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     await runTask(app, dispatchOrder, { order_id: id }, { attempts: 5, maxAttempts: 5 });
     const row = await orderRow(id);
-    expect(row).toMatchObject({ status: "FAILED", failureCode: "exchange_unreachable" });
-    expect(row.providerRemark).toMatch(/^order sent to the exchange as \d{19} got no answer/);
-    expect(double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode)).toHaveLength(1);
+    expect(row).toMatchObject({ status: "PENDING", exchangeOrderNumber: null, failureCode: null });
+    expect(row.providerRemark).toMatch(/^SENT AS \d{19} WITHOUT AN ANSWER; AWAITING THE EXCHANGE'S ORDER STATUS REPORT$/);
+    expect(double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode)).toHaveLength(0);
+  });
+
+  it("an SWP and an STP through the real job: the investor's mobile, e-mail and bank account sent (decrypted), the registration number stored, none of them logged", async () => {
+    const ctx = await orderingInvestor();
+    double.current.registrations.clients.set(ctx.uccCode, { clientCode: ctx.uccCode, regnType: "NEW", fields: [], accounts: ["001234567890"] });
+    const plan = { frequency: "MONTHLY", start_date: today(), installments: 6 };
+    const swpId = await placedOrder(app, ctx, { order_type: "SWP", scheme_code: await scheme(), folio_no: "7788/11", amount: 1500, swp: plan });
+    const stpScheme = await scheme();
+    const stpId = await placedOrder(app, ctx, { order_type: "STP", scheme_code: stpScheme, folio_no: "7788/11", amount: 2000, stp: { ...plan, to_scheme_code: await scheme() } });
+    app.logs.length = 0;
+    await runTask(app, dispatchOrder, { order_id: swpId });
+    await runTask(app, dispatchOrder, { order_id: stpId });
+
+    const swp = [...double.current.registrations.swps.values()].find((r) => r.clientCode === ctx.uccCode)!;
+    expect(swp.fields.slice(16)).toEqual(["9876543210", "asha.rao@example.in", "001234567890"]);
+    expect(await orderRow(swpId)).toMatchObject({ status: "ACCEPTED", exchangeOrderNumber: swp.registrationNo });
+    const stp = [...double.current.transfers.stps.values()].find((r) => r.clientCode === ctx.uccCode)!;
+    expect(stp.body).toMatchObject({ FromBSESchemeCode: stpScheme, Filler1: "9876543210", Filler2: "asha.rao@example.in", InstAmount: "2000.00" });
+    expect(await orderRow(stpId)).toMatchObject({ status: "ACCEPTED", exchangeOrderNumber: stp.registrationNo });
+    expect(app.logs.join("\n")).not.toMatch(/9876543210|asha\.rao|001234567890/);
   });
 });

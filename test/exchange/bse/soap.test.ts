@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { orderEntryParams } from "../../../src/exchange/bse/order-entry.js";
-import { buildEnvelope, ORDER_ENTRY_SERVICE, readResult, SoapFaultError, SoapFormatError, UPLOAD_SERVICE } from "../../../src/exchange/bse/soap.js";
+import { buildEnvelope, contractParam, ORDER_ENTRY_SERVICE, readResult, readResultNode, SoapFaultError, SoapFormatError, UPLOAD_SERVICE, WEB_SERVICE } from "../../../src/exchange/bse/soap.js";
 import type { OrderEntry } from "../../../src/exchange/port.js";
 
 const TO = "https://bsestarmfdemo.bseindia.com/MFOrderEntry/MFOrder.svc/Secure";
@@ -36,7 +36,7 @@ const EXPECTED_LUMPSUM = `
 <bses:FolioNo/>
 <bses:Remarks/>
 <bses:KYCStatus>Y</bses:KYCStatus>
-<bses:RefNo>2022021810234000002</bses:RefNo>
+<bses:RefNo>0218000002</bses:RefNo>
 <bses:SubBrCode/>
 <bses:EUIN/>
 <bses:EUINVal>N</bses:EUINVal>
@@ -84,6 +84,20 @@ describe("SOAP 1.2 envelopes", () => {
         `<wsa:To>https://x/MFUploadService/MFUploadService.svc/Secure</wsa:To></soap:Header>` +
         `<soap:Body><ns:getPassword><ns:UserId>1</ns:UserId></ns:getPassword></soap:Body></soap:Envelope>`,
     );
+  });
+
+  it("builds the web service's data contract parameter: Param in the service namespace, its members in the contract's", () => {
+    const xml = buildEnvelope(WEB_SERVICE, "OrderStatus", "https://x/StarMFWebService/StarMFWebService.svc/Secure", [contractParam([["ClientCode", null], ["FromDate", "01/02/2026"]])]);
+    expect(xml).toContain(
+      '<soap:Body><ns:OrderStatus><ns:Param xmlns:sch="http://schemas.datacontract.org/2004/07/StarMFWebService"><sch:ClientCode/><sch:FromDate>01/02/2026</sch:FromDate></ns:Param></ns:OrderStatus></soap:Body>',
+    );
+    expect(xml).toContain('xmlns:ns="http://www.bsestarmf.in/2016/01/"');
+    expect(xml).toContain("<wsa:Action>http://www.bsestarmf.in/2016/01/IStarMFWebService/OrderStatus</wsa:Action>");
+  });
+
+  it("reads a data contract result as a tree of local names (a repeated element is a list)", () => {
+    const xml = `<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body><OrderStatusResponse xmlns="http://www.bsestarmf.in/2016/01/"><OrderStatusResult xmlns:a="http://schemas.datacontract.org/2004/07/StarMFWebService"><a:Message>OK</a:Message><a:OrderDetails><a:OrderDetails><a:OrderNumber>1</a:OrderNumber></a:OrderDetails><a:OrderDetails><a:OrderNumber>2</a:OrderNumber></a:OrderDetails></a:OrderDetails><a:Status>100</a:Status></OrderStatusResult></OrderStatusResponse></s:Body></s:Envelope>`;
+    expect(readResultNode(xml, "OrderStatus")).toEqual({ Message: "OK", OrderDetails: { OrderDetails: [{ OrderNumber: "1" }, { OrderNumber: "2" }] }, Status: "100" });
   });
 
   it("reads the Result of the exchange's answer by local names (s: prefixes, default namespace), entities decoded", () => {

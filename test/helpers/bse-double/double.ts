@@ -1,8 +1,13 @@
 import { afterAll, beforeAll } from "vitest";
 import { todayInIndia } from "../../../src/lib/india-date.js";
 import { DoubleOrderEntry } from "./order-entry.js";
+import { DoubleChildOrders } from "./child-orders.js";
+import { DoublePlans } from "./plans.js";
+import { DoubleRegistrations } from "./registrations.js";
+import { DoubleReports } from "./reports.js";
 import { startDoubleServer, type DoubleServer } from "./server.js";
 import { DoubleSessions, type Credentials } from "./sessions.js";
+import { DoubleTransfers } from "./transfers.js";
 
 /** The member the double knows (a 5-character member code, so TransNo is 8 + 5 + 6 = 19 characters). */
 export const DOUBLE_CREDENTIALS: Credentials = { userId: "1023401", memberId: "10234", password: "Uat@pass1" };
@@ -10,13 +15,19 @@ export const DOUBLE_CREDENTIALS: Credentials = { userId: "1023401", memberId: "1
 export interface BseDouble extends DoubleServer {
   sessions: DoubleSessions;
   orderEntry: DoubleOrderEntry;
+  reports: DoubleReports;
+  plans: DoublePlans;
+  childOrders: DoubleChildOrders;
+  registrations: DoubleRegistrations;
+  transfers: DoubleTransfers;
   credentials: Credentials;
   /** The environment that points MF_EXCHANGE=bse at this double. */
   env(overrides?: Record<string, string>): Record<string, string>;
 }
 
 /**
- * The exchange double: its server with the services built so far (logins, order entry). Later slices
+ * The exchange double: its server with the services built so far (logins, order entry, switch, SIP and
+ * XSIP, reports, child orders, registrations and payments, STP and SWP). Later slices
  * register theirs on `double.soap(path, action, handler)` / `double.json(path, handler)`.
  */
 export async function startBseDouble(options: { now?: () => number; today?: () => string } = {}): Promise<BseDouble> {
@@ -24,9 +35,19 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
   const credentials = DOUBLE_CREDENTIALS;
   const sessions = new DoubleSessions(credentials, server, options.now);
   const orderEntry = new DoubleOrderEntry(credentials, sessions, server, options.today ?? (() => todayInIndia()));
+  const reports = new DoubleReports(credentials, orderEntry, server);
+  const plans = new DoublePlans(credentials, sessions, orderEntry, server);
+  const registrations = new DoubleRegistrations(credentials, sessions, orderEntry, server, plans);
+  const transfers = new DoubleTransfers(credentials, server);
+  const childOrders = new DoubleChildOrders(credentials, orderEntry, plans, registrations.swps, transfers.stps, server, options.now);
   return Object.assign(server, {
     sessions,
     orderEntry,
+    reports,
+    plans,
+    childOrders,
+    registrations,
+    transfers,
     credentials,
     env: (overrides: Record<string, string> = {}) => ({
       MF_EXCHANGE: "bse",

@@ -61,6 +61,15 @@ export interface BookedOrder {
   schemeCode: string;
   buySell: "P" | "R";
   values: Map<string, string>;
+  /** YYYY-MM-DD (India): the order's date in the exchange's reports. */
+  day: string;
+  /** The internal reference sent with it (RefNo), as the order status report returns it. */
+  internalRef: string;
+  amount: string;
+  units: string;
+  /** NRM, or the SIP registration's type for its first order. */
+  orderType: string;
+  subOrderType: "NRM" | "SWITCH";
 }
 
 type Decision = { reject: string } | "accept";
@@ -71,15 +80,22 @@ export class DoubleOrderEntry {
   /** Every TransNo seen, accepted or not. */
   readonly transNos = new Set<string>();
   private readonly decisions: Decision[] = [];
+  /** When set (registrations.ts `refuseUnknownClients`), an order for a client code the exchange does not have is refused. */
+  knownClient: ((clientCode: string) => boolean) | null = null;
   private nextOrderNo = 7_531_973;
 
   constructor(
     private readonly credentials: Credentials,
     private readonly sessions: DoubleSessions,
     server: DoubleServer,
-    private readonly today: () => string,
+    readonly today: () => string,
   ) {
     server.soap(ORDER_PATH, ORDER_ACTION("orderEntryParam"), ({ params }) => this.orderEntry(params));
+  }
+
+  /** The exchange's next order number (every order type numbers from the same sequence). */
+  newOrderNo(): string {
+    return String(this.nextOrderNo++);
   }
 
   /** The next valid order is rejected with this remark (flag 1) instead of accepted. */
@@ -101,11 +117,15 @@ export class DoubleOrderEntry {
     if (problem) return answer("0", problem, "1");
     if (v.get("UserID") !== this.credentials.userId) return answer("0", "FAILED: INVALID USER ID", "1");
     if (v.get("MemberId") !== this.credentials.memberId) return answer("0", "FAILED: INVALID MEMBER CODE", "1");
+    if (this.knownClient && !this.knownClient(v.get("ClientCode")!)) return answer("0", "FAILED: INVALID CLIENT CODE", "1");
     const decision = this.decisions.shift() ?? "accept";
     if (decision !== "accept") return answer("0", decision.reject, "1");
-    const orderNo = String(this.nextOrderNo++);
+    const orderNo = this.newOrderNo();
     const buySell = v.get("BuySell") as "P" | "R";
-    this.orders.push({ transNo, orderNo, clientCode: v.get("ClientCode")!, schemeCode: v.get("SchemeCd")!, buySell, values: v });
+    this.orders.push({
+      transNo, orderNo, clientCode: v.get("ClientCode")!, schemeCode: v.get("SchemeCd")!, buySell, values: v, day: this.today(), internalRef: v.get("RefNo") ?? "",
+      amount: v.get("OrderVal") ?? "", units: v.get("Qty") ?? "", orderType: "NRM", subOrderType: "NRM",
+    });
     const what = buySell === "P"
       ? `${v.get("BuySellType")} PURCHASE ${v.get("OrderVal")}`
       : `${v.get("BuySellType")} REDEMPTION ${v.get("AllRedeem") === "Y" ? "ALL UNITS" : v.get("Qty") ? `${v.get("Qty")} UNITS` : v.get("OrderVal")}`;
@@ -115,6 +135,17 @@ export class DoubleOrderEntry {
       `ORD CONF: Your Request for ${what} in SCHEME: ${v.get("SchemeCd")} THRO : ${mode} is confirmed for CLIENT : TEST CLIENT (Code: ${v.get("ClientCode")}) CONFIRMATION TIME: Jun 2 2022 11:15AM ENTRY BY: ORDER NO: ${orderNo}`,
       "0",
     );
+  }
+
+  /**
+   * The exchange's checks of a unique reference number on any order message: the member's format and
+   * today's date, and never seen before (recorded as seen whatever the outcome). The failure text, or null.
+   */
+  takeTransNo(transNo: string, memberId: string): string | null {
+    const problem = this.transNoProblem(transNo, memberId);
+    const repeated = this.transNos.has(transNo);
+    this.transNos.add(transNo);
+    return repeated ? "FAILED: DUPLICATE TRANSACTION NUMBER" : problem;
   }
 
   private transNoProblem(transNo: string, memberId: string): string | null {

@@ -28,10 +28,18 @@ export interface SoapRequest {
   namespace: string;
   /** The parameters in the order they came, with their local names and text (an empty element is ""). */
   params: Array<[name: string, value: string]>;
+  /** Parameters that are data contracts (elements with children): their members in order, and their namespace. */
+  contracts: Map<string, { namespace: string; members: Array<[name: string, value: string]> }>;
 }
 
-/** A handler answers the operation's Result text, or throws a SoapFault. */
-export type SoapHandler = (request: SoapRequest) => string | Promise<string>;
+/** A data contract answer: elements in order, each text or nested elements (a list repeats an element name). */
+export type ResultTree = Array<[name: string, value: string | ResultTree]>;
+
+/** The namespace of the web service's data contracts. */
+export const DATA_CONTRACT_NS = "http://schemas.datacontract.org/2004/07/StarMFWebService";
+
+/** A handler answers the operation's Result text (or a data contract tree), or throws a SoapFault. */
+export type SoapHandler = (request: SoapRequest) => string | ResultTree | Promise<string | ResultTree>;
 export type JsonHandler = (body: unknown, request: { path: string; headers: IncomingMessage["headers"] }) => { status?: number; body: unknown } | Promise<{ status?: number; body: unknown }>;
 
 /** Raised by a handler for a request the service cannot deserialize: answered as HTTP 500 with a SOAP fault. */
@@ -109,7 +117,7 @@ export async function startDoubleServer(): Promise<DoubleServer> {
     const run = async () => handler(request);
     const script = nextScript(request.operation);
     if (script && (await scripted(res, script, run))) return;
-    let result: string;
+    let result: string | ResultTree;
     try {
       result = await run();
     } catch (error) {
@@ -193,9 +201,36 @@ function sendFault(res: ServerResponse, reason: string): void {
   send(res, 500, "application/soap+xml; charset=utf-8", xml);
 }
 
-/** The answer as the exchange sends it: `s:` envelope, `a:Action` header, default namespace on the response element. */
-function responseEnvelope(request: SoapRequest, result: string): string {
+const orderedBuilder = new XMLBuilder({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: "@_", suppressEmptyNode: true, processEntities: true });
+
+function contractNodes(tree: ResultTree): Ordered {
+  return tree.map(([name, value]) => ({ [`a:${name}`]: typeof value === "string" ? (value === "" ? [] : [{ "#text": value }]) : contractNodes(value) }));
+}
+
+/**
+ * The answer as the exchange sends it: `s:` envelope, `a:Action` header, default namespace on the response
+ * element; a data contract result with its members under the `a:` prefix, as WCF writes them.
+ */
+function responseEnvelope(request: SoapRequest, result: string | ResultTree): string {
   const op = request.operation;
+  if (typeof result !== "string") {
+    return orderedBuilder.build([
+      {
+        "s:Envelope": [
+          { "s:Header": [{ "a:Action": [{ "#text": `${request.action}Response` }], ":@": { "@_s:mustUnderstand": "1" } }] },
+          {
+            "s:Body": [
+              {
+                [`${op}Response`]: [{ [`${op}Result`]: contractNodes(result), ":@": { "@_xmlns:a": DATA_CONTRACT_NS, "@_xmlns:i": "http://www.w3.org/2001/XMLSchema-instance" } }],
+                ":@": { "@_xmlns": request.namespace },
+              },
+            ],
+          },
+        ],
+        ":@": { "@_xmlns:s": SOAP12_NS, "@_xmlns:a": WSA_NS },
+      },
+    ]) as string;
+  }
   return builder.build({
     "s:Envelope": {
       "@_xmlns:s": SOAP12_NS,
@@ -250,12 +285,26 @@ function readSoapRequest(path: string, body: string, contentType: string, baseUr
   declare((opNode[":@"] ?? {}) as Record<string, string>);
   const namespace = namespaces.get(prefixOf(opName)) ?? "";
   const params: Array<[string, string]> = [];
+  const contracts: SoapRequest["contracts"] = new Map();
   for (const node of (opNode[opName] as Ordered).filter((n) => elementName(n) !== "#text")) {
     const name = elementName(node);
     if (namespaces.get(prefixOf(name)) !== namespace) return `The parameter ${name} is not in the operation's namespace.`;
-    params.push([localName(name), textOf(node[name] as Ordered) ?? ""]);
+    const text = textOf(node[name] as Ordered);
+    params.push([localName(name), text ?? ""]);
+    if (text !== undefined) continue;
+    declare((node[":@"] ?? {}) as Record<string, string>);
+    const memberNodes = (node[name] as Ordered).filter((n) => elementName(n) !== "#text");
+    const memberNs = new Set(memberNodes.map((n) => namespaces.get(prefixOf(elementName(n)))));
+    if (memberNs.size > 1) return `The members of ${name} are not in one namespace.`;
+    const members: Array<[string, string]> = [];
+    for (const member of memberNodes) {
+      const value = textOf(member[elementName(member)] as Ordered);
+      if (value === undefined) return `The member ${elementName(member)} of ${name} is not text.`;
+      members.push([localName(elementName(member)), value]);
+    }
+    contracts.set(localName(name), { namespace: [...memberNs][0] ?? "", members });
   }
-  return { path, action, to, operation: localName(opName), namespace, params };
+  return { path, action, to, operation: localName(opName), namespace, params, contracts };
 }
 
 function textOf(children: Ordered): string | undefined {
