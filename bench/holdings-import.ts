@@ -2,27 +2,25 @@
  * Holdings import benchmark: 1,000,000 position rows (generated CAMS WBR22 + WBR9 and KFintech MFSD203 files,
  * half each) imported by the real refresh (parse, join, encrypt PANs, COPY to staging, replace positions in one
  * transaction), next to a raw COPY of the same position files into bare text tables in the same run.
- * Prints rows/s of both, the ratio (target >= 0.3) and the peak RSS during the import (target < 512 MB).
- *   npm run bench:holdings-import            (BENCH_ROWS=1000000 by default; DATABASE_URL uses a server)
+ * Prints rows/s of both, the ratio (target >= 0.5) and the peak RSS during the import (target < 512 MB).
+ *   npm run bench:holdings-import     (BENCH_ROWS=1000000 by default; DATABASE_URL uses a server; --smoke for a tiny run)
  */
 import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
-import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { createDistributor } from "../src/auth/distributors.service.js";
-import { loadConfig } from "../src/env.js";
 import { refreshHoldings } from "../src/holdings/refresh.js";
-import { createLogger } from "../src/lib/logger.js";
-import { openRuntime } from "../src/runtime.js";
+import { setting } from "./harness/options.js";
+import { openStack } from "./harness/stack.js";
+import { compare, printTable } from "./harness/table.js";
 
-const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const ROWS = setting("BENCH_ROWS", 1_000_000, 2_000);
 const DISTRIBUTORS = 20;
 const POSITIONS_PER_PAN = 5;
-const PG_PORT = 54341;
 
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 /** A well-formed, made-up PAN for each number. */
@@ -96,12 +94,10 @@ async function rawCopy(databaseUrl: string, feedDir: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "mf-bench-holdings-"));
-  await chmod(dataDir, 0o755);
-  const config = loadConfig({ ...process.env, MF_DATA_DIR: dataDir, MF_EMBEDDED_PG_PORT: String(PG_PORT), LOG_LEVEL: "warn" });
-  const runtime = await openRuntime(config, createLogger("warn"));
+  const stack = await openStack({ name: "holdings-import", logLevel: "warn" });
   try {
-    const { services } = runtime;
+    const { services } = stack;
+    const dataDir = services.config.dataDir;
     for (let d = 0; d < DISTRIBUTORS; d++) await createDistributor(services.prisma, { name: `Bench ${d}`, arn: arnOf(d) });
     const feedDir = path.join(dataDir, "feeds");
     const generated = await generate(feedDir);
@@ -127,14 +123,17 @@ async function main(): Promise<void> {
     const importRate = ROWS / importSeconds;
     const copyRate = ROWS / copySeconds;
     const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-    console.log(`\nholdings import of ${ROWS.toLocaleString("en")} position rows (${report.files.map((f) => `${f.registrar} ${f.outcome}`).join(", ")})`);
-    console.log(`import (parse, join, encrypt, COPY, replace)  ${importSeconds.toFixed(2).padStart(7)} s  ${importRate.toFixed(0).padStart(8)} rows/s`);
-    console.log(`raw COPY of the same rows into bare tables    ${copySeconds.toFixed(2).padStart(7)} s  ${copyRate.toFixed(0).padStart(8)} rows/s`);
-    console.log(`ratio import/raw COPY ${(importRate / copyRate).toFixed(2)} (target >= 0.3)`);
-    console.log(`peak RSS during the import ${mb(peakRss)} (target < 512 MB); process max RSS ${mb(process.resourceUsage().maxRSS * 1024)}\n`);
+    const peakMb = peakRss / 1024 / 1024;
+    printTable(
+      `holdings import of ${ROWS.toLocaleString("en")} position rows (${report.files.map((f) => `${f.registrar} ${f.outcome}`).join(", ")}): ` +
+        `import ${importSeconds.toFixed(2)} s, raw COPY ${copySeconds.toFixed(2)} s; process max RSS ${mb(process.resourceUsage().maxRSS * 1024)}`,
+      [
+        compare("holdings import (parse, join, encrypt, COPY, replace)", "rows/s", { rate: importRate }, "raw COPY of the same rows, bare tables", { rate: copyRate }, { minRatio: 0.5 }),
+        { path: "holdings import, peak RSS", unit: "MB", ours: { text: peakMb.toFixed(0) }, baselineName: "-", baseline: {}, target: "< 512 MB", met: peakMb < 512 },
+      ],
+    );
   } finally {
-    await runtime.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await stack.close();
   }
 }
 

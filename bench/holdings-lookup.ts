@@ -1,31 +1,32 @@
 /**
- * Holdings lookup benchmark: POST /api/holdings/v1/lookup through the whole stack (Hono, REST adapter, auth,
- * validation, keyed hash, query, summary) over 5,000,000 stored positions (1,000,000 PANs with 5 positions each,
- * spread over 20 distributors), 50 connections, a random known PAN per request. Prints req/s and latency
- * p50/p99 (target p99 < 20 ms). The server runs in a child process (this file again, argument `serve`) so the
- * load generator does not share its event loop.
- *   npm run bench:holdings-lookup     (BENCH_POSITIONS=5000000, BENCH_SECONDS=10 by default)
+ * Holdings lookup benchmark: POST /api/holdings/v1/lookup through the whole stack (Hono, REST dispatcher,
+ * auth, validation, keyed hash, query, summary) over BENCH_POSITIONS stored positions (default 5,000,000:
+ * 1,000,000 PANs with 5 positions each, spread over 20 distributors), a random known PAN per request, 50
+ * connections; against the raw lookup measured in the same run: plain node:http, the PAN's keyed hash and
+ * the same indexed select (bench/harness/raw-sql.ts) on a pg pool of the same size.
+ *   npm run bench:holdings-lookup     (BENCH_SECONDS=10 per side, BENCH_WARMUP_SECONDS=2; --smoke for a tiny run)
  *
  * The positions are loaded with COPY into the table with its indexes dropped, then the indexes are rebuilt (setup,
  * not measured). Every row carries the same PAN ciphertext (the lookup never decrypts; only the row width matters).
  */
-import { fork } from "node:child_process";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
-import { UNLIMITED_BUDGET } from "./budget.js";
+import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import { createDistributor } from "../src/auth/distributors.service.js";
+import { runBaseline, warmAndRun, type LoadSpec } from "./harness/load.js";
+import { SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
+import { LOOKUP } from "./harness/raw-sql.js";
+import { startRawServer } from "./harness/raw-server.js";
+import { listenApp, openStack } from "./harness/stack.js";
+import { compare, printTable } from "./harness/table.js";
 
-const POSITIONS = Number(process.env.BENCH_POSITIONS ?? 5_000_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const POSITIONS = setting("BENCH_POSITIONS", 5_000_000, 5_000);
 const CONNECTIONS = 50;
 const PER_PAN = 5;
 const DISTRIBUTORS = 20;
-const PG_PORT = 54342;
 const SAMPLE = 20_000;
+const PATH = "/api/holdings/v1/lookup";
 
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 /** A distinct, well-formed, made-up individual PAN for each n. */
@@ -34,46 +35,17 @@ function panOf(n: number): string {
   return `${l(n)}${l(n / 26)}${l(n / 676)}P${l(n / 17576)}${1000 + (Math.floor(n / 456976) % 9000)}${l(n * 7)}`;
 }
 
-interface Ready {
-  port: number;
-  token: string;
-  pans: string[];
-}
-
-async function serve(): Promise<void> {
-  const { loadConfig } = await import("../src/env.js");
-  const { openRuntime } = await import("../src/runtime.js");
-  const { createLogger } = await import("../src/lib/logger.js");
-  const { createApp } = await import("../src/app.js");
-  const { createDistributor } = await import("../src/auth/distributors.service.js");
-  const { serve: listen } = await import("@hono/node-server");
-  const pg = (await import("pg")).default;
-  const { from: copyFrom } = await import("pg-copy-streams");
-
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "mf-bench-lookup-"));
-  await chmod(dataDir, 0o755);
-  const config = loadConfig({ ...UNLIMITED_BUDGET, ...process.env, MF_DATA_DIR: dataDir, MF_EMBEDDED_PG_PORT: String(PG_PORT), LOG_LEVEL: "info" });
-  const pino = (await import("pino")).default;
-  const runtime = await openRuntime(config, createLogger("info", pino.destination({ dest: "/dev/null", sync: false })));
-  const stop = async () => {
-    await runtime.close().catch(() => {});
-    await rm(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  };
-  process.on("message", () => void stop());
-  process.on("disconnect", () => void stop());
-
-  const { services } = runtime;
-  const distributors: string[] = [];
-  let token = "";
-  for (let d = 0; d < DISTRIBUTORS; d++) {
-    const created = await createDistributor(services.prisma, { name: `Bench ${d}`, arn: `ARN-8${String(d).padStart(5, "0")}` });
-    distributors.push(created.distributor_id);
-    if (d === 0) token = (await services.auth.issueToken(created.client_id, created.client_secret)).access_token;
+const stack = await openStack({ name: "lookup" });
+const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: stack.services.config.dbPoolSize });
+try {
+  const { services } = stack;
+  // The benchmark's distributor (with the token) is the first; the others share the table.
+  const distributors: string[] = [stack.distributorId];
+  for (let d = 1; d < DISTRIBUTORS; d++) {
+    distributors.push((await createDistributor(services.prisma, { name: `Bench ${d}`, arn: `ARN-8${String(d).padStart(5, "0")}` })).distributor_id);
   }
-
   const started = performance.now();
-  const client = new pg.Client({ connectionString: services.config.databaseUrl });
+  const client = new pg.Client({ connectionString: stack.databaseUrl });
   await client.connect();
   await client.query("ALTER TABLE holding_positions DROP CONSTRAINT holding_positions_pkey");
   await client.query("DROP INDEX holding_positions_pan_hash_idx");
@@ -112,87 +84,38 @@ async function serve(): Promise<void> {
   await client.end();
   process.stderr.write(`loaded ${rows[0]!.n} positions in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 
-  const app = createApp(services, { readiness: runtime.readiness });
-  const port = await new Promise<number>((resolve) => listen({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)));
-  // PANs of the benchmark's distributor (every DISTRIBUTORS-th), sampled.
-  const sample = Array.from({ length: SAMPLE }, (_, i) => panOf(((i * 7919) % Math.floor(pans / DISTRIBUTORS)) * DISTRIBUTORS));
-  process.send!({ port, token, pans: sample } satisfies Ready);
-}
 
-async function measure(): Promise<void> {
-  const entry = fileURLToPath(import.meta.url);
-  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = fork(entry, ["serve"], { execArgv: ["--import", "tsx", ...profile], stdio: "inherit" });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  try {
-    const ready = await Promise.race([
-      new Promise<Ready>((resolve) => child.once("message", (m) => resolve(m as Ready))),
-      exited.then((code) => {
-        throw new Error(`server process exited (${code}) before it was ready`);
-      }),
-    ]);
-    const url = `http://127.0.0.1:${ready.port}`;
-    const headers = { authorization: `Bearer ${ready.token}`, "content-type": "application/json" };
-    const check = await fetch(`${url}/api/holdings/v1/lookup`, { method: "POST", headers, body: JSON.stringify({ pan: ready.pans[1] }) });
-    const body = (await check.json()) as { holdings: unknown[]; summary: { positions: number } };
-    if (check.status !== 200 || body.holdings.length < 4) throw new Error(`lookup check failed: ${check.status} ${JSON.stringify(body).slice(0, 300)}`);
-
-    const sequential = performance.now();
-    for (let i = 0; i < 200; i++) {
-      const r = await fetch(`${url}/api/holdings/v1/lookup`, { method: "POST", headers, body: JSON.stringify({ pan: ready.pans[i] }) });
-      await r.text();
-    }
-    console.log(`sequential: ${((performance.now() - sequential) / 200).toFixed(2)} ms per lookup (one connection)`);
-    {
-      // Context for the figures: the same server, one connection, other paths (the machine may be shared).
-      for (const [method, p, b] of [["GET", "/healthz", undefined], ["GET", "/api/masters/v1/investor-options", undefined], ["GET", "/api/investors/v1?limit=1", undefined], ["POST", "/api/holdings/v1/lookup", JSON.stringify({ pan: "bad" })]] as const) {
-        const t = performance.now();
-        for (let i = 0; i < 100; i++) await (await fetch(`${url}${p}`, { method, headers, body: b })).text();
-        console.log(`${method} ${p}: ${((performance.now() - t) / 100).toFixed(2)} ms`);
-      }
-    }
-
-    let failure: string | undefined;
-    const run = (duration: number) =>
-      autocannon({
-        url,
-        connections: CONNECTIONS,
-        duration,
-        requests: [
-          {
-            method: "POST",
-            path: "/api/holdings/v1/lookup",
-            headers,
-            setupRequest: (req) => ({ ...req, body: JSON.stringify({ pan: ready.pans[Math.floor(Math.random() * ready.pans.length)] }) }),
-            onResponse: (status, responseBody) => {
-              if (status !== 200 && failure === undefined) failure = `${status}: ${responseBody}`;
-            },
-          },
-        ],
-      });
-    await run(2);
-    const result = await run(SECONDS);
-    console.log(`\nPOST /api/holdings/v1/lookup over ${POSITIONS.toLocaleString("en")} positions, ${CONNECTIONS} connections, ${SECONDS} s (after 2 s warm-up)`);
-    console.log(
-      `${result.requests.average.toFixed(0)} req/s   p50 ${result.latency.p50} ms   p90 ${result.latency.p90} ms   p99 ${result.latency.p99} ms   ` +
-        `max ${result.latency.max} ms   non-2xx ${result.non2xx}   errors ${result.errors}`,
-    );
-    console.log(`p99 target < 20 ms: ${result.latency.p99 < 20 ? "met" : "NOT met"}\n`);
-    if (failure) console.log(`first failing response: ${failure}`);
-  } finally {
-    child.send("stop");
-    await exited;
+  const ours = await listenApp(stack, stack.app.fetch);
+  const raw = await startRawServer(async (body) => {
+    const hash = services.cipher.lookupHash((body as { pan: string }).pan);
+    const { rows } = await pool.query(LOOKUP, [hash, stack.distributorId]);
+    return { status: 200, body: { holdings: rows } };
+  });
+  // PANs of the benchmark's distributor (every DISTRIBUTORS-th), sampled, in a shuffled order.
+  const bodies = Array.from({ length: Math.min(SAMPLE, Math.floor(pans / DISTRIBUTORS)) }, (_, i) =>
+    JSON.stringify({ pan: panOf(((i * 7919) % Math.floor(pans / DISTRIBUTORS)) * DISTRIBUTORS) }),
+  ).sort(() => Math.random() - 0.5);
+  const headers = { authorization: `Bearer ${stack.token}`, "content-type": "application/json" };
+  for (const port of [ours.port, raw.port]) {
+    const check = await fetch(`http://127.0.0.1:${port}${PATH}`, { method: "POST", headers, body: bodies[1] });
+    const answer = (await check.json()) as { holdings: unknown[] };
+    if (check.status !== 200 || answer.holdings.length < 4) throw new Error(`lookup check failed: ${check.status} ${JSON.stringify(answer).slice(0, 300)}`);
   }
-}
-
-if (process.argv[2] === "serve") {
-  serve().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-} else {
-  measure().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
+  const spec = (port: number): LoadSpec => ({ url: `http://127.0.0.1:${port}${PATH}`, method: "POST", headers, bodies, connections: CONNECTIONS, seconds: SECONDS, expectStatus: 200 });
+  const rawResult = await runBaseline(spec(raw.port), WARMUP_SECONDS);
+  const ourResult = await warmAndRun(spec(ours.port), WARMUP_SECONDS);
+  printTable(`POST ${PATH} over ${POSITIONS.toLocaleString("en")} positions, ${CONNECTIONS} connections, ${SECONDS} s per side (after ${WARMUP_SECONDS} s warm-up), pool ${services.config.dbPoolSize}`, [
+    compare("POST /api/holdings/v1/lookup", "req/s", ourResult, "node:http + pg, same indexed select", rawResult, { minRatio: 0.6, maxP99Factor: 1.5 }),
+  ]);
+  for (const [name, r] of [["raw", rawResult], ["ours", ourResult]] as const) {
+    if (r.unexpected > 0) {
+      console.log(`${name}: ${r.unexpected} unexpected answers; first: ${r.firstFailure}`);
+      process.exitCode = 1;
+    }
+  }
+  ours.server.close();
+  raw.server.close();
+} finally {
+  await pool.end();
+  await stack.close();
 }

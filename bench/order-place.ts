@@ -1,38 +1,62 @@
 /**
- * POST /api/orders/v1/ (a lump-sum purchase for a registered investor) against a one-row insert
- * through the same stack, at 50 connections. Target: ratio of requests/s >= 0.4.   npm run bench:orders
+ * POST /api/orders/v1/ (a lump-sum purchase for a registered investor) through our stack against the raw
+ * placement: plain node:http with a pg pool of the same size running the same statements in one
+ * transaction (BEGIN, account, investor, bank accounts, scheme, INSERT order, add_job, COMMIT; see
+ * bench/harness/raw-sql.ts), 50 connections each, measured in the same run. The worker is not started,
+ * so jobs queue up as they would behind a busy worker.
+ *   npm run bench:orders     (BENCH_SECONDS=10 per side, BENCH_WARMUP_SECONDS=2; --smoke for a tiny run)
+ * Profile the servers with `node --cpu-prof --import tsx bench/order-place.ts` (the load generator runs
+ * in its own process).
  */
+import pg from "pg";
+import { CreateInvestorRequest } from "../src/investors/investors.schemas.js";
+import { applyRegistration, createInvestor } from "../src/investors/investors.service.js";
 import { investorBody } from "../test/helpers/factories.js";
-import { runPostBenchmark } from "./post-vs-insert.js";
+import { runBaseline, warmAndRun, type LoadSpec } from "./harness/load.js";
+import { SECONDS, WARMUP_SECONDS } from "./harness/options.js";
+import { rawPlacement, type LumpSumBody } from "./harness/raw-sql.js";
+import { startRawServer } from "./harness/raw-server.js";
+import { listenApp, openStack } from "./harness/stack.js";
+import { compare, printTable } from "./harness/table.js";
 
-await runPostBenchmark(
-  {
-    name: "order placement",
-    path: "/api/orders/v1/",
-    connections: 50,
-    target: 0.4,
-    pgPort: 54394,
-    setup: async (runtime, distributorId) => {
-      const { CreateInvestorRequest } = await import("../src/investors/investors.schemas.js");
-      const { applyRegistration, createInvestor } = await import("../src/investors/investors.service.js");
-      const { prisma } = runtime.services;
-      await prisma.scheme.upsert({
-        where: { schemeCode: "BENCH01" },
-        create: { schemeCode: "BENCH01", name: "Bench Scheme", amcCode: "BENCH", amcName: "Bench Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes", minPurchaseAmount: "1000.00", purchaseMultiple: "1.00" },
-        update: {},
-      });
-      const caller = { distributorId, clientId: "bench" };
-      const { body: investor } = await createInvestor(runtime.services, caller, CreateInvestorRequest.parse(investorBody()), undefined);
-      await applyRegistration(prisma, investor.id, { status: "REGISTERED", remark: "BENCH" });
-      return { accountId: investor.investment_account_id };
-    },
-    body: ({ accountId }) => () => ({
-      investment_account_id: accountId,
-      order_type: "LUMPSUM_PURCHASE",
-      scheme_code: "BENCH01",
-      amount: 5000,
-      purchase_type: "FRESH",
-    }),
-  },
-  new URL(import.meta.url).pathname,
-);
+const CONNECTIONS = 50;
+const PATH = "/api/orders/v1/";
+
+const stack = await openStack({ name: "orders" });
+const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: stack.services.config.dbPoolSize });
+try {
+  const { services, distributorId } = stack;
+  await services.prisma.scheme.create({
+    data: { schemeCode: "BENCH01", name: "Bench Scheme", amcCode: "BENCH", amcName: "Bench Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes", minPurchaseAmount: "1000.00", purchaseMultiple: "1.00" },
+  });
+  const { body: investor } = await createInvestor(services, { distributorId, clientId: "bench" }, CreateInvestorRequest.parse(investorBody()), undefined);
+  await applyRegistration(services.prisma, investor.id, { status: "REGISTERED", remark: "BENCH" });
+  const body: LumpSumBody = { investment_account_id: investor.investment_account_id, order_type: "LUMPSUM_PURCHASE", scheme_code: "BENCH01", amount: 5000, purchase_type: "FRESH" };
+
+  const ours = await listenApp(stack, stack.app.fetch);
+  const raw = await startRawServer((b) => rawPlacement(pool, distributorId, b as LumpSumBody));
+  const spec = (port: number): LoadSpec => ({
+    url: `http://127.0.0.1:${port}${PATH}`, method: "POST", connections: CONNECTIONS, seconds: SECONDS, expectStatus: 201,
+    headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" }, bodies: [JSON.stringify(body)],
+  });
+  const rawResult = await runBaseline(spec(raw.port), WARMUP_SECONDS);
+  const ourResult = await warmAndRun(spec(ours.port), WARMUP_SECONDS);
+
+  const { rows } = await pool.query<{ orders: number; jobs: number }>(
+    `SELECT (SELECT count(*)::int FROM orders) AS orders, (SELECT count(*)::int FROM graphile_worker.jobs WHERE task_identifier = 'orders__dispatch') AS jobs`,
+  );
+  printTable(`POST ${PATH}, ${CONNECTIONS} connections, ${SECONDS} s per side (after ${WARMUP_SECONDS} s warm-up), pool ${services.config.dbPoolSize}; ${rows[0]!.orders} orders and ${rows[0]!.jobs} dispatch jobs written`, [
+    compare("POST /api/orders/v1/ (lump sum)", "req/s", ourResult, "node:http + pg, same statements, one tx", rawResult, { minRatio: 0.35, maxP99Factor: 2 }),
+  ]);
+  for (const [name, r] of [["raw", rawResult], ["ours", ourResult]] as const) {
+    if (r.unexpected > 0) {
+      console.log(`${name}: ${r.unexpected} unexpected answers; first: ${r.firstFailure}`);
+      process.exitCode = 1;
+    }
+  }
+  ours.server.close();
+  raw.server.close();
+} finally {
+  await pool.end();
+  await stack.close();
+}

@@ -1,0 +1,64 @@
+/**
+ * Drives one server with autocannon in a process of its own (load-process.ts), the same way for our
+ * stack and for its raw baseline: same connections, same duration (or request count), same bodies.
+ */
+import { fork } from "node:child_process";
+import path from "node:path";
+
+export interface LoadSpec {
+  url: string;
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  /** Request bodies sent in turn; none for a GET. */
+  bodies?: string[];
+  connections: number;
+  /** Duration in seconds, unless `amount` (a number of requests) is given. */
+  seconds: number;
+  amount?: number;
+  /** Every other status is counted as unexpected and the first one is kept. */
+  expectStatus: number;
+}
+
+export interface LoadResult {
+  /** Requests per second: answers over the run's duration. */
+  rate: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  seconds: number;
+  /** Answers with another status than expected, plus connection errors. */
+  unexpected: number;
+  errors: number;
+  firstFailure?: string;
+}
+
+const LOAD_PROCESS = path.join(import.meta.dirname, "load-process.ts");
+
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const child = fork(LOAD_PROCESS, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const answer = new Promise<LoadResult | { error: string }>((resolve) => child.once("message", (m) => resolve(m as LoadResult)));
+  child.send(spec);
+  const result = await Promise.race([answer, exited.then((code) => ({ error: `load process exited (${code}) without a result` }))]);
+  await exited;
+  if ("error" in result) throw new Error(result.error);
+  return result;
+}
+
+/** A warm-up (JIT, pools, caches) then the measured run. With zero warm-up seconds, only the run. */
+export async function warmAndRun(spec: LoadSpec, warmupSeconds: number): Promise<LoadResult> {
+  if (warmupSeconds > 0) await runLoad({ ...spec, seconds: warmupSeconds, amount: undefined });
+  return runLoad(spec);
+}
+
+/**
+ * With BENCH_ONLY=ours (for a CPU profile of our stack alone: `node --cpu-prof ...`), baselines are not run
+ * and their figures print as "-".
+ */
+export const ONLY_OURS = process.env.BENCH_ONLY === "ours";
+const NOT_RUN: LoadResult = { rate: Number.NaN, p50: Number.NaN, p99: Number.NaN, requests: 0, seconds: 0, unexpected: 0, errors: 0 };
+
+/** warmAndRun for a baseline (skipped under BENCH_ONLY=ours). */
+export async function runBaseline(spec: LoadSpec, warmupSeconds: number): Promise<LoadResult> {
+  return ONLY_OURS ? NOT_RUN : warmAndRun(spec, warmupSeconds);
+}
