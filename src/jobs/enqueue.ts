@@ -23,7 +23,7 @@ export async function enqueue<N extends TaskName>(
   options: EnqueueOptions = {},
 ): Promise<void> {
   const parsed = TASKS[task].parse(payload);
-  await addJob(tx, {
+  const job = {
     task,
     payload: JSON.stringify(parsed),
     queueName: options.queueName ?? null,
@@ -31,5 +31,12 @@ export async function enqueue<N extends TaskName>(
     maxAttempts: options.maxAttempts ?? null,
     jobKey: options.jobKey ?? null,
     priority: options.priority ?? null,
-  });
+  };
+  // A keyed job is skipped when a worker locks its pending namesake mid-call (see addJob); asked again,
+  // graphile-worker clears the now locked job's key and inserts ours, so the new work is not lost.
+  for (let attempt = 1; !(await addJob(tx, job)); attempt++) {
+    if (attempt === ADD_ATTEMPTS) throw new Error(`graphile-worker added no ${task} job for key ${job.jobKey} in ${ADD_ATTEMPTS} attempts`);
+  }
 }
+
+const ADD_ATTEMPTS = 3;

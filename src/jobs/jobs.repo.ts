@@ -12,10 +12,15 @@ export interface JobToAdd {
   priority: number | null;
 }
 
-/** Adds a job on the given client: inside a transaction, it exists exactly when the transaction commits. */
-export async function addJob(tx: DbOrTx, job: JobToAdd): Promise<void> {
-  await tx.$executeRawUnsafe(
-    `SELECT graphile_worker.add_job(
+/**
+ * Adds a job on the given client: inside a transaction, it exists exactly when the transaction commits.
+ * Returns false when graphile-worker added nothing: a keyed job whose pending namesake a worker locked
+ * between add_jobs' two statements (its "clear the key of locked jobs" update, then its insert, whose
+ * ON CONFLICT skips a locked row) answers a row of nulls.
+ */
+export async function addJob(tx: DbOrTx, job: JobToAdd): Promise<boolean> {
+  const rows = await tx.$queryRawUnsafe<Array<{ id: bigint | null }>>(
+    `SELECT id FROM graphile_worker.add_job(
        identifier => $1::text, payload => $2::json, queue_name => $3::text, run_at => $4::timestamptz,
        max_attempts => $5::int, job_key => $6::text, priority => $7::int)`,
     job.task,
@@ -26,4 +31,5 @@ export async function addJob(tx: DbOrTx, job: JobToAdd): Promise<void> {
     job.jobKey,
     job.priority,
   );
+  return rows[0]?.id !== null && rows[0]?.id !== undefined;
 }

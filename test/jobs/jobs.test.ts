@@ -1,3 +1,4 @@
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/lib/crypto.js";
 import { enqueue } from "../../src/jobs/enqueue.js";
@@ -33,6 +34,38 @@ describe("enqueue(tx, ...)", () => {
     expect(jobs).toHaveLength(1);
     expect(jobs[0]).toMatchObject({ payload: {}, key: "committed" });
     expect(jobs[0]!.run_at.getTime()).toBe(runAt.getTime());
+  });
+
+  it("adds a keyed job even when a worker locks its pending namesake in the middle of add_job (it asks again)", async () => {
+    await app.prisma.$executeRawUnsafe("DELETE FROM graphile_worker._private_jobs");
+    await enqueue(app.prisma, "webhooks__deliver", {}, { jobKey: "webhooks__deliver:race" });
+    // The race, made certain: a "worker" locks the pending job in a transaction it has not committed yet.
+    // add_jobs' first statement still sees the job unlocked (so leaves its key), its insert then waits on
+    // the row, and once the worker commits, ON CONFLICT finds the job locked and skips: nothing added.
+    const worker = new pg.Client({ connectionString: app.databaseUrl });
+    await worker.connect();
+    try {
+      await worker.query("BEGIN");
+      await worker.query("UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'racing-worker' WHERE key = 'webhooks__deliver:race'");
+      const adding = app.prisma.$transaction(async (tx) => {
+        await enqueue(tx, "webhooks__deliver", {}, { jobKey: "webhooks__deliver:race" });
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await worker.query("COMMIT");
+      await adding;
+    } finally {
+      await worker.end();
+    }
+    const jobs = await app.prisma.$queryRawUnsafe<Array<{ key: string | null; locked_by: string | null }>>(
+      `SELECT j.key, j.locked_by FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+        WHERE t.identifier = 'webhooks__deliver' ORDER BY j.id`,
+    );
+    // The locked job lost its key to the second call, which added a pending job for the new work.
+    expect(jobs).toEqual([
+      { key: null, locked_by: "racing-worker" },
+      { key: "webhooks__deliver:race", locked_by: null },
+    ]);
+    await app.prisma.$executeRawUnsafe("DELETE FROM graphile_worker._private_jobs");
   });
 
   it("parses the payload with the task's schema before storing it", async () => {
