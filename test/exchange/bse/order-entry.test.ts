@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrisma, type Db } from "../../../src/db/client.js";
+import { describe, expect, it } from "vitest";
+import type { Db } from "../../../src/db/client.js";
 import type { BseConfig } from "../../../src/env.js";
 import { BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
 import { orderEntryParams } from "../../../src/exchange/bse/order-entry.js";
@@ -8,36 +8,18 @@ import { ORDER_ENTRY_SERVICE } from "../../../src/exchange/bse/soap.js";
 import { BseTransport } from "../../../src/exchange/bse/transport.js";
 import { ExchangeUnavailableError, type OrderEntry } from "../../../src/exchange/port.js";
 import { newId } from "../../../src/lib/ids.js";
-import { startBseDouble, type BseDouble } from "../../helpers/bse-double/double.js";
-import { createTestDatabase } from "../../helpers/db.js";
+import type { BseDouble } from "../../helpers/bse-double/double.js";
+import { doubleConfig, useBseAdapterWorld } from "../../helpers/bse-double/adapter-world.js";
 import { capturingLogger } from "../../helpers/logs.js";
 
-let db: { url: string; drop: () => Promise<void> };
 let prisma: Db;
 let double: BseDouble;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  prisma = createPrisma(db.url, 5);
-  double = await startBseDouble();
-});
-afterAll(async () => {
-  await double?.close();
-  await prisma?.$disconnect();
-  await db?.drop();
+useBseAdapterWorld((world) => {
+  ({ prisma, double } = world);
 });
 
-const config = (overrides: Partial<BseConfig> = {}): BseConfig => ({
-  baseUrl: double.baseUrl,
-  userId: double.credentials.userId,
-  memberId: double.credentials.memberId,
-  password: double.credentials.password,
-  passKey: undefined,
-  apiKey: "k",
-  euin: undefined,
-  timeoutMs: 1000,
-  ...overrides,
-});
+const config = (overrides: Partial<BseConfig> = {}) => doubleConfig(double, overrides);
 const exchange = (overrides: Partial<BseConfig> = {}) => new BseExchange(prisma, config(overrides), capturingLogger().logger);
 
 const order = (fields: Partial<OrderEntry> = {}): OrderEntry => ({

@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrisma, type Db } from "../../../src/db/client.js";
+import { describe, expect, it } from "vitest";
+import type { Db } from "../../../src/db/client.js";
 import type { BseConfig } from "../../../src/env.js";
 import { BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
 import { ExchangeUnavailableError, type OrderEntry } from "../../../src/exchange/port.js";
 import { newId } from "../../../src/lib/ids.js";
-import { startBseDouble, type BseDouble } from "../../helpers/bse-double/double.js";
-import { createTestDatabase } from "../../helpers/db.js";
+import type { BseDouble } from "../../helpers/bse-double/double.js";
+import { doubleConfig, useBseAdapterWorld } from "../../helpers/bse-double/adapter-world.js";
 import { capturingLogger } from "../../helpers/logs.js";
 
-let db: { url: string; drop: () => Promise<void> };
 let prisma: Db;
 let double: BseDouble;
 const logs = capturingLogger("debug");
@@ -17,25 +16,15 @@ const MOBILE = "9876543210";
 const EMAIL = "asha.rao@example.com";
 const ACCOUNT = "50100123456789";
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  prisma = createPrisma(db.url, 5);
-  double = await startBseDouble();
+useBseAdapterWorld((world) => {
+  ({ prisma, double } = world);
   double.registrations.clients.set("UCC0001", { clientCode: "UCC0001", regnType: "NEW", fields: [], accounts: [ACCOUNT] });
-});
-afterAll(async () => {
-  await double?.close();
-  await prisma?.$disconnect();
-  await db?.drop();
 });
 
 const exchange = (overrides: Partial<BseConfig> = {}) =>
   new BseExchange(
     prisma,
-    {
-      baseUrl: double.baseUrl, userId: double.credentials.userId, memberId: double.credentials.memberId, password: double.credentials.password,
-      passKey: undefined, apiKey: "double-api-key", euin: undefined, timeoutMs: 1000, ...overrides,
-    },
+    doubleConfig(double, { apiKey: "double-api-key", ...overrides }),
     logs.logger,
   );
 

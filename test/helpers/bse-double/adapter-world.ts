@@ -1,0 +1,43 @@
+import { afterAll, beforeAll } from "vitest";
+import { createPrisma, type Db } from "../../../src/db/client.js";
+import type { BseConfig } from "../../../src/env.js";
+import { createTestDatabase } from "../db.js";
+import { startBseDouble, type BseDouble } from "./double.js";
+
+/** What a test of the BSE adapter itself stands on: its own database, a Prisma client on it and the double. */
+export interface BseAdapterWorld {
+  prisma: Db;
+  double: BseDouble;
+}
+
+/**
+ * Creates the world before the file's tests and tears it down after them; `receive` hands it to the file
+ * (which keeps its own `prisma` and `double` names).
+ */
+export function useBseAdapterWorld(receive: (world: BseAdapterWorld) => void | Promise<void>): void {
+  let db: { url: string; drop: () => Promise<void> } | undefined;
+  let world: BseAdapterWorld | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    world = { prisma: createPrisma(db.url, 5), double: await startBseDouble() };
+    await receive(world);
+  });
+  afterAll(async () => {
+    await world?.double.close();
+    await world?.prisma.$disconnect();
+    await db?.drop();
+  });
+}
+
+/** The adapter's configuration pointed at the double (short timeout, no default EUIN). */
+export const doubleConfig = (double: BseDouble, overrides: Partial<BseConfig> = {}): BseConfig => ({
+  baseUrl: double.baseUrl,
+  userId: double.credentials.userId,
+  memberId: double.credentials.memberId,
+  password: double.credentials.password,
+  passKey: undefined,
+  apiKey: "k",
+  euin: undefined,
+  timeoutMs: 1000,
+  ...overrides,
+});
