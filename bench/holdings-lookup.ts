@@ -14,7 +14,7 @@ import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { createDistributor } from "../src/auth/distributors.service.js";
-import { runBaseline, warmAndRun, type LoadSpec } from "./harness/load.js";
+import { failOnUnexpected, runBaseline, warmAndRun, type LoadSpec } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
 import { LOOKUP } from "./harness/raw-sql.js";
 import { startRawServer } from "./harness/raw-server.js";
@@ -107,12 +107,7 @@ try {
   printTable(`POST ${PATH} over ${POSITIONS.toLocaleString("en")} positions, ${CONNECTIONS} connections, ${SECONDS} s per side (after ${WARMUP_SECONDS} s warm-up), pool ${services.config.dbPoolSize}`, [
     compare("POST /api/holdings/v1/lookup", "req/s", ourResult, "node:http + pg, same indexed select", rawResult, { minRatio: 0.6, maxP99Factor: 1.5 }),
   ]);
-  for (const [name, r] of [["raw", rawResult], ["ours", ourResult]] as const) {
-    if (r.unexpected > 0) {
-      console.log(`${name}: ${r.unexpected} unexpected answers; first: ${r.firstFailure}`);
-      process.exitCode = 1;
-    }
-  }
+  failOnUnexpected({ raw: rawResult, ours: ourResult });
   ours.server.close();
   raw.server.close();
 } finally {

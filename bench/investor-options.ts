@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { publicCatalog } from "../src/masters/investor-options.js";
-import { runBaseline, warmAndRun, type LoadResult } from "./harness/load.js";
+import { failOnUnexpected, runBaseline, warmAndRun, type LoadResult } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS } from "./harness/options.js";
 import { listenApp, openStack } from "./harness/stack.js";
 import { compare, printTable } from "./harness/table.js";
@@ -56,11 +56,7 @@ try {
     compare("procedure path (static responses off)", "req/s", uncachedResult, "node:http, same JSON", rawResult),
     compare("full stack (static response)", "req/s", fullResult, "bare Hono, same JSON", honoResult, { minRatio: 0.5 }),
   ]);
-  const failed = [rawResult, honoResult, uncachedResult, fullResult].find((r) => r.unexpected > 0);
-  if (failed) {
-    console.log(`unexpected answers: ${failed.unexpected}; first: ${failed.firstFailure}`);
-    process.exitCode = 1;
-  }
+  failOnUnexpected({ raw: rawResult, hono: honoResult, uncached: uncachedResult, full: fullResult });
   for (const server of [raw, full.server, uncached.server]) server.close();
 } finally {
   await stack.close();

@@ -12,7 +12,7 @@ import pg from "pg";
 import { CreateInvestorRequest } from "../src/investors/investors.schemas.js";
 import { applyRegistration, createInvestor } from "../src/investors/investors.service.js";
 import { investorBody } from "../test/helpers/factories.js";
-import { runBaseline, warmAndRun, type LoadSpec } from "./harness/load.js";
+import { failOnUnexpected, runBaseline, warmAndRun, type LoadSpec } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS } from "./harness/options.js";
 import { rawPlacement, type LumpSumBody } from "./harness/raw-sql.js";
 import { startRawServer } from "./harness/raw-server.js";
@@ -48,12 +48,7 @@ try {
   printTable(`POST ${PATH}, ${CONNECTIONS} connections, ${SECONDS} s per side (after ${WARMUP_SECONDS} s warm-up), pool ${services.config.dbPoolSize}; ${rows[0]!.orders} orders and ${rows[0]!.jobs} dispatch jobs written`, [
     compare("POST /api/orders/v1/ (lump sum)", "req/s", ourResult, "node:http + pg, same statements, one tx", rawResult, { minRatio: 0.35, maxP99Factor: 2 }),
   ]);
-  for (const [name, r] of [["raw", rawResult], ["ours", ourResult]] as const) {
-    if (r.unexpected > 0) {
-      console.log(`${name}: ${r.unexpected} unexpected answers; first: ${r.firstFailure}`);
-      process.exitCode = 1;
-    }
-  }
+  failOnUnexpected({ raw: rawResult, ours: ourResult });
   ours.server.close();
   raw.server.close();
 } finally {

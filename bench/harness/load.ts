@@ -62,3 +62,12 @@ const NOT_RUN: LoadResult = { rate: Number.NaN, p50: Number.NaN, p99: Number.NaN
 export async function runBaseline(spec: LoadSpec, warmupSeconds: number): Promise<LoadResult> {
   return ONLY_OURS ? NOT_RUN : warmAndRun(spec, warmupSeconds);
 }
+
+/** A run that met answers it did not expect measured something else: say so, and fail the benchmark. */
+export function failOnUnexpected(results: Record<string, LoadResult>): void {
+  for (const [name, result] of Object.entries(results)) {
+    if (result.unexpected === 0) continue;
+    console.log(`${name}: ${result.unexpected} unexpected answers; first: ${result.firstFailure}`);
+    process.exitCode = 1;
+  }
+}

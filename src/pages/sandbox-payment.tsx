@@ -4,7 +4,7 @@ import type { Services } from "../core/services.js";
 import type { SandboxExchange } from "../exchange/sandbox.js";
 import { AppError, notFound, validationError } from "../lib/errors.js";
 import { sandboxPayment, simulatePaymentById } from "../payments/payments.simulation.js";
-import { toPaymentView, type PaymentView } from "../payments/payments.service.js";
+import { DEFAULT_FAILURE_CODE, toPaymentView, type PaymentView } from "../payments/payments.service.js";
 import type { PaymentMove } from "../payments/payments.service.js";
 import { PAYMENT_FAILURE_CODES, type PaymentFailureCode } from "../payments/payment.states.js";
 import { PAYMENT_FAILURE_REASONS, rupees } from "./format.js";
@@ -20,9 +20,6 @@ const OUTCOMES: Record<string, { text: string; tone: "good" | "bad" | "" }> = {
 };
 
 const FailureCode = z.enum(PAYMENT_FAILURE_CODES);
-
-/** What Fail records unless the tester picks another reason (the fail simulation's default too). */
-const DEFAULT_FAILURE: PaymentFailureCode = "bank_declined";
 
 /** The posted reason, one of the closed list; anything else is a 400 naming the field. */
 function failureCodeOf(form: Record<string, string>): PaymentFailureCode | undefined {
@@ -82,7 +79,7 @@ export function PaymentSimulatorPage({ payment, formToken }: { payment: PaymentV
               <label for="failure_code">Reason</label>
               <select id="failure_code" name="failure_code">
                 {PAYMENT_FAILURE_CODES.map((code) => (
-                  <option value={code} selected={code === DEFAULT_FAILURE}>
+                  <option value={code} selected={code === DEFAULT_FAILURE_CODE}>
                     {PAYMENT_FAILURE_REASONS[code]}
                   </option>
                 ))}
