@@ -27,6 +27,9 @@ async function pendingMandate(overrides: Record<string, unknown> = {}) {
 }
 const mandateRow = (id: string) =>
   app.prisma.mandate.findUniqueOrThrow({ where: { id }, select: { status: true, exchangeMandateId: true, providerRemark: true } });
+const clientCodeOf = async (id: string) => (await app.prisma.mandate.findUniqueOrThrow({ where: { id }, include: { investor: true } })).investor.uccCode;
+const mandatesAtExchange = (clientCode: string) => [...double.current.registrations.mandates.values()].filter((m) => m.clientCode === clientCode);
+const flag06Calls = () => double.current.calls.filter((c) => c.operation === "MFAPI" && c.params.some(([name, value]) => name === "Flag" && value === "06")).length;
 const eventsOf = async (id: string) => (await app.prisma.event.findMany({ where: { resourceId: id }, orderBy: { createdAt: "asc" } })).map((e) => e.event);
 
 describe("mandates through the BSE adapter against the double", () => {
@@ -97,8 +100,8 @@ describe("mandates through the BSE adapter against the double", () => {
     expect(await mandateRow(id)).toMatchObject({ status: "PENDING", exchangeMandateId: null });
     // Before the exchange has it, its status is PENDING without asking.
     expect(await bse().mandateStatus(id)).toEqual({ status: "PENDING", remark: null });
-    double.current.failNext(`${WEB_SERVICE}/GetAccessToken`, "timeout-before");
     await runTask(app, registerMandate, { mandate_id: id }, { attempts: 2 });
+    double.current.failNext(`${WEB_SERVICE}/GetAccessToken`, "timeout-before");
     await expect(runTask(app, checkMandateStatus, { mandate_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
   });
 
@@ -165,6 +168,61 @@ describe("mandates through the BSE adapter against the double", () => {
     expect(await soap.mandateStatus(id)).toEqual({ status: "REGISTERED", remark: null });
     expect(await soap.mandateAuthUrl(id)).toBe(`https://bsestarmfdemo.bseindia.com/ENACH/Authenticate.aspx?mandate=${exchangeMandateId}`);
     expect(soapCalls().slice(before)).toEqual(["GetAccessToken", "MandateDetails", "GetAccessToken", "MandateDetails", "EMandateAuthURL"]);
+  });
+
+  it("the answer lost after the exchange registered it: the retry finds it through the status API and adopts its id; one mandate at the exchange", async () => {
+    const id = await pendingMandate();
+    const clientCode = await clientCodeOf(id);
+    double.current.failNext("MFAPI", "timeout");
+    await expect(runTask(app, registerMandate, { mandate_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    expect(await mandateRow(id)).toEqual({ status: "PENDING", exchangeMandateId: null, providerRemark: null });
+    expect(mandatesAtExchange(clientCode)).toHaveLength(1);
+
+    await runTask(app, registerMandate, { mandate_id: id }, { attempts: 2 });
+    const [atExchange] = mandatesAtExchange(clientCode);
+    expect(mandatesAtExchange(clientCode)).toHaveLength(1);
+    expect(await mandateRow(id)).toEqual({
+      status: "PENDING",
+      exchangeMandateId: atExchange!.mandateId,
+      providerRemark: "REGISTRATION FOUND AT THE EXCHANGE AFTER ITS ANSWER WAS LOST: REGISTERED BY MEMBER",
+    });
+    double.current.registrations.setMandateStatus(atExchange!.mandateId, "APPROVED");
+    await runTask(app, checkMandateStatus, { mandate_id: id });
+    expect(await mandateRow(id)).toEqual({ status: "REGISTERED", exchangeMandateId: atExchange!.mandateId, providerRemark: null });
+    expect(await eventsOf(id)).toEqual(["mandate.registered"]);
+  });
+
+  it("the answer lost before the exchange had it: the retry finds nothing at the exchange and sends it once more", async () => {
+    const id = await pendingMandate();
+    const clientCode = await clientCodeOf(id);
+    double.current.failNext("MFAPI", "timeout-before");
+    await expect(runTask(app, registerMandate, { mandate_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    expect(mandatesAtExchange(clientCode)).toHaveLength(0);
+    const sent = flag06Calls();
+    await runTask(app, registerMandate, { mandate_id: id }, { attempts: 2 });
+    expect(flag06Calls()).toBe(sent + 1);
+    const [atExchange] = mandatesAtExchange(clientCode);
+    expect(mandatesAtExchange(clientCode)).toHaveLength(1);
+    expect(await mandateRow(id)).toEqual({ status: "PENDING", exchangeMandateId: atExchange!.mandateId, providerRemark: `MANDATE REGISTRATION DONE SUCCESSFULLY ${atExchange!.mandateId}` });
+  });
+
+  it("an identical mandate of ours already at the exchange is not adopted: the lost one is matched on its own registration", async () => {
+    const { token } = await app.newDistributor();
+    const investor = await pendingInvestor(app, token);
+    await runTask(app, registerInvestor, { investor_id: investor.id });
+    const create = async () => (await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor) })).body.id as string;
+    const first = await create();
+    await runTask(app, registerMandate, { mandate_id: first });
+    const second = await create();
+    const clientCode = await clientCodeOf(second);
+
+    // The twin's answer is lost before the exchange had it: the first mandate (same amount, account and dates) is not taken for it.
+    double.current.failNext("MFAPI", "timeout-before");
+    await expect(runTask(app, registerMandate, { mandate_id: second })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await runTask(app, registerMandate, { mandate_id: second }, { attempts: 2 });
+    const ids = mandatesAtExchange(clientCode).map((m) => m.mandateId);
+    expect(ids).toHaveLength(2);
+    expect([(await mandateRow(first)).exchangeMandateId, (await mandateRow(second)).exchangeMandateId]).toEqual(ids);
   });
 
   it("logs carry neither PANs, account numbers, the password nor any session or token", () => {
