@@ -118,6 +118,54 @@ describe("mandates through the BSE adapter against the double", () => {
     expect(await bse().mandateAuthUrl(physical)).toBeNull();
   });
 
+  it("auth_url on the mandate: the exchange's e-NACH URL once registered, while PENDING; null for PHYSICAL, before registration and once APPROVED; never logged in full", async () => {
+    const { token } = await app.newDistributor();
+    const investor = await pendingInvestor(app, token);
+    await runTask(app, registerInvestor, { investor_id: investor.id });
+    const created = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor) });
+    expect(created.body.auth_url).toBeNull();
+    const id = created.body.id as string;
+    const log = capturingLogger();
+    await registerMandate({ mandate_id: id }, { services: app.services, log: log.logger, job: { attempts: 1, max_attempts: 5 } as never });
+    const { exchangeMandateId } = await mandateRow(id);
+    const url = `https://bsestarmfdemo.bseindia.com/ENACH/Authenticate.aspx?mandate=${exchangeMandateId}`;
+    const shown = await app.http("GET", `/api/mandates/v1/${id}`, { token });
+    expect(shown.status).toBe(200);
+    expect(shown.body).toEqual({
+      ...created.body,
+      exchange_mandate_id: exchangeMandateId,
+      provider_remark: `MANDATE REGISTRATION DONE SUCCESSFULLY ${exchangeMandateId}`,
+      auth_url: url,
+      updated_at: expect.any(String),
+    });
+    expect([...app.logs, ...log.lines].join("\n")).not.toContain(url);
+
+    double.current.registrations.setMandateStatus(exchangeMandateId!, "APPROVED");
+    await runTask(app, checkMandateStatus, { mandate_id: id });
+    expect((await app.http("GET", `/api/mandates/v1/${id}`, { token })).body).toMatchObject({ status: "REGISTERED", auth_url: null });
+    expect((await app.prisma.mandate.findUniqueOrThrow({ where: { id } })).authUrl).toBeNull();
+
+    const physical = (await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor, { mandate_type: "PHYSICAL" }) })).body.id as string;
+    await runTask(app, registerMandate, { mandate_id: physical });
+    expect((await app.http("GET", `/api/mandates/v1/${physical}`, { token })).body).toMatchObject({ status: "PENDING", auth_url: null });
+  });
+
+  it("auth_url not yet generated at registration: the status sync asks again and shows it", async () => {
+    const { token } = await app.newDistributor();
+    const investor = await pendingInvestor(app, token);
+    await runTask(app, registerInvestor, { investor_id: investor.id });
+    const id = (await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor) })).body.id as string;
+    double.current.failNext(`${WEB_SERVICE}/EMandateAuthURL`, "http-503");
+    await expect(runTask(app, registerMandate, { mandate_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    const { exchangeMandateId } = await mandateRow(id);
+    expect((await app.http("GET", `/api/mandates/v1/${id}`, { token })).body).toMatchObject({ status: "PENDING", exchange_mandate_id: exchangeMandateId, auth_url: null });
+    await runTask(app, checkMandateStatus, { mandate_id: id });
+    expect((await app.http("GET", `/api/mandates/v1/${id}`, { token })).body).toMatchObject({
+      status: "PENDING",
+      auth_url: `https://bsestarmfdemo.bseindia.com/ENACH/Authenticate.aspx?mandate=${exchangeMandateId}`,
+    });
+  });
+
   it("cancelling: the exchange has no API, so its job ends at once with the operator's instruction on provider_remark and one warning; nothing is sent, nothing retried", async () => {
     const { token } = await app.newDistributor();
     const investor = await pendingInvestor(app, token);
