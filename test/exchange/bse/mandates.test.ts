@@ -4,6 +4,7 @@ import { mandateOutcomeOf } from "../../../src/exchange/bse/mandates.js";
 import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
 import { registerInvestor } from "../../../src/investors/jobs/register.js";
 import { cancelMandateAtExchange, checkMandateStatus, registerMandate } from "../../../src/mandates/jobs/register.js";
+import { todayInIndia } from "../../../src/lib/india-date.js";
 import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { WEB_SERVICE } from "../../helpers/bse-double/registrations.js";
@@ -252,6 +253,21 @@ describe("mandates through the BSE adapter against the double", () => {
     const [atExchange] = mandatesAtExchange(clientCode);
     expect(mandatesAtExchange(clientCode)).toHaveLength(1);
     expect(await mandateRow(id)).toEqual({ status: "PENDING", exchangeMandateId: atExchange!.mandateId, providerRemark: `MANDATE REGISTRATION DONE SUCCESSFULLY ${atExchange!.mandateId}` });
+  });
+
+  it("answered, but the job died before recording it on the mandate: the retry takes the recorded answer; nothing is sent again", async () => {
+    const id = await pendingMandate();
+    const clientCode = await clientCodeOf(id);
+    const answered = await bse().registerMandate({
+      mandateId: id, clientCode, mandateType: "ENACH", amountLimit: "25000.50", startDate: todayInIndia(), endDate: null,
+      bank: { accountNumber: "001234567890", ifsc: "HDFC0001234", accountType: "SB" },
+    });
+    expect(await mandateRow(id)).toMatchObject({ status: "PENDING", exchangeMandateId: null });
+    const sent = flag06Calls();
+    await runTask(app, registerMandate, { mandate_id: id }, { attempts: 2 });
+    expect(flag06Calls()).toBe(sent);
+    expect(mandatesAtExchange(clientCode)).toHaveLength(1);
+    expect((await mandateRow(id)).exchangeMandateId).toBe(answered.exchangeMandateId);
   });
 
   it("an identical mandate of ours already at the exchange is not adopted: the lost one is matched on its own registration", async () => {
