@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -96,6 +96,13 @@ async function call(port: number, method: string, pathname: string, token: strin
     body: json ? JSON.stringify(json) : undefined,
   });
   return { status: res.status, body: await res.json() };
+}
+
+/** User + system CPU seconds a (Linux) process has used so far. */
+async function cpuSecondsOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
 /** Runs `work` for each item with at most `limit` at once. */
@@ -203,12 +210,13 @@ describe("two API and two worker processes on one PostgreSQL", () => {
     const again = await db.query<{ times: number }>("SELECT count(*)::int AS times FROM test_exchange_receipts WHERE kind = 'ORDER' AND reference = $1", [anyOrder]);
     expect(again.rows[0]!.times).toBe(2);
 
+    const cpuSeconds = await Promise.all(services.map(async (s) => `${s.name} ${await cpuSecondsOf(s.started.child.pid!)}`));
     // All four stop cleanly on SIGTERM.
     for (const { started } of services) started.child.kill("SIGTERM");
     const codes = await Promise.all(services.map((s) => s.started.exited));
     expect(codes, services.map((s) => `${s.name}:\n${s.started.output()}`).join("\n")).toEqual([0, 0, 0, 0]);
 
     // For the record (README "Deploying it"): placing and finishing times on this machine.
-    console.info(`scale-out: ${ORDERS} orders placed in ${placedMs} ms, all accepted and delivered after ${doneMs} ms; dispatches ${JSON.stringify(Object.fromEntries(byWorker))}`);
+    console.info(`scale-out: ${ORDERS} orders placed in ${placedMs} ms, all accepted and delivered after ${doneMs} ms; dispatches ${JSON.stringify(Object.fromEntries(byWorker))}; CPU s since start: ${cpuSeconds.join(", ")}`);
   }, 240_000);
 });
