@@ -4,13 +4,12 @@
  */
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { PACKAGE_ROOT } from "../lib/package-root.js";
 import { openSchemaEngine, type MigrationList, type SchemaEngineSession } from "./schema-engine.js";
 
-const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const DEFAULT_MIGRATIONS_DIR = path.join(REPO_ROOT, "prisma", "migrations");
-const DEFAULT_SCHEMA_PATH = path.join(REPO_ROOT, "prisma", "schema.prisma");
+const DEFAULT_MIGRATIONS_DIR = path.join(PACKAGE_ROOT, "prisma", "migrations");
+const DEFAULT_SCHEMA_PATH = path.join(PACKAGE_ROOT, "prisma", "schema.prisma");
 
 const MIGRATION_FILE = "migration.sql";
 const LOCKFILE = "migration_lock.toml";

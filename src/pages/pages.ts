@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Services } from "../core/services.js";
 import { AppError, notFound } from "../lib/errors.js";
+import { PACKAGE_ROOT } from "../lib/package-root.js";
 import { ICON_PATH, STYLESHEET_PATH } from "./layout.js";
 import { renderError, type PagesEnv } from "./render.js";
 import { mountLinkPages } from "./link-page.js";
@@ -14,8 +16,9 @@ const PAGE_PATHS = ["/links/*", "/sandbox/*", "/pages/*"];
 /** A page's form holds a token and a choice or two; anything bigger is not one of ours. */
 const FORM_MAX_BYTES = 16 * 1024;
 
-const stylesheet = readFileSync(new URL("./pages.css", import.meta.url), "utf8");
-const icon = readFileSync(new URL("./favicon.svg", import.meta.url), "utf8");
+const ASSETS_DIR = path.join(PACKAGE_ROOT, "assets", "pages");
+const stylesheet = readFileSync(path.join(ASSETS_DIR, "pages.css"), "utf8");
+const icon = readFileSync(path.join(ASSETS_DIR, "favicon.svg"), "utf8");
 
 /** The hosted pages (server-rendered HTML for investors), mounted by src/app.ts beside /api and /trpc. */
 export function createPages(services: Services): Hono<PagesEnv> {

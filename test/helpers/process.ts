@@ -27,8 +27,22 @@ let runs = 0;
 
 /** Runs a TypeScript entry point of the project the way `npm start` / `npm run mf` do. */
 export function runEntry(entry: string, args: string[], env: Record<string, string>): Started {
+  return runNode(["--import", "tsx", entry, ...args], env);
+}
+
+/**
+ * Runs an entry point of the compiled build (`dist/main.js`, `dist/cli.js`) with plain node, the way a
+ * process manager does, under test/deploy/refuse-typescript.mjs: loading tsx or any TypeScript file stops it.
+ */
+export function runBuilt(entry: string, args: string[], env: Record<string, string>): Started {
+  return runNode(["--import", REFUSE_TYPESCRIPT, entry, ...args], env);
+}
+
+export const REFUSE_TYPESCRIPT = path.join(ROOT, "test", "deploy", "refuse-typescript.mjs");
+
+export function runNode(nodeArgs: string[], env: Record<string, string>): Started {
   let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
