@@ -313,11 +313,16 @@ describe("token checks under a burst", () => {
       const server = await serveWith({ ...app.services, prisma, auth, budget: new RequestBudget(app.config.rateLimit) });
       const listOrders = () => fetch(`${server}/api/orders/v1`, { headers: { authorization: `Bearer ${d.token}` } });
       expect((await listOrders()).status).toBe(200); // the pool's first connection is opened before the burst
+      const burstStarted = performance.now();
+      let burstMs = 0;
       const burst = Promise.all(
         Array.from({ length: 200 }, (_, i) =>
           tokenRequest(server, { from: `127.0.${20 + (i >> 6)}.${(i & 63) + 1}`, body: credentials(`mfc_burst_${i}`, "wrong-secret") }),
         ),
-      );
+      ).then((answers) => {
+        burstMs = performance.now() - burstStarted;
+        return answers;
+      });
       // Sampled from outside (another pool): how many token checks hold their advisory locks at once.
       let done = false;
       let mostHolders = 0;
@@ -339,7 +344,9 @@ describe("token checks under a burst", () => {
       const answers = await burst;
       done = true;
       await sampling;
-      expect(Math.max(...latencies)).toBeLessThan(1000);
+      // Relative to the burst, not a wall-clock budget (the machine may be busy): starved of connections, the API's
+      // requests would queue behind the whole burst.
+      expect(Math.max(...latencies)).toBeLessThan(burstMs / 2);
       expect(mostHolders).toBe(1);
       const refused = answers.filter((a) => a.status === 503);
       expect(answers.filter((a) => a.status === 401).length + refused.length).toBe(200);
