@@ -420,6 +420,6 @@ describe("the API reference", () => {
       pay: operations("/api/public/v1/order-links/{link_id}/pay"),
     }).toEqual({ create: ["get", "post"], one: ["get"], cancel: ["post"], view: ["get"], confirm: ["post"], pay: ["post"] });
     expect(document.paths["/api/public/v1/order-links/{link_id}/confirm"].post.security).toEqual([]);
-    expect(JSON.stringify(document.paths["/api/order-links/v1"].post.responses["200"])).toContain("The hosted page for the investor: `<MF_PUBLIC_BASE_URL>/links/<id>`.");
+    expect(JSON.stringify(document.paths["/api/order-links/v1"].post.responses["201"])).toContain("The hosted page for the investor: `<MF_PUBLIC_BASE_URL>/links/<id>`.");
   });
 });
