@@ -305,19 +305,23 @@ const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   remark: "The remark to report (default: a sandbox remark).",
 };
 
-/** Every schema property without a description gets the shared one of its name (fields.ts). */
-function describeProperties(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(describeProperties);
+/**
+ * Every schema property without a description gets the shared one of its name (fields.ts): the most
+ * specific of `<operationId> <name>`, `<parent property>.<name>` and `<name>`.
+ */
+function describeProperties(node: unknown, operationId = "", parent = ""): void {
+  if (Array.isArray(node)) return node.forEach((item) => describeProperties(item, operationId, parent));
   if (!node || typeof node !== "object") return;
+  const here = (node as { operationId?: unknown }).operationId;
+  const op = typeof here === "string" ? here : operationId;
   const properties = (node as { properties?: unknown }).properties;
-  if (properties && typeof properties === "object" && !Array.isArray(properties)) {
-    for (const [name, schema] of Object.entries(properties as Record<string, Record<string, unknown>>)) {
-      if (schema && typeof schema === "object" && schema.description === undefined && FIELD_DESCRIPTIONS[name]) {
-        schema.description = FIELD_DESCRIPTIONS[name];
-      }
-    }
+  const named = properties && typeof properties === "object" && !Array.isArray(properties) ? (properties as Record<string, Record<string, unknown>>) : {};
+  for (const [name, schema] of Object.entries(named)) {
+    if (!schema || typeof schema !== "object") continue;
+    schema.description ??= FIELD_DESCRIPTIONS[`${op} ${name}`] ?? FIELD_DESCRIPTIONS[`${parent}.${name}`] ?? FIELD_DESCRIPTIONS[name];
+    describeProperties(schema, op, name);
   }
-  for (const value of Object.values(node)) describeProperties(value);
+  for (const [key, value] of Object.entries(node)) if (key !== "properties") describeProperties(value, op, parent);
 }
 
 function moveToSpecPaths(paths: Record<string, PathItem>, path: string, item: PathItem): void {

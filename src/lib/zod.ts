@@ -69,7 +69,7 @@ export const ErrorEnvelope = z
           .optional()
           .describe("VALIDATION_ERROR: one entry per failing field."),
       })
-      .describe("The error."),
+      .describe("What went wrong."),
     request_id: z.string().describe("The request's id, also in the X-Request-Id header: quote it when asking for support."),
   })
   .describe("The error envelope of every error response.");
