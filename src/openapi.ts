@@ -105,10 +105,6 @@ const RESPONSE_OVERRIDES: Record<string, Record<string, Record<string, unknown>>
       "The form is not one `file` part (missing, repeated, another part beside it, empty, malformed), or the id is not " +
         "valid (VALIDATION_ERROR, with the part's name as the path): send exactly one part named `file`.",
     ),
-    "409": errorResponse(
-      "The request does not await a signed form (INVALID_STATE): only a WET_SIGNATURE request in PENDING_DOCUMENT " +
-        "takes one (a TWO_FA request needs none; an uploaded one is SUBMITTED).",
-    ),
     "413": errorResponse(
       "The file is over 10 MB, or the declared Content-Length over 10 MB plus 16 KB (PAYLOAD_TOO_LARGE; the connection " +
         "is closed): scan the form at a lower resolution, or send a PDF.",

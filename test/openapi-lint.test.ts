@@ -131,7 +131,7 @@ describe("openapi.json statuses, headers and errors", () => {
       expect(statuses.includes("404"), what).toBe(path.includes("{") || OPERATIONS[what]!.notFound !== undefined);
       expect(statuses.includes("413"), what).toBe(op.requestBody !== undefined);
       expect(statuses.includes("415"), what).toBe(op.requestBody !== undefined);
-      expect(statuses.includes("409"), what).toBe(OPERATIONS[what]!.conflict !== undefined || what === "brokerChanges-uploadImage");
+      expect(statuses.includes("409"), what).toBe(OPERATIONS[what]!.conflict !== undefined);
       expect(statuses.includes("403"), what).toBe(false);
     }
     expect(doc.paths["/api/public/v1/order-links/{link_id}"].get.responses["401"]).toBeUndefined();

@@ -32,8 +32,12 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   "brokerChanges-list": { description: "Your broker change requests, newest first, filtered by `status` and `investor_id`; page with `limit` and `cursor`." },
   "brokerChanges-get": { description: "One of your broker change requests, with its document's metadata once uploaded. " + PATH_ID },
-  "brokerChanges-getImage": {},
-  "brokerChanges-uploadImage": {},
+  "brokerChanges-getImage": { notFound: "No signed form was uploaded yet (NOT_FOUND): upload it with POST .../{id}/image first." },
+  "brokerChanges-uploadImage": {
+    conflict:
+      "The request does not await a signed form (INVALID_STATE): only a WET_SIGNATURE request in PENDING_DOCUMENT " +
+      "takes one (a TWO_FA request needs none; an uploaded one is SUBMITTED).",
+  },
   "holdings-lookup": {},
   "investors-create": {
     created: "The investor was created (status PENDING), with its investment account and bank accounts. A repeat with the same Idempotency-Key answers the same 201.",
