@@ -59,8 +59,8 @@ describe("the input check every procedure runs", () => {
       { path: "b\u0000", message: NUL_MESSAGE, reason: "nul_character" },
       { path: "c[0].x", message: NUL_MESSAGE, reason: "nul_character" },
       { path: "c[2][0]", message: NUL_MESSAGE, reason: "nul_character" },
-      { path: "constructor", message: "Unknown field", reason: "unknown_field" },
-      { path: "d.__proto__", message: "Unknown field", reason: "unknown_field" },
+      { path: "constructor", message: "Unknown field: remove it, or check its spelling", reason: "unknown_field" },
+      { path: "d.__proto__", message: "Unknown field: remove it, or check its spelling", reason: "unknown_field" },
       { path: "d.e", message: NUL_MESSAGE, reason: "nul_character" },
     ]);
     expect(unsafeInputDetails("\u0000")).toEqual([{ path: "", message: NUL_MESSAGE, reason: "nul_character" }]);
@@ -85,11 +85,11 @@ describe("detail reasons", () => {
     });
     expect(details).toEqual([
       { path: "investor_id", message: "Invalid input: expected string, received number", reason: "invalid_type" },
-      { path: "bank_account_id", message: "Invalid input: expected string, received undefined", reason: "required" },
+      { path: "bank_account_id", message: "Required: add this field (string)", reason: "required" },
       { path: "mandate_type", message: expect.any(String), reason: "invalid_value" },
       { path: "amount_limit", message: "at most 2 decimals", reason: "too_many_decimals" },
       { path: "start_date", message: "must be today or later", reason: "date_in_past" },
-      { path: "extra", message: "Unknown field", reason: "unknown_field" },
+      { path: "extra", message: "Unknown field: remove it, or check its spelling", reason: "unknown_field" },
     ]);
     expect(details.every((d) => (DETAIL_REASONS as readonly string[]).includes(d.reason))).toBe(true);
   });

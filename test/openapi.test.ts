@@ -26,7 +26,8 @@ describe("openapi.json", () => {
     expect(Object.keys(token.requestBody.content)).toEqual(["application/json", "application/x-www-form-urlencoded"]);
     const options = document.paths["/api/masters/v1/investor-options"].get;
     expect(options.security).toEqual([{ bearerAuth: [] }]);
-    expect(options.responses["401"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ErrorEnvelope" });
+    expect(options.responses["401"]).toEqual({ $ref: "#/components/responses/Unauthorized" });
+    expect(document.components.responses.Unauthorized.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ErrorEnvelope" });
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining([
         "/api/auth/v1/token",

@@ -91,7 +91,7 @@ export class AuthService {
     const token = await repo.findLiveToken(this.db, tokenHash, new Date(now));
     if (!token) {
       this.cache.delete(tokenHash);
-      throw unauthorized("The access token is invalid or has expired");
+      throw unauthorized("The access token is invalid or has expired: get a new one from POST /api/auth/v1/token");
     }
     const caller = { distributorId: token.distributorId, clientId: token.apiClient.clientId };
     this.remember(tokenHash, { caller, expiresAt: token.expiresAt.getTime(), checkedAt: now });

@@ -92,7 +92,7 @@ export async function createBrokerChange(
     const details: ErrorDetail[] = [];
     if (!investor) details.push({ path: "investor_id", reason: "investor_not_found", message: `is not one of your investors` });
     if (!(await amcExists(tx, input.amc_code))) {
-      details.push({ path: "amc_code", reason: "amc_not_found", message: `no AMC ${input.amc_code} in the scheme master` });
+      details.push({ path: "amc_code", reason: "amc_not_found", message: `no AMC ${input.amc_code} in the scheme master: use an amc_code of GET /api/masters/v1/schemes` });
     }
     if (!investor || details.length > 0) throw validationError(details);
     const distributor = await findDistributor(tx, distributorId);

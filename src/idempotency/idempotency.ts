@@ -51,7 +51,7 @@ export async function idempotent<T>(db: Db, request: IdempotentRequest, run: (tx
     if (!(await repo.claimKey(tx, ref, hash))) {
       const previous = await repo.getKey(tx, ref);
       if (previous.requestHash !== hash) {
-        throw new AppError("CONFLICT", "This Idempotency-Key was already used with a different request body");
+        throw new AppError("CONFLICT", "This Idempotency-Key was already used with a different request body: send a new key for a new request, or the first body to repeat it");
       }
       return { status: previous.responseStatus ?? 200, body: previous.responseBody as T };
     }

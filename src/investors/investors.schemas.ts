@@ -220,7 +220,7 @@ export const InvestorView = z.object({
   ucc_code: z.string().describe("The investor's client code (UCC) at the exchange."),
   provider_remark: z.string().nullable().describe("The exchange's own remark on the registration (anything PAN-shaped masked)."),
   pan: Masked("PAN of the primary holder (ABXXXXX34F)"),
-  name: z.string(),
+  name: z.string().describe("The primary holder's name."),
   tax_status: z.string(),
   holding_type: z.string(),
   primary_holder: z.object({
@@ -279,7 +279,7 @@ export const InvestorSummary = z.object({
   status: InvestorStatus,
   client_ref: z.string().nullable(),
   pan: Masked("PAN"),
-  name: z.string(),
+  name: z.string().describe("The primary holder's name."),
   tax_status: z.string(),
   holding_type: z.string(),
   investment_account_id: z.string(),

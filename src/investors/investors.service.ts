@@ -86,7 +86,7 @@ export async function createInvestor(
 }
 
 function duplicatePan(existingId: string): AppError {
-  return new AppError("CONFLICT", `An investor with this PAN already exists: ${existingId}`, {
+  return new AppError("CONFLICT", `An investor with this PAN already exists: ${existingId}; use that investor`, {
     details: [{ path: "primary_holder.pan", message: `already registered as ${existingId}`, reason: "pan_already_registered" }],
   });
 }

@@ -93,6 +93,9 @@ export function formatPath(path: readonly PropertyKey[]): string {
   }, "");
 }
 
+/** The message of an `unknown_field` detail. */
+export const UNKNOWN_FIELD = "Unknown field: remove it, or check its spelling";
+
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
 export const invalidState = (message: string) => new AppError("INVALID_STATE", message);
 export const validationError = (details: ErrorDetail[], message = "The request is not valid") =>

@@ -1,4 +1,4 @@
-import { formatPath, validationError, type DetailReason, type ErrorDetail } from "./errors.js";
+import { formatPath, UNKNOWN_FIELD, validationError, type DetailReason, type ErrorDetail } from "./errors.js";
 
 /**
  * Checks that apply to every request input before any schema sees it, whatever the procedure:
@@ -65,7 +65,7 @@ export function unsafeInputDetails(input: unknown): ErrorDetail[] {
         continue;
       }
       if (RESERVED_KEYS.has(key)) {
-        report(details, stack, key, "Unknown field", "unknown_field");
+        report(details, stack, key, UNKNOWN_FIELD, "unknown_field");
         continue;
       }
     }

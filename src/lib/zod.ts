@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DETAIL_REASONS, formatPath, isDetailReason, validationError, type DetailReason, type ErrorDetail } from "./errors.js";
+import { DETAIL_REASONS, ERROR_STATUS, formatPath, isDetailReason, UNKNOWN_FIELD, validationError, type DetailReason, type ErrorCode, type ErrorDetail } from "./errors.js";
 
 /** Shared request and response pieces. */
 
@@ -35,7 +35,7 @@ function decodeCursor(cursor: string, arity: number): string[] | undefined {
 export function readCursor(cursor: string | undefined, arity: number): string[] | undefined {
   if (cursor === undefined) return undefined;
   const values = decodeCursor(cursor, arity);
-  if (!values) throw validationError([{ path: "cursor", message: "Unknown or damaged cursor", reason: "invalid_cursor" }]);
+  if (!values) throw validationError([{ path: "cursor", message: "Unknown or damaged cursor: pass next_cursor as the last page gave it, or start without a cursor", reason: "invalid_cursor" }]);
   return values;
 }
 
@@ -49,18 +49,28 @@ export function toPage<R, V>(rows: R[], limit: number, keysOf: (row: R) => strin
   return { data: page.map(view), next_cursor: rows.length > limit && last ? encodeCursor(keysOf(last)) : null };
 }
 
+const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
 export const ErrorEnvelope = z
   .object({
-    success: z.literal(false),
-    error: z.object({
-      code: z.enum([
-        "VALIDATION_ERROR", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "INVALID_STATE", "CONFLICT",
-        "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL", "UNAVAILABLE",
-      ]),
-      message: z.string(),
-      details: z.array(z.object({ path: z.string(), message: z.string(), reason: z.enum(DETAIL_REASONS) })).optional(),
-    }),
-    request_id: z.string(),
+    success: z.literal(false).describe("Always false in an error."),
+    error: z
+      .object({
+        code: z.enum(ERROR_CODES).describe("What went wrong, from a closed list (README, \"Errors\": what each means and what to do)."),
+        message: z.string().describe("What went wrong and what to change, in words (PANs masked)."),
+        details: z
+          .array(
+            z.object({
+              path: z.string().describe("The failing field, dotted (`bank_accounts[0].ifsc`); empty for the whole body; a header's name for a header."),
+              message: z.string().describe("What the field must be."),
+              reason: z.enum(DETAIL_REASONS).describe("Why the field failed, from a closed list (README, \"Errors\")."),
+            }),
+          )
+          .optional()
+          .describe("VALIDATION_ERROR: one entry per failing field."),
+      })
+      .describe("What went wrong."),
+    request_id: z.string().describe("The request's id, also in the X-Request-Id header: quote it when asking for support."),
   })
   .describe("The error envelope of every error response.");
 
@@ -74,6 +84,8 @@ export interface ZodLikeIssue {
   message: string;
   keys?: string[];
   params?: Record<string, unknown>;
+  /** invalid_type: the type the schema wanted. */
+  expected?: string;
 }
 
 const REASON_OF_ZOD_CODE: Record<string, DetailReason> = {
@@ -99,11 +111,17 @@ function reasonOf(issue: ZodLikeIssue): DetailReason {
   return REASON_OF_ZOD_CODE[issue.code] ?? "invalid_value";
 }
 
+/** Zod's own words, except for a missing field, where "received undefined" does not say what to do. */
+function messageOf(issue: ZodLikeIssue): string {
+  if (issue.code === "invalid_type" && reasonOf(issue) === "required") return `Required: add this field (${issue.expected ?? "a value"})`;
+  return issue.message;
+}
+
 /** Zod issues as the 400 details of the error envelope (one per unknown key). */
 export function issuesToDetails(issues: readonly ZodLikeIssue[]): ErrorDetail[] {
   return issues.flatMap((issue) =>
     issue.code === "unrecognized_keys" && issue.keys
-      ? issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: "Unknown field", reason: "unknown_field" as const }))
-      : [{ path: formatPath(issue.path), message: issue.message, reason: reasonOf(issue) }],
+      ? issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: UNKNOWN_FIELD, reason: "unknown_field" as const }))
+      : [{ path: formatPath(issue.path), message: messageOf(issue), reason: reasonOf(issue) }],
   );
 }

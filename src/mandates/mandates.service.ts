@@ -29,7 +29,7 @@ export async function createMandate(
     }
     if (!investor.bankAccounts.some((account) => account.id === input.bank_account_id)) {
       throw new AppError("VALIDATION_ERROR", "The bank account is not the investor's", {
-        details: [{ path: "bank_account_id", message: `is not a bank account of ${investor.id}`, reason: "bank_account_not_found" }],
+        details: [{ path: "bank_account_id", message: `is not a bank account of ${investor.id}: use an id from its bank_accounts`, reason: "bank_account_not_found" }],
       });
     }
     const id = newId("mdt");

@@ -336,7 +336,7 @@ export async function payLink(
     const latest = await latestPaymentOf(tx, order.id);
     const answer = (payment: PaymentRow) => linkPaymentView(services, options.origin, link, payment);
     if (latest?.status === "PENDING") return { status: 200, body: answer(latest) };
-    if (latest?.status === "CAPTURED" || latest?.status === "REFUNDED") throw invalidState(`The order's payment is ${latest.status} already`);
+    if (latest?.status === "CAPTURED" || latest?.status === "REFUNDED") throw invalidState(`The order's payment is ${latest.status} already; there is nothing left to pay`);
     if (order.status !== "ACCEPTED") throw invalidState(`The order is ${order.status}; it can be paid once the exchange has ACCEPTED it`);
     const payment = await createPayment(tx, { order, basketId: link.basketId, ...(await paymentTerms(services, tx, order, choice)) });
     return { status: 201, body: answer(payment) };
@@ -353,7 +353,7 @@ async function paymentTerms(services: Services, tx: Tx, order: OrderRow, choice:
     case "NETBANKING": {
       const investor = await findInvestorById(tx, order.investorId);
       if (!investor?.bankAccounts.some((account) => account.id === choice.bank_account_id)) {
-        throw validationError([{ path: "bank_account_id", reason: "bank_account_not_found", message: "is not a bank account of the investor" }]);
+        throw validationError([{ path: "bank_account_id", reason: "bank_account_not_found", message: "is not a bank account of the investor: choose one of the investor's bank accounts" }]);
       }
       return { mode: choice.mode, bankAccountId: choice.bank_account_id! };
     }
@@ -362,12 +362,12 @@ async function paymentTerms(services: Services, tx: Tx, order: OrderRow, choice:
       const mandate = named?.investorId === order.investorId ? named : null;
       if (!mandate || mandate.status !== "REGISTERED") {
         throw validationError([
-          { path: "mandate_id", reason: "mandate_not_registered", message: mandate ? `the mandate is ${mandate.status}` : "is not a mandate of the investor" },
+          { path: "mandate_id", reason: "mandate_not_registered", message: mandate ? `the mandate is ${mandate.status}: choose a REGISTERED mandate of the investor` : "is not a mandate of the investor: choose one of the investor's REGISTERED mandates" },
         ]);
       }
       if (order.amount && mandate.amountLimit.lessThan(order.amount)) {
         throw validationError([
-          { path: "mandate_id", reason: "amount_exceeds_mandate_limit", message: `the amount ${order.amount.toFixed(2)} exceeds the mandate's limit of ${mandate.amountLimit.toFixed(2)}` },
+          { path: "mandate_id", reason: "amount_exceeds_mandate_limit", message: `the amount ${order.amount.toFixed(2)} exceeds the mandate's limit of ${mandate.amountLimit.toFixed(2)}: choose another mandate or payment mode` },
         ]);
       }
       return { mode: choice.mode, mandateId: mandate.id };

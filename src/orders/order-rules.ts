@@ -12,19 +12,22 @@ export type RuleViolation = ErrorDetail;
 const cents = (value: number) => Math.round(value * 100);
 const decimalCents = (value: { toNumber(): number } | null) => (value === null ? null : cents(value.toNumber()));
 
+export const schemeNotFound = (code: string | undefined) => `no scheme ${code} in the scheme master: find its code with GET /api/masters/v1/schemes`;
+export const notAllowed = (code: string, what: string, flag: string) => `scheme ${code} does not accept ${what}: choose a scheme whose ${flag} is true`;
+
 /** The scheme master's rules for an order: scheme allowed for the order type, minimums and multiples. */
 export function schemeViolations(order: PlaceOrderInput, scheme: Scheme | null, amountPath = "amount"): RuleViolation[] {
-  if (!scheme) return [{ path: "scheme_code", reason: "scheme_not_found", message: `no scheme ${order.scheme_code} in the scheme master` }];
+  if (!scheme) return [{ path: "scheme_code", reason: "scheme_not_found", message: schemeNotFound(order.scheme_code) }];
   const out: RuleViolation[] = [];
   const traits = ORDER_TYPE[order.order_type];
   if (traits.units === "in" && !scheme.purchaseAllowed) {
-    out.push({ path: "scheme_code", reason: "purchase_not_allowed", message: `${scheme.schemeCode} does not accept purchases` });
+    out.push({ path: "scheme_code", reason: "purchase_not_allowed", message: notAllowed(scheme.schemeCode, "purchases", "purchase_allowed") });
   }
   if (traits.sip && !scheme.sipAllowed) {
-    out.push({ path: "scheme_code", reason: "sip_not_allowed", message: `${scheme.schemeCode} does not accept SIPs` });
+    out.push({ path: "scheme_code", reason: "sip_not_allowed", message: notAllowed(scheme.schemeCode, "SIPs", "sip_allowed") });
   }
   if (traits.units !== "in" && !scheme.redemptionAllowed) {
-    out.push({ path: "scheme_code", reason: "redemption_not_allowed", message: `${scheme.schemeCode} does not allow redemptions` });
+    out.push({ path: "scheme_code", reason: "redemption_not_allowed", message: notAllowed(scheme.schemeCode, "redemptions", "redemption_allowed") });
   }
   if (order.amount === undefined) return out;
 
@@ -40,12 +43,14 @@ export function schemeViolations(order: PlaceOrderInput, scheme: Scheme | null, 
           : [null, null];
   const amount = cents(order.amount);
   const min = decimalCents(minimum);
-  const step = decimalCents(multiple);
+  const step = decimalCents(multiple) || null;
+  // Both rules in every message, so one correction satisfies both.
+  const terms = [min !== null ? `minimum ${min / 100}` : "", step !== null ? `multiples of ${step / 100}` : ""].filter(Boolean).join(", ");
   if (min !== null && amount < min) {
-    out.push({ path: amountPath, reason: "amount_below_minimum", message: `must be at least ${min / 100} for ${scheme.schemeCode}` });
+    out.push({ path: amountPath, reason: "amount_below_minimum", message: `must be at least ${min / 100} for scheme ${scheme.schemeCode} (${terms})` });
   }
-  if (step !== null && step > 0 && amount % step !== 0) {
-    out.push({ path: amountPath, reason: "amount_not_multiple", message: `must be a multiple of ${step / 100} for ${scheme.schemeCode}` });
+  if (step !== null && amount % step !== 0) {
+    out.push({ path: amountPath, reason: "amount_not_multiple", message: `must be a multiple of ${step / 100} for scheme ${scheme.schemeCode} (${terms})` });
   }
   return out;
 }

@@ -17,7 +17,7 @@ import { latestPaymentIds } from "../payments/payments.repo.js";
 import { orderedView } from "./order-details.js";
 import { endWithoutUnits } from "./order-moves.js";
 import { ORDER_TYPE } from "./order-types.js";
-import { mandateValidityViolations, schemeViolations, type RuleViolation } from "./order-rules.js";
+import { mandateValidityViolations, notAllowed, schemeNotFound, schemeViolations, type RuleViolation } from "./order-rules.js";
 import { PlaceOrderRequest, type PlaceOrderInput } from "./orders.schemas.js";
 import * as repo from "./orders.repo.js";
 import type { OrderRow } from "./orders.repo.js";
@@ -141,22 +141,22 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
   const add = (path: string, reason: DetailReason, message: string) => violations.push({ path, reason, message });
 
   if (input.investor_id && input.investor_id !== account.investorId) {
-    add("investor_id", "investor_mismatch", `is not the investor of ${account.id}`);
+    add("investor_id", "investor_mismatch", `is not the investor of ${account.id}: send that account's investor, or leave investor_id out`);
   }
   if (account.investor.status !== "REGISTERED") {
-    add("investment_account_id", "investor_not_registered", `the investor is ${account.investor.status}; orders need a REGISTERED investor`);
+    add("investment_account_id", "investor_not_registered", `the investor is ${account.investor.status}; orders need a REGISTERED investor (wait for investor.registered)`);
   }
   if (input.bank_account_id && !account.investor.bankAccounts.some((b) => b.id === input.bank_account_id)) {
-    add("bank_account_id", "bank_account_not_found", "is not a bank account of the investor");
+    add("bank_account_id", "bank_account_not_found", "is not a bank account of the investor: use an id from the investor's bank_accounts");
   }
   if (input.mandate_id) {
     const named = await findMandate(tx, distributorId, input.mandate_id);
     const mandate = named?.investorId === account.investorId ? named : null;
     if (!mandate || mandate.status !== "REGISTERED") {
-      add("mandate_id", "mandate_not_registered", mandate ? `the mandate is ${mandate.status}` : "is not a mandate of the investor");
+      add("mandate_id", "mandate_not_registered", mandate ? `the mandate is ${mandate.status}: name a REGISTERED mandate of the investor` : "is not a mandate of the investor: name one of the investor's REGISTERED mandates");
     } else {
       if (input.amount !== undefined && mandate.amountLimit.lessThan(rupeesToDecimal(input.amount))) {
-        add("amount", "amount_exceeds_mandate_limit", `exceeds the mandate's limit of ${mandate.amountLimit.toFixed(2)}`);
+        add("amount", "amount_exceeds_mandate_limit", `exceeds the mandate's limit of ${mandate.amountLimit.toFixed(2)}: lower the amount, or use a mandate with a higher limit`);
       }
       violations.push(...mandateValidityViolations(input, mandate));
     }
@@ -167,7 +167,7 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
   if (ORDER_TYPE[input.order_type].topsUpSip && input.sip?.sip_order_id) {
     const sip = await repo.findSipOfAccount(tx, account.id, input.sip.sip_order_id);
     if (!sip || sip.status !== "ACCEPTED") {
-      add("sip.sip_order_id", "sip_not_active", sip ? `the SIP is ${sip.status}` : "is not a SIP or XSIP of this investment account");
+      add("sip.sip_order_id", "sip_not_active", sip ? `the SIP is ${sip.status}; only an ACCEPTED SIP or XSIP can be topped up` : "is not a SIP or XSIP of this investment account: name one of its ACCEPTED SIPs or XSIPs");
     } else {
       schemeCode = sip.schemeCode;
       // A top-up of an XSIP is debited from the XSIP's mandate unless another is named.
@@ -185,9 +185,9 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
   if (target) {
     const path = input.switch ? "switch.to_scheme_code" : "stp.to_scheme_code";
     const targetScheme = await findScheme(tx, target);
-    if (!targetScheme) add(path, "scheme_not_found", `no scheme ${target} in the scheme master`);
-    else if (!targetScheme.purchaseAllowed) add(path, "purchase_not_allowed", `${target} does not accept purchases`);
-    if (target === schemeCode) add(path, "same_scheme", "must differ from scheme_code");
+    if (!targetScheme) add(path, "scheme_not_found", schemeNotFound(target));
+    else if (!targetScheme.purchaseAllowed) add(path, "purchase_not_allowed", notAllowed(target, "purchases", "purchase_allowed"));
+    if (target === schemeCode) add(path, "same_scheme", "must differ from scheme_code: name another scheme to move into");
   }
   return { account, schemeCode, mandateId, violations };
 }
@@ -201,13 +201,13 @@ async function holdingViolations(tx: DbOrTx, distributorId: string, input: Place
   const held = await folioUnits(tx, distributorId, input.folio_no!, scheme.schemeCode);
   if (held === null) return [];
   const folio = `folio ${input.folio_no} holds ${held.toFixed(3)} units of ${scheme.schemeCode}`;
-  if (held.isZero()) return [{ path: "folio_no", reason: "no_units_held", message: folio }];
+  if (held.isZero()) return [{ path: "folio_no", reason: "no_units_held", message: `${folio}: check the folio and the scheme` }];
   if (input.units !== undefined && held.lessThan(input.units.toFixed(3))) {
-    return [{ path: "units", reason: "units_exceed_holding", message: folio }];
+    return [{ path: "units", reason: "units_exceed_holding", message: `${folio}: ask for at most that, or all_units` }];
   }
   const worth = input.amount !== undefined && scheme.nav ? held.times(scheme.nav.toString()) : null;
   if (worth && worth.lessThan(rupeesToDecimal(input.amount!))) {
-    return [{ path: "amount", reason: "amount_exceeds_holding", message: `${folio}, worth ${worth.toFixed(2)} at NAV ${scheme.nav!.toFixed(4)}` }];
+    return [{ path: "amount", reason: "amount_exceeds_holding", message: `${folio}, worth ${worth.toFixed(2)} at NAV ${scheme.nav!.toFixed(4)}: ask for at most that, or all_units` }];
   }
   return [];
 }

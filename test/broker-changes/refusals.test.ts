@@ -33,7 +33,7 @@ describe("POST /api/broker-changes/v1 refusals", () => {
 
   it("refuses an AMC that is not in the scheme master, and reports it with a foreign investor at once", async () => {
     await expectRefused(wetSignatureBody(ctx.investor, { amc_code: "NO_SUCH_AMC" }), [
-      { path: "amc_code", reason: "amc_not_found", message: "no AMC NO_SUCH_AMC in the scheme master" },
+      { path: "amc_code", reason: "amc_not_found", message: "no AMC NO_SUCH_AMC in the scheme master: use an amc_code of GET /api/masters/v1/schemes" },
     ]);
     await expectRefused(wetSignatureBody(ctx.otherInvestor, { amc_code: "NO_SUCH_AMC" }), [
       { path: "investor_id", reason: "investor_not_found" },

@@ -37,7 +37,7 @@ describe("prototype-named query parameters", () => {
       for (const key of ["__proto__", "constructor", "prototype"]) {
         for (const token of [d.token, undefined]) {
           const res = await app.http(method, `${path}?${key}=1`, { token });
-          expectValidation(res, [{ path: key, message: "Unknown field", reason: "unknown_field" }]);
+          expectValidation(res, [{ path: key, message: "Unknown field: remove it, or check its spelling", reason: "unknown_field" }]);
         }
       }
     }
@@ -49,7 +49,7 @@ describe("prototype-named query parameters", () => {
       const res = await app.http("GET", `/api/orders/v1?${query}`, { token: d.token });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
-      expect(res.body.error.details).toEqual([{ path: query.split("=")[0], message: "Unknown field", reason: "unknown_field" }]);
+      expect(res.body.error.details).toEqual([{ path: query.split("=")[0], message: "Unknown field: remove it, or check its spelling", reason: "unknown_field" }]);
     }
   });
 });
@@ -126,10 +126,10 @@ describe("hostile bodies", () => {
       for (const token of [d.token, undefined]) {
         const proto = await app.http("POST", path, { token, body: '{"__proto__": {"admin": true}}', headers: { "content-type": "application/json" } });
         expect(proto.status, path).toBe(400);
-        expect(proto.body.error.details).toContainEqual({ path: "__proto__", message: "Unknown field", reason: "unknown_field" });
+        expect(proto.body.error.details).toContainEqual({ path: "__proto__", message: "Unknown field: remove it, or check its spelling", reason: "unknown_field" });
         const ctor = await app.http("POST", path, { token, json: { constructor: { prototype: {} } } });
         expect(ctor.status, path).toBe(400);
-        expect(ctor.body.error.details).toContainEqual({ path: "constructor", message: "Unknown field", reason: "unknown_field" });
+        expect(ctor.body.error.details).toContainEqual({ path: "constructor", message: "Unknown field: remove it, or check its spelling", reason: "unknown_field" });
       }
     }
     expect(({} as Record<string, unknown>).admin).toBeUndefined();

@@ -31,8 +31,8 @@ describe("one error model", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([
-      { path: "extra_one", message: "Unknown field", reason: "unknown_field" },
-      { path: "extra_two", message: "Unknown field", reason: "unknown_field" },
+      { path: "extra_one", message: "Unknown field: remove it, or check its spelling", reason: "unknown_field" },
+      { path: "extra_two", message: "Unknown field: remove it, or check its spelling", reason: "unknown_field" },
     ]);
   });
 

@@ -34,7 +34,7 @@ async function expectOneInvestor(responses: TestResponse[], pan: string) {
         success: false,
         error: {
           code: "CONFLICT",
-          message: `An investor with this PAN already exists: ${id}`,
+          message: `An investor with this PAN already exists: ${id}; use that investor`,
           details: [{ path: "primary_holder.pan", message: `already registered as ${id}`, reason: "pan_already_registered" }],
         },
         request_id: expect.any(String),

@@ -22,7 +22,7 @@ describe("mandates", () => {
     expect((await app.http("POST", "/api/mandates/v1", { token: otherToken, json: mandateBody(investor) })).status).toBe(404);
     const foreignAccount = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor, { bank_account_id: pending.bankAccountId }) });
     expect(foreignAccount.status).toBe(400);
-    expect(foreignAccount.body.error.details).toEqual([{ path: "bank_account_id", message: `is not a bank account of ${investor.id}`, reason: "bank_account_not_found" }]);
+    expect(foreignAccount.body.error.details).toEqual([{ path: "bank_account_id", message: `is not a bank account of ${investor.id}: use an id from its bank_accounts`, reason: "bank_account_not_found" }]);
   });
 
   it.each([

@@ -60,7 +60,7 @@ describe("GET /api/masters/v1/investor-options", () => {
     expect((await app.http("GET", "/api/masters/v1/investor-options")).status).toBe(401);
     const res = await app.http("GET", "/api/masters/v1/investor-options?foo=1", { token });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ path: "foo", message: "Unknown field", reason: "unknown_field" }]);
+    expect(res.body.error.details).toEqual([{ path: "foo", message: "Unknown field: remove it, or check its spelling", reason: "unknown_field" }]);
   });
 });
 

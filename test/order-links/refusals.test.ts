@@ -76,7 +76,7 @@ describe("creation: the placement rules that do not depend on time, with placeme
     const week = await createLink(app, ctx.token, { ...lumpsumProposal(ctx.investor), expires_in_hours: 168 });
     expect(Date.parse(week.body.expires_at) - Date.parse(week.body.created_at)).toBe(168 * 3600_000);
     expect((await createLink(app, ctx.token, { ...lumpsumProposal(ctx.investor), surprise: 1 })).body.error.details)
-      .toEqual([{ path: "surprise", reason: "unknown_field", message: "Unknown field" }]);
+      .toEqual([{ path: "surprise", reason: "unknown_field", message: "Unknown field: remove it, or check its spelling" }]);
   });
 
   it("answers a repeated client_ref with the same body with the same link, another body 409; an order's client_ref is taken", async () => {
@@ -154,7 +154,7 @@ describe("states", () => {
     const orders = await app.prisma.order.count();
     const res = await confirm(link.body.id);
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ path: "mandate_id", reason: "mandate_not_registered", message: "the mandate is CANCELLED" }]);
+    expect(res.body.error.details).toEqual([{ path: "mandate_id", reason: "mandate_not_registered", message: "the mandate is CANCELLED: name a REGISTERED mandate of the investor" }]);
     expect(await linkOf(link.body.id)).toMatchObject({ status: "ACTIVE", orderId: null, consentAt: null });
     expect(await app.prisma.order.count()).toBe(orders);
   });
@@ -173,7 +173,7 @@ describe("states", () => {
     const link = await createLink(app, ctx.token, lumpsumProposal(ctx.investor));
     const res = await app.http("POST", publicPath(link.body.id, "confirm"), { json: { amount: 1 } });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ path: "amount", reason: "unknown_field", message: "Unknown field" }]);
+    expect(res.body.error.details).toEqual([{ path: "amount", reason: "unknown_field", message: "Unknown field: remove it, or check its spelling" }]);
     expect((await linkOf(link.body.id)).status).toBe("ACTIVE");
   });
 });
@@ -215,9 +215,9 @@ describe("pay refusals", () => {
     const other = await linkingDistributor(app, { mandate: true });
     const { linkId } = await acceptedLink(app, ctx.token, lumpsumProposal(ctx.investor, { amount: 50000.5 }));
     const cases: Array<[unknown, unknown]> = [
-      [{ mode: "NETBANKING", bank_account_id: other.investor.bankAccountId }, { path: "bank_account_id", reason: "bank_account_not_found", message: "is not a bank account of the investor" }],
-      [{ mode: "MANDATE", mandate_id: other.mandateId }, { path: "mandate_id", reason: "mandate_not_registered", message: "is not a mandate of the investor" }],
-      [{ mode: "MANDATE", mandate_id: ctx.mandateId }, { path: "mandate_id", reason: "amount_exceeds_mandate_limit", message: "the amount 50000.50 exceeds the mandate's limit of 50000.00" }],
+      [{ mode: "NETBANKING", bank_account_id: other.investor.bankAccountId }, { path: "bank_account_id", reason: "bank_account_not_found", message: "is not a bank account of the investor: choose one of the investor's bank accounts" }],
+      [{ mode: "MANDATE", mandate_id: other.mandateId }, { path: "mandate_id", reason: "mandate_not_registered", message: "is not a mandate of the investor: choose one of the investor's REGISTERED mandates" }],
+      [{ mode: "MANDATE", mandate_id: ctx.mandateId }, { path: "mandate_id", reason: "amount_exceeds_mandate_limit", message: "the amount 50000.50 exceeds the mandate's limit of 50000.00: choose another mandate or payment mode" }],
     ];
     for (const [body, detail] of cases) {
       const res = await pay(linkId, body);

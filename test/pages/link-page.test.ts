@@ -195,7 +195,7 @@ describe("paying on the page", () => {
   const refused: Array<[string, Record<string, string>, string, string]> = [
     ["an invalid UPI ID", { mode: "UPI", vpa: "not a vpa" }, "vpa", "UPI ID must be a UPI address handle@psp"],
     ["no UPI ID", { mode: "UPI", vpa: "" }, "vpa", "UPI ID is required for UPI"],
-    ["another investor's bank account", { mode: "NETBANKING", bank_account_id: "bac_not_theirs" }, "bank_account_id", "Bank account is not a bank account of the investor"],
+    ["another investor's bank account", { mode: "NETBANKING", bank_account_id: "bac_not_theirs" }, "bank_account_id", "Bank account is not a bank account of the investor: choose one of the investor&#39;s bank accounts"],
     ["a cheque number of 5 digits", { mode: "CHEQUE", cheque_number: "12345", cheque_date: "2026-11-20", cheque_bank_name: "HDFC Bank" }, "cheque_number", "Cheque number must be 6 digits"],
   ];
 
@@ -270,7 +270,7 @@ describe("paying on the page", () => {
     expect(page.text).not.toContain("<form");
     const again = await post(app, linkId, "pay", session, { mode: "UPI", vpa: "asha@okhdfc" });
     expect(again.status).toBe(409);
-    expect(again.text).toContain("The order&#39;s payment is CAPTURED already");
+    expect(again.text).toContain("The order&#39;s payment is CAPTURED already; there is nothing left to pay");
     expect((await linkState(linkId)).status).toBe("PAID");
   });
 
@@ -420,6 +420,6 @@ describe("the API reference", () => {
       pay: operations("/api/public/v1/order-links/{link_id}/pay"),
     }).toEqual({ create: ["get", "post"], one: ["get"], cancel: ["post"], view: ["get"], confirm: ["post"], pay: ["post"] });
     expect(document.paths["/api/public/v1/order-links/{link_id}/confirm"].post.security).toEqual([]);
-    expect(JSON.stringify(document.paths["/api/order-links/v1"].post.responses["200"])).toContain("The hosted page for the investor: `<MF_PUBLIC_BASE_URL>/links/<id>`.");
+    expect(JSON.stringify(document.paths["/api/order-links/v1"].post.responses["201"])).toContain("The hosted page for the investor: `<MF_PUBLIC_BASE_URL>/links/<id>`.");
   });
 });

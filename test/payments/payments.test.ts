@@ -61,7 +61,7 @@ describe("payment by mandate for a lump sum", () => {
     const before = await app.prisma.order.count();
     const res = await app.http("POST", "/api/orders/v1/", { token: ctx.token, json: lumpsum({ mandate_id: ctx.mandateId, amount: 50000.01 }) });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ path: "amount", reason: "amount_exceeds_mandate_limit", message: "exceeds the mandate's limit of 50000.00" }]);
+    expect(res.body.error.details).toEqual([{ path: "amount", reason: "amount_exceeds_mandate_limit", message: "exceeds the mandate's limit of 50000.00: lower the amount, or use a mandate with a higher limit" }]);
     expect(await app.prisma.order.count()).toBe(before);
   });
 });
