@@ -43,8 +43,10 @@ describe("npm run mf -- webhooks:listen", () => {
       const printed = listener.output().slice(listener.output().indexOf(`investor.registered ${deliveryId} signature verified`));
       const payload = JSON.parse(printed.slice(printed.indexOf("\n") + 1, printed.indexOf("\n}\n") + 2));
       expect(payload).toEqual({ success: true, data: { investor_id: investor.id, status: "REGISTERED", provider_remark: expect.any(String) } });
-      const delivery = await app.http("GET", `/api/webhooks/v1/deliveries/${deliveryId}`, { token });
-      expect(delivery.body.data).toMatchObject({ status: "DELIVERED", event: "investor.registered" });
+      // The service records the outcome once the listener has answered.
+      await expect
+        .poll(async () => (await app.http("GET", `/api/webhooks/v1/deliveries/${deliveryId}`, { token })).body.data, { timeout: 10_000 })
+        .toMatchObject({ status: "DELIVERED", event: "investor.registered", attempts: 1 });
 
       listener.child.kill("SIGINT");
       expect(await listener.exited).toBe(0);
