@@ -4,9 +4,11 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { generate } from "selfsigned";
-import { verifyWebhookSignature } from "mf-distribution-service/webhooks";
 import { WILDCARDS } from "./event-filter.js";
 import { listenerCertificatePath } from "./listener-trust.js";
+// The verifier receivers import as `mf-distribution-service/webhooks` (package.json "exports" names this file);
+// imported by path here so that a compiled build does not resolve the export to TypeScript source.
+import { verifyWebhookSignature } from "./signature.js";
 
 /**
  * `npm run mf -- webhooks:listen`: a local HTTPS receiver for the sandbox, like `stripe listen`. It makes a
