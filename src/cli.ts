@@ -11,6 +11,7 @@ import { importNavAllFile } from "./masters/schemes.service.js";
 import { describeRefresh, refreshHoldings } from "./holdings/refresh.js";
 import { openRuntime, type Runtime } from "./runtime.js";
 import { OPENAPI_FILE, openApiText } from "./openapi.js";
+import { ALL_EVENTS, ListenerError, listenerToken, startWebhookListener } from "./webhooks/listener.js";
 
 const USAGE = `Usage: npm run mf -- <command> [options]
 
@@ -22,6 +23,8 @@ Commands:
   schemes:import <NAVAll.txt>               Import AMFI's NAV file (either format) into the scheme master
   holdings:refresh [--json]                 Import the registrar feeds of HOLDINGS_FEED_DIR (sandbox: its registrar's feed first)
   bse:check                                 Log in to BSE StAR MF (MF_EXCHANGE=bse) and report the sessions; places nothing
+  webhooks:listen [--events order.*,payment.*] [--port N] [--base URL] [--token T]
+                                            Sandbox: a local HTTPS receiver, subscribed until Ctrl-C, printing each delivery
 
 Uses DATABASE_URL when set, otherwise the embedded PostgreSQL under .data/ (the one a running
 npm start uses, or one started for the command).`;
@@ -123,9 +126,48 @@ async function run(argv: string[]): Promise<void> {
       if (failed) process.exitCode = 1;
       return;
     }
+    case "webhooks:listen":
+      return listenForWebhooks(rest);
     default:
       throw new UsageError(command ? `Unknown command: ${command}` : "No command given");
   }
+}
+
+/** Runs until SIGINT or SIGTERM, then unsubscribes. Talks to a running service over its API; opens no database. */
+async function listenForWebhooks(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      events: { type: "string", multiple: true },
+      port: { type: "string", default: "0" },
+      base: { type: "string" },
+      token: { type: "string" },
+    },
+  });
+  const config = loadConfig();
+  if (config.env !== "sandbox") throw new UsageError("webhooks:listen is for the sandbox only (MF_ENV=sandbox)");
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError("--port must be a port number (0: any free port)");
+  const events = values.events?.flatMap((e) => e.split(",")).map((e) => e.trim()).filter(Boolean) ?? ALL_EVENTS;
+  const baseUrl = values.base ?? process.env.MF_BASE_URL ?? `http://localhost:${config.port}`;
+  const token = await listenerToken(baseUrl, values.token ?? process.env.MF_TOKEN, {
+    dataDir: config.dataDir,
+    clientId: config.sandbox.clientId,
+    clientSecret: config.sandbox.clientSecret,
+  });
+  const listener = await startWebhookListener({ baseUrl, token, events, port, dataDir: config.dataDir, print: (line) => console.log(line) });
+  console.log(`Listening on ${listener.url} for ${events.join(", ")} (subscription ${listener.subscriptionId}); Ctrl-C to stop.`);
+  const stop = () => {
+    listener.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error((error as Error).message);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
 }
 
 class UsageError extends Error {}
@@ -136,7 +178,7 @@ run(process.argv.slice(2)).catch((error: unknown) => {
     process.exit(2);
   }
   if (error instanceof EmbeddedPostgresError) console.error(error.forTerminal());
-  else if (error instanceof ConfigError) console.error(error.message);
+  else if (error instanceof ConfigError || error instanceof ListenerError) console.error(error.message);
   else if (error instanceof AppError) {
     console.error(`${error.appCode}: ${error.message}`);
     for (const d of error.details ?? []) console.error(`  ${d.path}: ${d.message}`);

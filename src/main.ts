@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from "./env.js";
 import { httpServerOptions, startHttpServer } from "./http/server.js";
 import { createLogger } from "./lib/logger.js";
 import { openRuntime } from "./runtime.js";
+import { DEMO_INVESTORS } from "./seed/demo-investors.js";
 import { seedSandbox, type SandboxCredentials } from "./seed/sandbox.js";
 import { stopService } from "./shutdown.js";
 import { startWorker, type WorkerHandle } from "./worker.js";
@@ -54,6 +55,9 @@ function printBanner(config: Config, credentials: SandboxCredentials | null, emb
       `  Sandbox client_secret ${credentials.client_secret}`,
       `  Get a token: curl -s ${base}/api/auth/v1/token -H 'Content-Type: application/json' \\`,
       `    -d '{"grant_type":"client_credentials","client_id":"${credentials.client_id}","client_secret":"${credentials.client_secret}"}'`,
+      // Fictitious people of the sandbox distributor, with folios in the sandbox registrar's feeds.
+      `  Demo PANs     ${DEMO_INVESTORS.map((d) => `${d.pan} (${d.name}, ${d.registered ? "REGISTERED, with a mandate" : "PENDING"})`).join(", ")}`,
+      `  Their holdings: curl -s ${base}/api/holdings/v1/lookup -H "Authorization: Bearer <token>" -H 'Content-Type: application/json' -d '{"pan":"${DEMO_INVESTORS[0]!.pan}"}'`,
     );
   }
   process.stdout.write(`${lines.join("\n")}\n\n`);

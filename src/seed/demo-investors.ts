@@ -8,8 +8,8 @@ import type { Services } from "../core/services.js";
 
 const REMARK = "SANDBOX: DEMO DATA";
 
-/** Made-up people with well-formed, fictitious PANs. */
-const DEMO_INVESTORS = [
+/** Made-up people with well-formed, fictitious PANs (printed at start-up: try them with the holdings lookup). */
+export const DEMO_INVESTORS = [
   { registered: true, clientRef: "demo-registered", pan: "AAAPZ1111A", name: "Meera Iyer", email: "meera@example.com", mobile: "9800000001" },
   { registered: false, clientRef: "demo-pending", pan: "AAAPZ2222B", name: "Kabir Shah", email: "kabir@example.com", mobile: "9800000002" },
 ];

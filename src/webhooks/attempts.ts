@@ -4,6 +4,7 @@ import { maskFreeText, maskPansInText } from "../lib/mask.js";
 import type { Services } from "../core/services.js";
 import { applyOutcomes, claimDueDeliveries, insertAttempts, type ClaimedDelivery } from "./deliveries.repo.js";
 import { postWebhook } from "./outbound.js";
+import { listenerCertificates, trustWithListeners } from "./listener-trust.js";
 import { checkTarget, type TargetCheck } from "./public-address.js";
 import { signPayload } from "./signature.js";
 import { activeTargets } from "./subscriptions.repo.js";
@@ -67,20 +68,23 @@ async function attemptBatch(services: Services, claimed: ClaimedDelivery[]): Pro
       rows.map(async (s) => [s.id, { secret: services.cipher.decrypt(s.secretEncrypted), check: await checkTarget(s.url, options) }] as const),
     ),
   );
+  // Sandbox only: the certificates of `webhooks:listen` receivers running on this machine.
+  const listeners = services.config.env === "sandbox" ? await listenerCertificates(services.config.dataDir) : [];
+  const ca = listeners.length > 0 ? await trustWithListeners(listeners) : undefined;
   const outcomes: Outcome[] = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(PARALLEL_SENDS, claimed.length) }, async () => {
       while (next < claimed.length) {
         const delivery = claimed[next++]!;
-        outcomes.push(await attempt(services, delivery, targets.get(delivery.subscription_id)));
+        outcomes.push(await attempt(services, delivery, targets.get(delivery.subscription_id), ca));
       }
     }),
   );
   await record(services.prisma, outcomes);
 }
 
-async function attempt(services: Services, delivery: ClaimedDelivery, subscription: Target | undefined): Promise<Outcome> {
+async function attempt(services: Services, delivery: ClaimedDelivery, subscription: Target | undefined, ca: string[] | undefined): Promise<Outcome> {
   const attemptNo = delivery.attempts + 1;
   if (!subscription) {
     return { id: delivery.id, status: "FAILED", attempt: null, lastError: "the subscription was deleted", nextAttemptAt: null, attemptNo: delivery.attempts };
@@ -101,6 +105,7 @@ async function attempt(services: Services, delivery: ClaimedDelivery, subscripti
       "X-MF-Delivery": delivery.id,
       "X-MF-Signature": signPayload(body, subscription.secret, Math.floor(at.getTime() / 1000)),
     },
+    ca,
   });
   const recorded = { at, statusCode: result.statusCode, error: result.error, latencyMs: result.latencyMs, responseBody: result.responseBody };
   if (result.ok) return { id: delivery.id, status: "DELIVERED", attempt: recorded, lastError: null, nextAttemptAt: null, attemptNo };

@@ -26,6 +26,8 @@ export type WebhookRequest = {
   headers: Record<string, string>;
   timeoutMs?: number;
   maxResponseBytes?: number;
+  /** Trust anchors replacing Node's default ones (the sandbox adds its local listeners' certificates). */
+  ca?: string[];
 };
 
 export type WebhookResult = {
@@ -141,6 +143,7 @@ export async function postWebhook(request: WebhookRequest): Promise<WebhookResul
         servername: isIP(hostname) ? "" : hostname,
         lookup: pinnedLookup(addresses),
         agent: poolFor(url.host, addresses),
+        ...(request.ca ? { ca: request.ca } : {}),
       });
 
       timer = setTimeout(() => {
