@@ -184,15 +184,6 @@ export async function setProviderRemark(db: DbOrTx, id: string, providerRemark: 
   await db.investor.updateMany({ where: { id, status: "PENDING" }, data: { providerRemark: maskFreeText(providerRemark) } });
 }
 
-/** An investment account of one distributor with what an order checks of its investor: status and bank accounts. */
-export async function findInvestmentAccountForOrder(db: DbOrTx, distributorId: string, id: string) {
-  const account = await db.investmentAccount.findFirst({
-    where: { id, distributorId },
-    include: { investor: { select: { status: true, bankAccounts: { select: { id: true } } } } },
-  });
-  return account && { ...account, holdingMode: holdingMode(account.holdingMode), investor: withStatus(account.investor) };
-}
-
 /** The investor's client code at the exchange (UCC), for jobs that talk to the exchange about its orders and payments. */
 export async function getUccCode(db: DbOrTx, id: string): Promise<string> {
   const { uccCode } = await db.investor.findUniqueOrThrow({ where: { id }, select: { uccCode: true } });

@@ -1,6 +1,6 @@
 import type { DbOrTx } from "../db/client.js";
 import { TASKS, type TaskName, type TaskPayload } from "./catalog.js";
-import { addJob } from "./jobs.repo.js";
+import { addJob, type JobToAdd } from "./jobs.repo.js";
 
 export interface EnqueueOptions {
   runAt?: Date;
@@ -22,16 +22,7 @@ export async function enqueue<N extends TaskName>(
   payload: TaskPayload<N>,
   options: EnqueueOptions = {},
 ): Promise<void> {
-  const parsed = TASKS[task].parse(payload);
-  const job = {
-    task,
-    payload: JSON.stringify(parsed),
-    queueName: options.queueName ?? null,
-    runAt: options.runAt ?? null,
-    maxAttempts: options.maxAttempts ?? null,
-    jobKey: options.jobKey ?? null,
-    priority: options.priority ?? null,
-  };
+  const job = jobToAdd(task, payload, options);
   // A keyed job is skipped when a worker locks its pending namesake mid-call (see addJob); asked again,
   // graphile-worker clears the now locked job's key and inserts ours, so the new work is not lost.
   for (let attempt = 1; !(await addJob(tx, job)); attempt++) {
@@ -40,3 +31,16 @@ export async function enqueue<N extends TaskName>(
 }
 
 const ADD_ATTEMPTS = 3;
+
+/** A task's job as graphile_worker.add_job takes it, its payload checked against the task's schema. */
+export function jobToAdd<N extends TaskName>(task: N, payload: TaskPayload<N>, options: EnqueueOptions = {}): JobToAdd {
+  return {
+    task,
+    payload: JSON.stringify(TASKS[task].parse(payload)),
+    queueName: options.queueName ?? null,
+    runAt: options.runAt ?? null,
+    maxAttempts: options.maxAttempts ?? null,
+    jobKey: options.jobKey ?? null,
+    priority: options.priority ?? null,
+  };
+}

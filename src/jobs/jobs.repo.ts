@@ -19,17 +19,19 @@ export interface JobToAdd {
  * ON CONFLICT skips a locked row) answers a row of nulls.
  */
 export async function addJob(tx: DbOrTx, job: JobToAdd): Promise<boolean> {
-  const rows = await tx.$queryRawUnsafe<Array<{ id: bigint | null }>>(
-    `SELECT id FROM graphile_worker.add_job(
-       identifier => $1::text, payload => $2::json, queue_name => $3::text, run_at => $4::timestamptz,
-       max_attempts => $5::int, job_key => $6::text, priority => $7::int)`,
-    job.task,
-    job.payload,
-    job.queueName,
-    job.runAt,
-    job.maxAttempts,
-    job.jobKey,
-    job.priority,
-  );
+  const rows = await tx.$queryRawUnsafe<Array<{ id: bigint | null }>>(`SELECT id FROM ${addJobCall(1)}`, ...addJobParameters(job));
   return rows[0]?.id !== null && rows[0]?.id !== undefined;
+}
+
+/** The add_job call with its seven arguments as `$first` .. `$first+6`, for a statement that adds a job among other work. */
+export function addJobCall(first: number): string {
+  const $ = (n: number) => `$${first + n}`;
+  return `graphile_worker.add_job(
+       identifier => ${$(0)}::text, payload => ${$(1)}::json, queue_name => ${$(2)}::text, run_at => ${$(3)}::timestamptz,
+       max_attempts => ${$(4)}::int, job_key => ${$(5)}::text, priority => ${$(6)}::int)`;
+}
+
+/** addJobCall's arguments, in its order. */
+export function addJobParameters(job: JobToAdd): unknown[] {
+  return [job.task, job.payload, job.queueName, job.runAt, job.maxAttempts, job.jobKey, job.priority];
 }

@@ -1,10 +1,10 @@
-import type { DbOrTx } from "../db/client.js";
 import type { ErrorDetail } from "../lib/errors.js";
 import { ORDER_TYPE } from "./order-types.js";
 import type { PlaceOrderInput } from "./orders.schemas.js";
+import type { PlacementScheme } from "./orders.repo.js";
 import { installmentDates } from "./schedule.js";
 
-type Scheme = NonNullable<Awaited<ReturnType<DbOrTx["scheme"]["findUnique"]>>>;
+type Scheme = PlacementScheme;
 
 /** A violated rule: the field, a closed reason code, and a sentence. */
 export type RuleViolation = ErrorDetail;

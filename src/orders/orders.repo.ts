@@ -1,5 +1,8 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
-import { HOLDING_MODES, type HoldingMode } from "../investors/investor.states.js";
+import { HOLDING_MODES, INVESTOR_STATUSES, type HoldingMode, type InvestorStatus } from "../investors/investor.states.js";
+import { addJobCall, addJobParameters, type JobToAdd } from "../jobs/jobs.repo.js";
+import { Decimal } from "../lib/money.js";
+import type { SchemeRow } from "../masters/schemes.repo.js";
 import { ORDER_TYPES, orderTypesWhere, type OrderType } from "./order-types.js";
 import { narrowOrNull, narrowTo } from "../lib/closed-set.js";
 import {
@@ -119,6 +122,139 @@ export async function insertOrder(tx: DbOrTx, order: NewOrder): Promise<OrderRow
   });
   return row ? toOrderRow(row) : null;
 }
+
+/** The columns of `orders` as OrderRow names them (RETURNING of the raw placement statement). */
+const ORDER_COLUMNS = `id, distributor_id AS "distributorId", investor_id AS "investorId", investment_account_id AS "investmentAccountId",
+  order_type AS "orderType", status, payment_status AS "paymentStatus", purchase_type AS "purchaseType", holding_mode AS "holdingMode",
+  scheme_code AS "schemeCode", folio_no AS "folioNo", amount, units, all_units AS "allUnits", bank_account_id AS "bankAccountId",
+  mandate_id AS "mandateId", client_ref AS "clientRef", remarks, sub_broker_arn AS "subBrokerArn", details,
+  exchange_order_number AS "exchangeOrderNumber", provider_remark AS "providerRemark", failure_code AS "failureCode", nav,
+  allotted_units AS "allottedUnits", allotted_amount AS "allottedAmount", allotment_date AS "allotmentDate",
+  parent_order_id AS "parentOrderId", installment_no AS "installmentNo", request_hash AS "requestHash",
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/**
+ * Placement's write in ONE statement: the order (as insertOrder writes it) and, only when it was inserted,
+ * its job, so both exist exactly when the statement commits: in the caller's transaction, or on its own
+ * without one. Answers the stored order and whether graphile-worker added the job, or null, writing
+ * nothing, when the distributor's client_ref is taken (a concurrent insert of it is waited for first).
+ */
+export async function insertOrderWithJob(db: DbOrTx, order: NewOrder, job: JobToAdd): Promise<{ order: OrderRow; jobAdded: boolean } | null> {
+  const now = new Date();
+  const values = [
+    order.id, order.distributorId, order.investorId, order.investmentAccountId, order.orderType, order.status, order.paymentStatus,
+    order.purchaseType ?? null, order.holdingMode, order.schemeCode, order.folioNo ?? null, moneyText(order.amount), moneyText(order.units),
+    order.allUnits ?? false, order.bankAccountId ?? null, order.mandateId ?? null, order.clientRef ?? null, order.remarks ?? null,
+    order.subBrokerArn ?? null, JSON.stringify(order.details ?? {}), order.exchangeOrderNumber ?? null, order.providerRemark ?? null,
+    order.parentOrderId ?? null, order.installmentNo ?? null, order.requestHash, now,
+  ];
+  const rows = await db.$queryRawUnsafe<Array<StoredOrder & { jobId: bigint | null }>>(
+    `WITH placed AS (
+       INSERT INTO orders (id, distributor_id, investor_id, investment_account_id, order_type, status, payment_status, purchase_type,
+         holding_mode, scheme_code, folio_no, amount, units, all_units, bank_account_id, mandate_id, client_ref, remarks, sub_broker_arn,
+         details, exchange_order_number, provider_remark, parent_order_id, installment_no, request_hash, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::numeric, $13::numeric, $14, $15, $16, $17, $18, $19, $20::jsonb, $21,
+         $22, $23, $24::int, $25, $26::timestamptz, $26::timestamptz)
+       ON CONFLICT DO NOTHING
+       RETURNING ${ORDER_COLUMNS}
+     ), job AS (
+       SELECT added.id FROM placed, LATERAL ${addJobCall(values.length + 1)} AS added
+     )
+     SELECT placed.*, (SELECT id FROM job) AS "jobId" FROM placed`,
+    ...values,
+    ...addJobParameters(job),
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { jobId, ...stored } = row;
+  return { order: toOrderRow(stored), jobAdded: jobId !== null };
+}
+
+const moneyText = (value: Money | undefined) => (value === undefined || value === null ? null : value.toString());
+
+/** What placement reads of the distributor's investment account: its investor's state and bank accounts. */
+export interface PlacementAccount {
+  id: string;
+  investorId: string;
+  holdingMode: HoldingMode | null;
+  investor: { status: InvestorStatus; bankAccounts: Array<{ id: string }> };
+}
+
+/** The scheme master's terms that placement checks (and the NAV its holding check values units at). */
+export type PlacementScheme = Pick<
+  SchemeRow,
+  "schemeCode" | "purchaseAllowed" | "redemptionAllowed" | "sipAllowed" | "minPurchaseAmount" | "purchaseMultiple" | "minAdditionalAmount" |
+  "minRedemptionAmount" | "minSipAmount" | "sipMultiple" | "nav"
+>;
+
+/**
+ * What every placement reads before it decides, in one statement: the distributor's investment account
+ * (null when it is not theirs) with its investor's status and bank account ids, and the scheme named (null
+ * when the master has none, or none was named).
+ */
+export async function readPlacementFacts(
+  db: DbOrTx,
+  distributorId: string,
+  accountId: string,
+  schemeCode: string | null,
+): Promise<{ account: PlacementAccount | null; scheme: PlacementScheme | null }> {
+  const [row] = await db.$queryRawUnsafe<PlacementFactsRow[]>(
+    `SELECT a.id AS account_id, a.investor_id, a.holding_mode, i.status AS investor_status,
+            ARRAY(SELECT b.id FROM bank_accounts b WHERE b.investor_id = a.investor_id) AS bank_account_ids,
+            s.scheme_code, s.purchase_allowed, s.redemption_allowed, s.sip_allowed,
+            s.min_purchase_amount::text AS min_purchase_amount, s.purchase_multiple::text AS purchase_multiple,
+            s.min_additional_amount::text AS min_additional_amount, s.min_redemption_amount::text AS min_redemption_amount,
+            s.min_sip_amount::text AS min_sip_amount, s.sip_multiple::text AS sip_multiple, s.nav::text AS nav
+       FROM (SELECT 1) AS one
+       LEFT JOIN (investment_accounts a JOIN investors i ON i.id = a.investor_id) ON a.id = $1 AND a.distributor_id = $2
+       LEFT JOIN schemes s ON s.scheme_code = $3`,
+    accountId,
+    distributorId,
+    schemeCode,
+  );
+  if (!row) throw new Error("The placement facts query answered no row");
+  const account: PlacementAccount | null = row.account_id === null ? null : {
+    id: row.account_id,
+    investorId: row.investor_id!,
+    holdingMode: narrowOrNull(HOLDING_MODES, row.holding_mode, "investment_accounts.holding_mode"),
+    investor: { status: narrowTo(INVESTOR_STATUSES, row.investor_status!, "investors.status"), bankAccounts: row.bank_account_ids!.map((id) => ({ id })) },
+  };
+  const scheme: PlacementScheme | null = row.scheme_code === null ? null : {
+    schemeCode: row.scheme_code,
+    purchaseAllowed: row.purchase_allowed!,
+    redemptionAllowed: row.redemption_allowed!,
+    sipAllowed: row.sip_allowed!,
+    minPurchaseAmount: decimal(row.min_purchase_amount),
+    purchaseMultiple: decimal(row.purchase_multiple),
+    minAdditionalAmount: decimal(row.min_additional_amount),
+    minRedemptionAmount: decimal(row.min_redemption_amount),
+    minSipAmount: decimal(row.min_sip_amount),
+    sipMultiple: decimal(row.sip_multiple),
+    nav: decimal(row.nav),
+  };
+  return { account, scheme };
+}
+
+interface PlacementFactsRow {
+  account_id: string | null;
+  investor_id: string | null;
+  holding_mode: string | null;
+  investor_status: string | null;
+  bank_account_ids: string[] | null;
+  scheme_code: string | null;
+  purchase_allowed: boolean | null;
+  redemption_allowed: boolean | null;
+  sip_allowed: boolean | null;
+  min_purchase_amount: string | null;
+  purchase_multiple: string | null;
+  min_additional_amount: string | null;
+  min_redemption_amount: string | null;
+  min_sip_amount: string | null;
+  sip_multiple: string | null;
+  nav: string | null;
+}
+
+const decimal = (text: string | null) => (text === null ? null : new Decimal(text));
 
 export async function findOrderByClientRef(db: DbOrTx, distributorId: string, clientRef: string): Promise<OrderRow | null> {
   const row = await db.order.findUnique({ where: { distributorId_clientRef: { distributorId, clientRef } } });
