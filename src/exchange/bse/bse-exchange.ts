@@ -40,10 +40,10 @@ import { readSwitchAnswer, switchParams } from "./switch-entry.js";
 import { BseTransport, ExchangeNotDeliveredError } from "./transport.js";
 import { WEB_SERVICE_STYLE, type WebServiceStyles } from "./web-service.js";
 
-/** A port method this adapter does not implement yet: a plain error (not "unavailable"), so nothing pretends to work. */
 /** What a mandate cancellation answers: the exchange has no API for it. */
 export const MANDATE_CANCEL_REMARK = "NO EXCHANGE API: CANCEL THE MANDATE WITH THE BANK / EXCHANGE BACK OFFICE";
 
+/** A port method this adapter does not implement yet: a plain error (not "unavailable"), so nothing pretends to work. */
 export class NotSupportedByBseError extends Error {
   constructor(method: string) {
     super(`not yet supported by the BSE adapter: ${method}`);
