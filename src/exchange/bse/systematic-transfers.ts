@@ -27,12 +27,11 @@ export interface SwpRecord {
   clientCode: string;
 }
 
-/** Why this STP or SWP cannot go to the exchange as it stands (before anything is sent), or null. */
+/** Why this STP or SWP cannot go to the exchange as it stands (before anything is sent), or null (an SWP's payout account: bse-exchange.ts). */
 export function transferProblem(order: OrderEntry): string | null {
   if (!order.plan) return "THE REGISTRATION HAS NO PLAN (FREQUENCY, START DATE, INSTALLMENTS)";
   if (!order.folioNo) return "THE EXCHANGE TAKES STP AND SWP ON AN EXISTING FOLIO ONLY";
   if (order.orderType === "STP" && !order.toSchemeCode) return "THE STP HAS NO TARGET SCHEME";
-  if (order.orderType === "SWP" && !order.payoutAccountNumber) return "THE INVESTOR HAS NO BANK ACCOUNT FOR THE WITHDRAWALS";
   if (!order.amount && !order.units) return "THE REGISTRATION HAS NEITHER AN AMOUNT NOR UNITS";
   return null;
 }

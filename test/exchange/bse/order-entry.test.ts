@@ -73,6 +73,16 @@ describe("BSE order entry (orderEntryParam) against the double", () => {
     }
   });
 
+  it("a redemption with no account to pay into is REJECTED (payout_account_invalid) before anything is sent: Param3 is mandatory for redemptions", async () => {
+    const calls = double.calls.filter((c) => c.operation === "orderEntryParam").length;
+    const entry = order({ orderType: "REDEMPTION", purchaseType: null, amount: null, units: "10.000", folioNo: "F1", payoutAccountNumber: null });
+    expect(await exchange().placeOrder(entry)).toEqual({
+      status: "REJECTED", exchangeOrderNumber: null, remark: "THE INVESTOR HAS NO BANK ACCOUNT FOR THE PAYOUT", failureCode: "payout_account_invalid",
+    });
+    expect(double.calls.filter((c) => c.operation === "orderEntryParam").length).toBe(calls);
+    expect(await refsOf(entry.orderId)).toEqual([]);
+  });
+
   it("a rejection keeps the exchange's remark (PAN masked) and maps it to a failure code", async () => {
     double.orderEntry.rejectNext("FAILED: INVALID CLIENT CODE FOR PAN ABCDE1234F");
     const entry = order();
