@@ -265,9 +265,10 @@ export class BseExchange implements ExchangePort {
     request: (transNo: string, recorded: R | undefined) => Promise<SentAnswer>,
     recordedRequest?: (transNo: string) => R,
   ): Promise<SentAnswer> {
-    const transNo = await allocateTransNo(this.db, this.member.memberId);
+    const sentAt = new Date(this.now());
+    const transNo = await allocateTransNo(this.db, this.member.memberId, sentAt);
     const recorded = recordedRequest?.(transNo);
-    await insertOrderRef(this.db, { transNo, orderId, sentAt: new Date(this.now()), kind, request: recorded as Prisma.InputJsonValue | undefined });
+    await insertOrderRef(this.db, { transNo, orderId, sentAt, kind, request: recorded as Prisma.InputJsonValue | undefined });
     let answer: SentAnswer;
     try {
       answer = await request(transNo, recorded);

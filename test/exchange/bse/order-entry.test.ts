@@ -10,6 +10,7 @@ import { ExchangeUnavailableError, type OrderEntry } from "../../../src/exchange
 import { newId } from "../../../src/lib/ids.js";
 import type { BseDouble } from "../../helpers/bse-double/double.js";
 import { doubleConfig, useBseAdapterWorld } from "../../helpers/bse-double/adapter-world.js";
+import { startBseDouble } from "../../helpers/bse-double/double.js";
 import { capturingLogger } from "../../helpers/logs.js";
 
 let prisma: Db;
@@ -81,6 +82,22 @@ describe("BSE order entry (orderEntryParam) against the double", () => {
     });
     expect(double.calls.filter((c) => c.operation === "orderEntryParam").length).toBe(calls);
     expect(await refsOf(entry.orderId)).toEqual([]);
+  });
+
+  it("the TransNo's day is the adapter's clock's day in India, the one its record's sent_at is taken from", async () => {
+    // 23:50 in India on 2026-03-14 (18:20 UTC); the double's "today" is that day.
+    const at = Date.parse("2026-03-14T18:20:00Z");
+    const dated = await startBseDouble({ today: () => "2026-03-14" });
+    try {
+      const entry = order();
+      const bse = new BseExchange(prisma, doubleConfig(dated), capturingLogger().logger, { now: () => at });
+      expect((await bse.placeOrder(entry)).status).toBe("ACCEPTED");
+      const [ref] = await prisma.bseOrderRef.findMany({ where: { orderId: entry.orderId } });
+      expect(ref!.transNo.slice(0, 13)).toBe("2026031410234");
+      expect(ref!.sentAt.toISOString()).toBe("2026-03-14T18:20:00.000Z");
+    } finally {
+      await dated.close();
+    }
   });
 
   it("a rejection keeps the exchange's remark (PAN masked) and maps it to a failure code", async () => {
