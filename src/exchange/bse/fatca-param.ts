@@ -70,9 +70,14 @@ export function fatcaParam(ucc: UccRegistration, context: FatcaUploadContext): s
   put(26, "fatca.incomeSlab", oneOf(FATCA_INCOME_SLABS, "fatca.incomeSlab", ucc.fatca.incomeSlab));
   put(29, "fatca.pep", oneOf(FATCA_PEPS, "fatca.pep", ucc.fatca.pep));
   const occupation = ucc.fatca.occupationCode;
-  codeIn(FATCA_OCCUPATION_TYPE_OF_CODE, "fatca.occupationCode", occupation);
+  const impliedType = codeIn(FATCA_OCCUPATION_TYPE_OF_CODE, "fatca.occupationCode", occupation);
   put(30, "fatca.occupationCode", occupation);
-  put(31, "fatca.occupationType", oneOf(FATCA_OCCUPATION_TYPES, "fatca.occupationType", ucc.fatca.occupationType));
+  // §4.1 gives each occupation code its type; X (not categorised) is the one other type a declaration may give.
+  const occupationType = oneOf(FATCA_OCCUPATION_TYPES, "fatca.occupationType", ucc.fatca.occupationType);
+  if (occupationType !== impliedType && occupationType !== "X") {
+    throw new BseMappingError("fatca.occupationType", occupationType, `is not the type of occupation ${occupation} (${impliedType}) or X`);
+  }
+  put(31, "fatca.occupationType", occupationType);
   put(42, "exchangeName", "O");
   put(43, "uboApplicable", "N");
   put(69, "selfDeclaration", "Y");

@@ -208,10 +208,10 @@ export function indianMobile(mobile: string): string | null {
  * Anything else is a malformed answer (the exchange is treated as unavailable and the job retries).
  */
 export function readUccResponse(body: unknown): RegistrationOutcome {
-  if (typeof body !== "object" || body === null) throw new ExchangeUnavailableError("UCC registration: the answer is not a JSON object");
+  if (typeof body !== "object" || body === null) throw new ExchangeUnavailableError("BSE UCC registration: the answer is not a JSON object");
   const { Status: status, Remarks: remarks } = body as Record<string, unknown>;
   const remark = typeof remarks === "string" && remarks.trim() !== "" ? remarks.trim() : null;
   if (status === "0") return { status: "REGISTERED", remark };
   if (status === "1") return { status: "REJECTED", remark: remark ?? "UCC registration rejected without a remark" };
-  throw new ExchangeUnavailableError(`UCC registration: unexpected Status ${JSON.stringify(status)}`);
+  throw new ExchangeUnavailableError(`BSE UCC registration: unexpected Status ${JSON.stringify(status)?.slice(0, 20)}`);
 }
