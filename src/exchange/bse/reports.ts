@@ -1,5 +1,6 @@
 import { maskFreeText } from "../../lib/mask.js";
 import { Decimal } from "../../lib/money.js";
+import { bseDate } from "./format.js";
 import { ExchangeUnavailableError } from "../port.js";
 import { asNode, contractParam, nodeText, type SoapParam } from "./soap.js";
 
@@ -31,8 +32,6 @@ export interface ReportQuery {
   clientCode?: string | null;
 }
 
-const ddmmyyyy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
-
 /**
  * The request: every filter open (order type, sub-type, status `All`, settlement type `ALL`), the dates
  * and optionally a client. `TransType` (order status only) is left empty for both purchases and
@@ -45,7 +44,7 @@ export function reportParams(kind: ReportKind, who: ReportCredentials, query: Re
     ["Filler1", null],
     ["Filler2", null],
     ["Filler3", null],
-    ["FromDate", ddmmyyyy(query.fromDate)],
+    ["FromDate", bseDate("fromDate", query.fromDate)],
     ["MemberCode", who.memberId],
     ["OrderNo", null],
     ["OrderStatus", "All"],
@@ -53,7 +52,7 @@ export function reportParams(kind: ReportKind, who: ReportCredentials, query: Re
     ["Password", who.password],
     ["SettType", "ALL"],
     ["SubOrderType", "All"],
-    ["ToDate", ddmmyyyy(query.toDate)],
+    ["ToDate", bseDate("toDate", query.toDate)],
     ...(kind === "orderStatus" ? ([["TransType", null]] as const) : []),
     ["UserId", who.userId],
   ];
