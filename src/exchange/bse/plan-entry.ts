@@ -1,7 +1,7 @@
 import type { OrderEntry } from "../port.js";
 import { ExchangeUnavailableError } from "../port.js";
 import { bseDate } from "./format.js";
-import { DP_TXN, euinOf, type Member, type OrderEntryAnswer } from "./order-entry.js";
+import { DP_TXN, euinOf, unreadableAnswer, type Member, type OrderEntryAnswer } from "./order-entry.js";
 import { failureCodeFor, providerRemark } from "./remarks.js";
 import { BseSessionError, isSessionRefusal, type Session } from "./sessions.js";
 import type { SoapParam } from "./soap.js";
@@ -115,7 +115,7 @@ export function withSession(request: PlanRequest, session: Session): SoapParam[]
  */
 export function readPlanAnswer(operation: string, result: string, transNo: string, cancellation: boolean): OrderEntryAnswer {
   const fields = result.split("|").map((f) => f.trim());
-  if (fields.length < 8) throw new ExchangeUnavailableError(`BSE ${operation}: unexpected answer (${fields.length} fields)`);
+  if (fields.length < 8) throw unreadableAnswer(operation, result, fields.length);
   const flagAt = fields.length >= 9 && (fields.at(-2) === "0" || fields.at(-2) === "1") ? fields.length - 2 : fields.length - 1;
   const flag = fields[flagAt]!;
   const remark = fields.slice(6, flagAt).join("|");

@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import type { Db } from "../../../src/db/client.js";
 import type { BseConfig } from "../../../src/env.js";
 import { BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
-import { orderEntryParams } from "../../../src/exchange/bse/order-entry.js";
+import { orderEntryParams, readOrderEntryAnswer } from "../../../src/exchange/bse/order-entry.js";
+import { readPlanAnswer } from "../../../src/exchange/bse/plan-entry.js";
+import { BseSessionError } from "../../../src/exchange/bse/sessions.js";
+import { readSwitchAnswer } from "../../../src/exchange/bse/switch-entry.js";
 import { ORDER_ENTRY_SERVICE } from "../../../src/exchange/bse/soap.js";
 import { BseTransport } from "../../../src/exchange/bse/transport.js";
 import { ExchangeUnavailableError, type OrderEntry } from "../../../src/exchange/port.js";
@@ -97,6 +100,23 @@ describe("BSE order entry (orderEntryParam) against the double", () => {
       expect(ref!.sentAt.toISOString()).toBe("2026-03-14T18:20:00.000Z");
     } finally {
       await dated.close();
+    }
+  });
+
+  it("an answer too short to read that names a session refusal logs in again, on every order message; any other is unavailable", () => {
+    const transNo = "2026031410234000001";
+    const readers: Array<(result: string) => unknown> = [
+      (result) => readOrderEntryAnswer(result, transNo),
+      (result) => readSwitchAnswer(result, transNo),
+      (result) => readPlanAnswer("xsipOrderEntryParam", result, transNo, false),
+    ];
+    for (const read of readers) {
+      for (const [result, message] of [["101|INVALID ENCRYPTED PASSWORD", "INVALID ENCRYPTED PASSWORD"], [" PASSWORD EXPIRED ", "PASSWORD EXPIRED"]] as const) {
+        const error = (() => { try { return read(result); } catch (e) { return e; } })();
+        expect(error).toBeInstanceOf(BseSessionError);
+        expect((error as BseSessionError).exchangeMessage).toBe(message);
+      }
+      expect(() => read("101|SOMETHING ELSE")).toThrow(ExchangeUnavailableError);
     }
   });
 
