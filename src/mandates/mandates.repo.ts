@@ -46,8 +46,14 @@ export async function moveMandate(
   from: MandateStatus,
   to: { status: MandateStatus; providerRemark?: string | null; exchangeMandateId?: string | null },
 ): Promise<boolean> {
-  const { count } = await tx.mandate.updateMany({ where: { id, status: from }, data: { ...to, providerRemark: maskFreeText(to.providerRemark) } });
+  // A mandate leaving PENDING has nothing left to authorise: its e-NACH URL goes.
+  const { count } = await tx.mandate.updateMany({ where: { id, status: from }, data: { ...to, providerRemark: maskFreeText(to.providerRemark), authUrl: null } });
   return count === 1;
+}
+
+/** The e-NACH authentication URL of a PENDING mandate (a mandate decided meanwhile keeps none). */
+export async function noteAuthUrl(db: DbOrTx, id: string, authUrl: string): Promise<void> {
+  await db.mandate.updateMany({ where: { id, status: "PENDING" }, data: { authUrl } });
 }
 
 export async function noteExchangeAnswer(db: DbOrTx, id: string, data: { providerRemark: string | null; exchangeMandateId?: string | null }) {

@@ -25,11 +25,11 @@ export const mandatesRouter = router({
     .meta({ openapi: { method: "GET", path: "/api/mandates/v1/{id}", tags: ["mandates"], summary: "A mandate" } })
     .input(MandateId)
     .output(MandateView)
-    .query(({ ctx, input }) => getMandate(ctx, ctx.caller, input.id)),
+    .query(({ ctx, input }) => getMandate(ctx, ctx.caller, input.id, ctx.origin)),
 
   cancel: authedProcedure
     .meta({ openapi: { method: "POST", path: "/api/mandates/v1/{id}/cancel", tags: ["mandates"], summary: "Cancel a REGISTERED mandate" } })
     .input(MandateId)
     .output(MandateView)
-    .mutation(({ ctx, input }) => cancelMandate(ctx, ctx.caller, input.id)),
+    .mutation(({ ctx, input }) => cancelMandate(ctx, ctx.caller, input.id, ctx.origin)),
 });

@@ -40,6 +40,12 @@ export const MandateView = z.object({
   status: MandateStatus,
   exchange_mandate_id: z.string().nullable().describe("The exchange's mandate id, once it has one."),
   provider_remark: z.string().nullable().describe("The exchange's own remark (anything PAN-shaped masked)."),
+  auth_url: z
+    .string()
+    .nullable()
+    .describe(
+      "ENACH: where the investor authorises the mandate with the bank (the exchange's e-NACH authentication URL; in the sandbox, the bank approval's simulation call), while PENDING and once the exchange has the mandate; null otherwise. A bearer link for the investor: hand it to them only.",
+    ),
   client_ref: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -46,21 +46,34 @@ export async function createMandate(
       clientRef: input.client_ref ?? null,
     });
     await enqueue(tx, "mandates__register", { mandate_id: id }, { jobKey: `mandates__register:${id}` });
-    return { status: 201, body: toView(row) };
+    return { status: 201, body: toView(row, null) };
   });
 }
 
-export async function getMandate(services: Services, caller: Caller, id: string): Promise<MandateView> {
+/** `origin`: the request's, for the sandbox's simulation URL when MF_PUBLIC_BASE_URL is not set. */
+export async function getMandate(services: Services, caller: Caller, id: string, origin?: string): Promise<MandateView> {
   const row = await repo.findMandate(services.prisma, caller.distributorId, id);
   if (!row) throw notFound(`Mandate ${id}`);
-  return toView(row);
+  return toView(row, authUrlOf(services, row, origin));
+}
+
+/**
+ * A PENDING ENACH mandate the exchange has: where the investor authorises it. The exchange's e-NACH URL as
+ * the job fetched it; with the sandbox exchange, which has no bank page, the simulation call that approves
+ * it (`/api/simulation/mandates/v1/{id}/register`, the distributor's token), so integrations see the field.
+ */
+function authUrlOf(services: Services, row: repo.MandateRow, origin: string | undefined): string | null {
+  if (row.status !== "PENDING" || row.mandateType !== "ENACH" || !row.exchangeMandateId) return null;
+  if (!services.sandboxExchange) return row.authUrl;
+  const base = services.config.publicBaseUrl ?? origin ?? `http://localhost:${services.config.port}`;
+  return `${base}/api/simulation/mandates/v1/${encodeURIComponent(row.id)}/register`;
 }
 
 /**
  * Cancels a REGISTERED mandate: it stops being usable at once (status CANCELLED, one
  * mandate.cancelled event) and a job tells the exchange, retrying until it has.
  */
-export async function cancelMandate(services: Services, caller: Caller, id: string): Promise<MandateView> {
+export async function cancelMandate(services: Services, caller: Caller, id: string, origin?: string): Promise<MandateView> {
   const mandate = await repo.findMandate(services.prisma, caller.distributorId, id);
   if (!mandate) throw notFound(`Mandate ${id}`);
   await services.prisma.$transaction(async (tx) => {
@@ -76,7 +89,7 @@ export async function cancelMandate(services: Services, caller: Caller, id: stri
     });
     await enqueue(tx, "mandates__cancel_at_exchange", { mandate_id: id }, { jobKey: `mandates__cancel_at_exchange:${id}` });
   });
-  return getMandate(services, caller, id);
+  return getMandate(services, caller, id, origin);
 }
 
 /** Applies the exchange's answer about a PENDING mandate; each move and its event happen once. */
@@ -108,7 +121,7 @@ export async function applyMandateRegistration(
 
 export type MandateView = ReturnType<typeof toView>;
 
-function toView(row: repo.MandateRow) {
+function toView(row: repo.MandateRow, authUrl: string | null) {
   return {
     id: row.id,
     investor_id: row.investorId,
@@ -122,6 +135,7 @@ function toView(row: repo.MandateRow) {
     status: row.status,
     exchange_mandate_id: row.exchangeMandateId,
     provider_remark: row.providerRemark,
+    auth_url: authUrl,
     client_ref: row.clientRef,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

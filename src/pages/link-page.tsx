@@ -10,7 +10,9 @@ import { LinkGonePage, LinkPage, UnknownLinkPage, type LinkPageProps } from "./l
 import { enteredChoice, paymentProblemOf, readChoice } from "./payment-forms.js";
 import { renderError, renderPage, type PagesEnv } from "./render.js";
 import { linkPagePath } from "./return-address.js";
-import { BANK_PAGE_CSP, formTokenFor, readProtectedForm } from "./security.js";
+import { bankTargetOf } from "./bank-form.js";
+import { BankFormPage, BankPageUnusable } from "./bank-views.js";
+import { BANK_FORM_CSP, formTokenFor, readProtectedForm } from "./security.js";
 
 const isCode = (error: unknown, code: AppError["appCode"]): error is AppError => error instanceof AppError && error.appCode === code;
 const gone = (view: PublicLinkView) => view.status === "EXPIRED" || view.status === "CANCELLED";
@@ -67,9 +69,9 @@ export function mountLinkPages(pages: Hono<PagesEnv>, services: Services): void 
 
   /**
    * Production: where `payment_url` sends the investor for UPI and net banking. Until the payment job has
-   * the exchange's answer the page waits (reloading itself); then net banking shows the bank's page as
-   * the exchange answered it (in a sandbox: BANK_PAGE_CSP), UPI the exchange's message; anything else
-   * (paid, failed, a mandate) goes back to the link's page.
+   * the exchange's answer the page waits (reloading itself); then net banking shows our page with the
+   * bank's form read out of the exchange's answer (or redirects to the address it answered), UPI the
+   * exchange's message; anything else (paid, failed, a mandate) goes back to the link's page.
    */
   pages.get("/links/:id/payment", async (c) => {
     const linkId = c.req.param("id");
@@ -83,8 +85,17 @@ export function mountLinkPages(pages: Hono<PagesEnv>, services: Services): void 
     switch (page.state) {
       case "done":
         return c.redirect(linkPagePath(linkId), 303);
-      case "bank_page":
-        return c.body(page.html, 200, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": BANK_PAGE_CSP });
+      case "bank_page": {
+        // The exchange's HTML is never served from our origin: only its form, on our page (bank-form.ts).
+        const target = bankTargetOf(page.html);
+        if (target?.kind === "redirect") return c.redirect(target.url, 303);
+        if (!target) {
+          c.get("log").warn({ link_id: linkId }, "the exchange's bank page holds no single https form; not shown");
+          return renderPage(c, <BankPageUnusable linkId={linkId} />, 502);
+        }
+        c.header("Content-Security-Policy", BANK_FORM_CSP);
+        return renderPage(c, <BankFormPage linkId={linkId} form={target.form} />);
+      }
       case "waiting":
       case "message":
         return renderPage(

@@ -8,7 +8,7 @@ import { ErrorPage, type ErrorPageProps } from "./layout.js";
 /** The app's request variables (src/app.ts sets them before any page runs). */
 export type PagesEnv = { Variables: { requestId: string; log: Log } };
 
-type Status = 200 | 400 | 403 | 404 | 409 | 410 | 413 | 415 | 429 | 500 | 503;
+type Status = 200 | 400 | 403 | 404 | 409 | 410 | 413 | 415 | 429 | 500 | 502 | 503;
 
 export function renderPage(c: Context, page: Child, status: Status = 200): Response | Promise<Response> {
   return c.html(html`<!doctype html>${page}`, status);

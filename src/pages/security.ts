@@ -18,19 +18,19 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The bank's page of a net-banking payment (HTML the exchange's payment API answers, to be shown to the
- * investor): its own script may post its own form to the bank, but in a sandbox, an origin of its own,
- * so it can reach nothing of ours.
+ * Our page that sends the investor on to the bank (net banking in production): every page's policy, but
+ * its one form (the bank's action, read out of the exchange's answer: bank-form.ts) may go to any https
+ * address, because payment gateways answer that post with redirects to other hosts, which browsers check
+ * against form-action too. The page has no script and no markup but ours, so no other form can be sent.
  */
-export const BANK_PAGE_CSP =
-  "sandbox allow-forms allow-scripts allow-top-navigation; default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline' https:; img-src https: data:; form-action https:; frame-ancestors 'none'; base-uri 'none'";
+export const BANK_FORM_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action https:; frame-ancestors 'none'; base-uri 'none'";
 
-/** Sets PAGE_HEADERS on the answer, whatever produced it (the page, a redirect, the error page); a bank page keeps its own policy. */
+/** Sets PAGE_HEADERS on the answer, whatever produced it (the page, a redirect, the error page); the bank form page keeps its own policy. */
 export const pageHeaders: MiddlewareHandler = async (c, next) => {
   await next();
-  const bankPage = c.res.headers.get("Content-Security-Policy") === BANK_PAGE_CSP;
+  const bankForm = c.res.headers.get("Content-Security-Policy") === BANK_FORM_CSP;
   for (const [name, value] of Object.entries(PAGE_HEADERS)) {
-    if (!(bankPage && name === "Content-Security-Policy")) c.res.headers.set(name, value);
+    if (!(bankForm && name === "Content-Security-Policy")) c.res.headers.set(name, value);
   }
 };
 

@@ -34,6 +34,7 @@ describe("mandates", () => {
       status: "PENDING",
       exchange_mandate_id: null,
       provider_remark: null,
+      auth_url: null,
       client_ref: "m-1",
       created_at: expect.any(String),
       updated_at: expect.any(String),
@@ -84,6 +85,29 @@ describe("mandates", () => {
     expect((await app.http("GET", `/api/simulation/mandates/v1/${other.id}/reject?remark=ACCOUNT%20CLOSED`, { token })).status).toBe(200);
     expect((await app.http("GET", `/api/mandates/v1/${other.id}`, { token })).body).toMatchObject({ status: "REJECTED", provider_remark: "ACCOUNT CLOSED" });
     expect(await eventsOf(other.id)).toEqual([{ event: "mandate.rejected", data: { mandate_id: other.id, status: "REJECTED" } }]);
+  });
+
+  it("auth_url: an ENACH mandate at the sandbox exchange answers the bank approval's simulation URL while PENDING; null before, for PHYSICAL and once decided", async () => {
+    const investor = await registeredInvestor(app, token);
+    const enach = (await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor) })).body;
+    expect(enach.auth_url).toBeNull();
+    await runTask(app, registerMandate, { mandate_id: enach.id });
+    const pending = await app.http("GET", `/api/mandates/v1/${enach.id}`, { token });
+    expect(pending.status).toBe(200);
+    expect(pending.body).toEqual({
+      ...enach,
+      exchange_mandate_id: expect.stringMatching(/^SBX/),
+      provider_remark: "SANDBOX: AWAITING SIMULATION",
+      auth_url: `${app.baseUrl}/api/simulation/mandates/v1/${enach.id}/register`,
+      updated_at: expect.any(String),
+    });
+    // The URL is the simulation call itself: the distributor's token approves the mandate through it.
+    expect((await app.http("GET", new URL(pending.body.auth_url).pathname, { token })).status).toBe(200);
+    expect((await app.http("GET", `/api/mandates/v1/${enach.id}`, { token })).body).toMatchObject({ status: "REGISTERED", auth_url: null });
+
+    const physical = (await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor, { mandate_type: "PHYSICAL" }) })).body;
+    await runTask(app, registerMandate, { mandate_id: physical.id });
+    expect((await app.http("GET", `/api/mandates/v1/${physical.id}`, { token })).body).toMatchObject({ status: "PENDING", exchange_mandate_id: expect.stringMatching(/^SBX/), auth_url: null });
   });
 
   it("replay the first response for a repeated Idempotency-Key", async () => {

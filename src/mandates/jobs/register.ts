@@ -1,7 +1,8 @@
 import { enqueue } from "../../jobs/enqueue.js";
 import type { TaskHandler } from "../../jobs/task.js";
 import { maskFreeText } from "../../lib/mask.js";
-import { findMandateById, noteCancellationRemark, pendingMandateIds } from "../mandates.repo.js";
+import type { Services } from "../../core/services.js";
+import { findMandateById, noteAuthUrl, noteCancellationRemark, pendingMandateIds } from "../mandates.repo.js";
 import { applyMandateRegistration } from "../mandates.service.js";
 
 /** Sends the mandate to the exchange and applies its answer (safe to run twice). */
@@ -22,14 +23,27 @@ export const registerMandate: TaskHandler<"mandates__register"> = async ({ manda
     },
   });
   await applyMandateRegistration(services.prisma, mandate.id, outcome);
+  await fetchAuthUrl(services, mandate.id);
 };
 
-/** Asks the exchange where a PENDING mandate stands. */
+/** Asks the exchange where a PENDING mandate stands (and for its e-NACH URL, while it has none). */
 export const checkMandateStatus: TaskHandler<"mandates__check_status"> = async ({ mandate_id }, { services }) => {
   const mandate = await findMandateById(services.prisma, mandate_id);
   if (!mandate || mandate.status !== "PENDING") return;
   await applyMandateRegistration(services.prisma, mandate.id, await services.exchange.mandateStatus(mandate.id));
+  await fetchAuthUrl(services, mandate.id);
 };
+
+/**
+ * Where the investor authorises a PENDING ENACH mandate the exchange has, kept on the mandate for
+ * `auth_url`. The URL is a bearer link for the investor: it is stored, shown to its distributor, never logged.
+ */
+async function fetchAuthUrl(services: Services, mandateId: string): Promise<void> {
+  const mandate = await findMandateById(services.prisma, mandateId);
+  if (!mandate || mandate.status !== "PENDING" || mandate.mandateType !== "ENACH" || !mandate.exchangeMandateId || mandate.authUrl) return;
+  const authUrl = await services.exchange.mandateAuthUrl(mandate.id);
+  if (authUrl) await noteAuthUrl(services.prisma, mandate.id, authUrl);
+}
 
 /** Periodic: a status check for every PENDING mandate. */
 export const syncPendingMandates: TaskHandler<"mandates__sync_pending"> = async (_payload, { services }) => {

@@ -4,6 +4,7 @@ import { mandateOutcomeOf } from "../../../src/exchange/bse/mandates.js";
 import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
 import { registerInvestor } from "../../../src/investors/jobs/register.js";
 import { cancelMandateAtExchange, checkMandateStatus, registerMandate } from "../../../src/mandates/jobs/register.js";
+import { todayInIndia } from "../../../src/lib/india-date.js";
 import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { WEB_SERVICE } from "../../helpers/bse-double/registrations.js";
@@ -27,6 +28,9 @@ async function pendingMandate(overrides: Record<string, unknown> = {}) {
 }
 const mandateRow = (id: string) =>
   app.prisma.mandate.findUniqueOrThrow({ where: { id }, select: { status: true, exchangeMandateId: true, providerRemark: true } });
+const clientCodeOf = async (id: string) => (await app.prisma.mandate.findUniqueOrThrow({ where: { id }, include: { investor: true } })).investor.uccCode;
+const mandatesAtExchange = (clientCode: string) => [...double.current.registrations.mandates.values()].filter((m) => m.clientCode === clientCode);
+const flag06Calls = () => double.current.calls.filter((c) => c.operation === "MFAPI" && c.params.some(([name, value]) => name === "Flag" && value === "06")).length;
 const eventsOf = async (id: string) => (await app.prisma.event.findMany({ where: { resourceId: id }, orderBy: { createdAt: "asc" } })).map((e) => e.event);
 
 describe("mandates through the BSE adapter against the double", () => {
@@ -97,8 +101,8 @@ describe("mandates through the BSE adapter against the double", () => {
     expect(await mandateRow(id)).toMatchObject({ status: "PENDING", exchangeMandateId: null });
     // Before the exchange has it, its status is PENDING without asking.
     expect(await bse().mandateStatus(id)).toEqual({ status: "PENDING", remark: null });
-    double.current.failNext(`${WEB_SERVICE}/GetAccessToken`, "timeout-before");
     await runTask(app, registerMandate, { mandate_id: id }, { attempts: 2 });
+    double.current.failNext(`${WEB_SERVICE}/GetAccessToken`, "timeout-before");
     await expect(runTask(app, checkMandateStatus, { mandate_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
   });
 
@@ -113,6 +117,54 @@ describe("mandates through the BSE adapter against the double", () => {
     await runTask(app, registerMandate, { mandate_id: physical });
     expect(double.current.registrations.mandates.get((await mandateRow(physical)).exchangeMandateId!)!.type).toBe("X");
     expect(await bse().mandateAuthUrl(physical)).toBeNull();
+  });
+
+  it("auth_url on the mandate: the exchange's e-NACH URL once registered, while PENDING; null for PHYSICAL, before registration and once APPROVED; never logged in full", async () => {
+    const { token } = await app.newDistributor();
+    const investor = await pendingInvestor(app, token);
+    await runTask(app, registerInvestor, { investor_id: investor.id });
+    const created = await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor) });
+    expect(created.body.auth_url).toBeNull();
+    const id = created.body.id as string;
+    const log = capturingLogger();
+    await registerMandate({ mandate_id: id }, { services: app.services, log: log.logger, job: { attempts: 1, max_attempts: 5 } as never });
+    const { exchangeMandateId } = await mandateRow(id);
+    const url = `https://bsestarmfdemo.bseindia.com/ENACH/Authenticate.aspx?mandate=${exchangeMandateId}`;
+    const shown = await app.http("GET", `/api/mandates/v1/${id}`, { token });
+    expect(shown.status).toBe(200);
+    expect(shown.body).toEqual({
+      ...created.body,
+      exchange_mandate_id: exchangeMandateId,
+      provider_remark: `MANDATE REGISTRATION DONE SUCCESSFULLY ${exchangeMandateId}`,
+      auth_url: url,
+      updated_at: expect.any(String),
+    });
+    expect([...app.logs, ...log.lines].join("\n")).not.toContain(url);
+
+    double.current.registrations.setMandateStatus(exchangeMandateId!, "APPROVED");
+    await runTask(app, checkMandateStatus, { mandate_id: id });
+    expect((await app.http("GET", `/api/mandates/v1/${id}`, { token })).body).toMatchObject({ status: "REGISTERED", auth_url: null });
+    expect((await app.prisma.mandate.findUniqueOrThrow({ where: { id } })).authUrl).toBeNull();
+
+    const physical = (await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor, { mandate_type: "PHYSICAL" }) })).body.id as string;
+    await runTask(app, registerMandate, { mandate_id: physical });
+    expect((await app.http("GET", `/api/mandates/v1/${physical}`, { token })).body).toMatchObject({ status: "PENDING", auth_url: null });
+  });
+
+  it("auth_url not yet generated at registration: the status sync asks again and shows it", async () => {
+    const { token } = await app.newDistributor();
+    const investor = await pendingInvestor(app, token);
+    await runTask(app, registerInvestor, { investor_id: investor.id });
+    const id = (await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor) })).body.id as string;
+    double.current.failNext(`${WEB_SERVICE}/EMandateAuthURL`, "http-503");
+    await expect(runTask(app, registerMandate, { mandate_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    const { exchangeMandateId } = await mandateRow(id);
+    expect((await app.http("GET", `/api/mandates/v1/${id}`, { token })).body).toMatchObject({ status: "PENDING", exchange_mandate_id: exchangeMandateId, auth_url: null });
+    await runTask(app, checkMandateStatus, { mandate_id: id });
+    expect((await app.http("GET", `/api/mandates/v1/${id}`, { token })).body).toMatchObject({
+      status: "PENDING",
+      auth_url: `https://bsestarmfdemo.bseindia.com/ENACH/Authenticate.aspx?mandate=${exchangeMandateId}`,
+    });
   });
 
   it("cancelling: the exchange has no API, so its job ends at once with the operator's instruction on provider_remark and one warning; nothing is sent, nothing retried", async () => {
@@ -165,6 +217,76 @@ describe("mandates through the BSE adapter against the double", () => {
     expect(await soap.mandateStatus(id)).toEqual({ status: "REGISTERED", remark: null });
     expect(await soap.mandateAuthUrl(id)).toBe(`https://bsestarmfdemo.bseindia.com/ENACH/Authenticate.aspx?mandate=${exchangeMandateId}`);
     expect(soapCalls().slice(before)).toEqual(["GetAccessToken", "MandateDetails", "GetAccessToken", "MandateDetails", "EMandateAuthURL"]);
+  });
+
+  it("the answer lost after the exchange registered it: the retry finds it through the status API and adopts its id; one mandate at the exchange", async () => {
+    const id = await pendingMandate();
+    const clientCode = await clientCodeOf(id);
+    double.current.failNext("MFAPI", "timeout");
+    await expect(runTask(app, registerMandate, { mandate_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    expect(await mandateRow(id)).toEqual({ status: "PENDING", exchangeMandateId: null, providerRemark: null });
+    expect(mandatesAtExchange(clientCode)).toHaveLength(1);
+
+    await runTask(app, registerMandate, { mandate_id: id }, { attempts: 2 });
+    const [atExchange] = mandatesAtExchange(clientCode);
+    expect(mandatesAtExchange(clientCode)).toHaveLength(1);
+    expect(await mandateRow(id)).toEqual({
+      status: "PENDING",
+      exchangeMandateId: atExchange!.mandateId,
+      providerRemark: "REGISTRATION FOUND AT THE EXCHANGE AFTER ITS ANSWER WAS LOST: REGISTERED BY MEMBER",
+    });
+    double.current.registrations.setMandateStatus(atExchange!.mandateId, "APPROVED");
+    await runTask(app, checkMandateStatus, { mandate_id: id });
+    expect(await mandateRow(id)).toEqual({ status: "REGISTERED", exchangeMandateId: atExchange!.mandateId, providerRemark: null });
+    expect(await eventsOf(id)).toEqual(["mandate.registered"]);
+  });
+
+  it("the answer lost before the exchange had it: the retry finds nothing at the exchange and sends it once more", async () => {
+    const id = await pendingMandate();
+    const clientCode = await clientCodeOf(id);
+    double.current.failNext("MFAPI", "timeout-before");
+    await expect(runTask(app, registerMandate, { mandate_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    expect(mandatesAtExchange(clientCode)).toHaveLength(0);
+    const sent = flag06Calls();
+    await runTask(app, registerMandate, { mandate_id: id }, { attempts: 2 });
+    expect(flag06Calls()).toBe(sent + 1);
+    const [atExchange] = mandatesAtExchange(clientCode);
+    expect(mandatesAtExchange(clientCode)).toHaveLength(1);
+    expect(await mandateRow(id)).toEqual({ status: "PENDING", exchangeMandateId: atExchange!.mandateId, providerRemark: `MANDATE REGISTRATION DONE SUCCESSFULLY ${atExchange!.mandateId}` });
+  });
+
+  it("answered, but the job died before recording it on the mandate: the retry takes the recorded answer; nothing is sent again", async () => {
+    const id = await pendingMandate();
+    const clientCode = await clientCodeOf(id);
+    const answered = await bse().registerMandate({
+      mandateId: id, clientCode, mandateType: "ENACH", amountLimit: "25000.50", startDate: todayInIndia(), endDate: null,
+      bank: { accountNumber: "001234567890", ifsc: "HDFC0001234", accountType: "SB" },
+    });
+    expect(await mandateRow(id)).toMatchObject({ status: "PENDING", exchangeMandateId: null });
+    const sent = flag06Calls();
+    await runTask(app, registerMandate, { mandate_id: id }, { attempts: 2 });
+    expect(flag06Calls()).toBe(sent);
+    expect(mandatesAtExchange(clientCode)).toHaveLength(1);
+    expect((await mandateRow(id)).exchangeMandateId).toBe(answered.exchangeMandateId);
+  });
+
+  it("an identical mandate of ours already at the exchange is not adopted: the lost one is matched on its own registration", async () => {
+    const { token } = await app.newDistributor();
+    const investor = await pendingInvestor(app, token);
+    await runTask(app, registerInvestor, { investor_id: investor.id });
+    const create = async () => (await app.http("POST", "/api/mandates/v1", { token, json: mandateBody(investor) })).body.id as string;
+    const first = await create();
+    await runTask(app, registerMandate, { mandate_id: first });
+    const second = await create();
+    const clientCode = await clientCodeOf(second);
+
+    // The twin's answer is lost before the exchange had it: the first mandate (same amount, account and dates) is not taken for it.
+    double.current.failNext("MFAPI", "timeout-before");
+    await expect(runTask(app, registerMandate, { mandate_id: second })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await runTask(app, registerMandate, { mandate_id: second }, { attempts: 2 });
+    const ids = mandatesAtExchange(clientCode).map((m) => m.mandateId);
+    expect(ids).toHaveLength(2);
+    expect([(await mandateRow(first)).exchangeMandateId, (await mandateRow(second)).exchangeMandateId]).toEqual(ids);
   });
 
   it("logs carry neither PANs, account numbers, the password nor any session or token", () => {

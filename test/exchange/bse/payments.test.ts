@@ -4,7 +4,7 @@ import { paymentFailureCodeFor } from "../../../src/exchange/bse/payments.js";
 import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
 import { registerInvestor } from "../../../src/investors/jobs/register.js";
 import { initiatePayment, syncPendingPayments } from "../../../src/payments/jobs/gateway.js";
-import { BANK_PAGE_CSP } from "../../../src/pages/security.js";
+import { BANK_FORM_CSP } from "../../../src/pages/security.js";
 import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { PAYMENT_PATH } from "../../helpers/bse-double/registrations.js";
@@ -75,7 +75,7 @@ describe("payments through the BSE adapter (single payment API, flag 11) against
     expect([after.status, after.headers.get("location")]).toEqual([303, `/links/${ctx.linkId}`]);
   });
 
-  it("net banking: DIRECT with the bank's id and the link's page as the loopback; the bank's page is shown sandboxed; REJECTED fails", async () => {
+  it("net banking: DIRECT with the bank's id and the link's page as the loopback; the bank's form is shown on our page; REJECTED fails", async () => {
     const ctx = await acceptedAtExchange();
     const payment = await pay(ctx, { mode: "NETBANKING", bank_account_id: ctx.investor.bankAccountId });
     await runTask(app, initiatePayment, { payment_id: payment.id });
@@ -84,8 +84,10 @@ describe("payments through the BSE adapter (single payment API, flag 11) against
     expect(JSON.stringify(row.details)).not.toContain("<html");
     const page = await sendPage(app, "GET", pathOf(payment.payment_url!));
     expect(page.status).toBe(200);
-    expect([page.headers.get("content-security-policy"), page.headers.get("x-frame-options"), page.headers.get("cache-control")]).toEqual([BANK_PAGE_CSP, "DENY", "no-store"]);
-    expect(page.text).toContain('action="https://netbanking.bank.example/pay"');
+    expect([page.headers.get("content-security-policy"), page.headers.get("x-frame-options"), page.headers.get("cache-control")]).toEqual([BANK_FORM_CSP, "DENY", "no-store"]);
+    // Our page with the bank's form alone (test/pages/bank-page.test.ts), never the exchange's HTML.
+    expect(page.text).toContain(`<form method="post" action="https://netbanking.bank.example/pay"><input type="hidden" name="ref" value="${ctx.orderNo}"/>`);
+    expect(page.text).not.toContain("<script");
 
     double.current.registrations.paymentStatus.set(ctx.orderNo, "REJECTED (NET BANKING)");
     await runTask(app, syncPendingPayments, {});

@@ -23,6 +23,7 @@ async function newInvestor(body = investorBody()) {
 }
 const investorRow = (id: string) => app.prisma.investor.findUniqueOrThrow({ where: { id }, select: { status: true, providerRemark: true } });
 const eventsOf = async (id: string) => (await app.prisma.event.findMany({ where: { resourceId: id }, orderBy: { createdAt: "asc" } })).map((e) => e.event);
+const uccRequestsOf = (clientCode: string) => double.current.registrations.uccRequests.filter((r) => r.clientCode === clientCode).map((r) => r.regnType);
 let codes = 0;
 const ucc = (overrides: Record<string, unknown> = {}) => ({ ...individualUcc(), clientCode: `RG${String((codes += 1)).padStart(8, "0")}`, ...overrides });
 
@@ -94,6 +95,41 @@ describe("investors through the BSE adapter (enhanced UCC + FATCA) against the d
     expect((await investorRow(investor.id)).status).toBe("PENDING");
     await runTask(app, registerInvestor, { investor_id: investor.id }, { attempts: 2 });
     expect((await investorRow(investor.id)).status).toBe("REGISTERED");
+  });
+
+  it("the UCC answer lost after the exchange registered the client: the retry's NEW is told it exists and goes as MOD, FATCA as a change; REGISTERED once", async () => {
+    const investor = await newInvestor();
+    double.current.failNext(UCC_PATH, "timeout");
+    await expect(runTask(app, registerInvestor, { investor_id: investor.id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    expect(double.current.registrations.clients.get(investor.uccCode)!.regnType).toBe("NEW");
+    expect(await investorRow(investor.id)).toEqual({ status: "PENDING", providerRemark: null });
+
+    await runTask(app, registerInvestor, { investor_id: investor.id }, { attempts: 2 });
+    expect(await investorRow(investor.id)).toEqual({ status: "REGISTERED", providerRemark: "CLIENT UPDATED SUCCESSFULLY" });
+    expect(uccRequestsOf(investor.uccCode)).toEqual(["NEW", "NEW", "MOD"]);
+    expect(double.current.registrations.fatca.get(investor.pan)![71]).toBe("C");
+    expect(await eventsOf(investor.id)).toEqual(["investor.registered"]);
+  });
+
+  it("the FATCA answer lost: the retry registers the client again as MOD and sends FATCA as a change; REGISTERED once", async () => {
+    const investor = await newInvestor();
+    double.current.failNext("MFAPI", "timeout");
+    await expect(runTask(app, registerInvestor, { investor_id: investor.id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    expect(double.current.registrations.fatca.get(investor.pan)![71]).toBe("N");
+    await runTask(app, registerInvestor, { investor_id: investor.id }, { attempts: 2 });
+    expect(await investorRow(investor.id)).toEqual({ status: "REGISTERED", providerRemark: "CLIENT UPDATED SUCCESSFULLY" });
+    expect(uccRequestsOf(investor.uccCode)).toEqual(["NEW", "NEW", "MOD"]);
+    expect(double.current.registrations.fatca.get(investor.pan)![71]).toBe("C");
+  });
+
+  it("the UCC answer lost before the exchange had it: the retry sends NEW once more", async () => {
+    const investor = await newInvestor();
+    double.current.failNext(UCC_PATH, "timeout-before");
+    await expect(runTask(app, registerInvestor, { investor_id: investor.id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    expect(double.current.registrations.clients.has(investor.uccCode)).toBe(false);
+    await runTask(app, registerInvestor, { investor_id: investor.id }, { attempts: 2 });
+    expect(await investorRow(investor.id)).toEqual({ status: "REGISTERED", providerRemark: "CLIENT REGISTERED SUCCESSFULLY" });
+    expect(uccRequestsOf(investor.uccCode)).toEqual(["NEW"]);
   });
 
   it("investorStatus: the exchange has no UCC status call, so a PENDING investor stays PENDING", async () => {

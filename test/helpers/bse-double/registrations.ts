@@ -43,6 +43,12 @@ export interface DoubleMandate {
   clientCode: string;
   type: string;
   amount: string;
+  /** The bank account and dates as registered (flag 06 fields 4, 8, 9). */
+  accountNumber: string;
+  startDate: string;
+  endDate: string;
+  /** When the exchange booked it, as the status API shows it (`MMM DD YYYY H:MMAM`). */
+  registeredAt: string;
   status: string;
   remarks: string;
   umrn: string;
@@ -66,6 +72,8 @@ type Answer = { status?: number; body: unknown };
 
 export class DoubleRegistrations {
   readonly clients = new Map<string, DoubleClient>();
+  /** Every valid UCC request received (answered or not), in order. */
+  readonly uccRequests: Array<{ clientCode: string; regnType: string }> = [];
   /** FATCA records by PAN_RP. */
   readonly fatca = new Map<string, string[]>();
   readonly mandates = new Map<string, DoubleMandate>();
@@ -148,6 +156,7 @@ export class DoubleRegistrations {
     if (!this.memberOk(b.UserId, b.MemberCode, b.Password)) return reply("1", "FAILED:INVALID ACCOUNT INFORMATION");
     const fields = b.Param!.split("|");
     const clientCode = fields[0]!;
+    this.uccRequests.push({ clientCode, regnType: b.RegnType! });
     const exists = this.clients.has(clientCode);
     if (b.RegnType === "NEW" && exists) return reply("1", "FAILED: CLIENT CODE ALREADY EXISTS");
     if (b.RegnType === "MOD" && !exists) return reply("1", "FAILED: CLIENT CODE DOES NOT EXIST");
@@ -179,7 +188,10 @@ export class DoubleRegistrations {
       case "06": {
         const type = f[2]!;
         const mandateId = type === "I" ? `BSE${String(521824730000 + this.nextMandate++)}` : String(this.nextMandate++);
-        this.mandates.set(mandateId, { mandateId, clientCode: f[0]!, type, amount: f[1]!, status: "REGISTERED BY MEMBER", remarks: "", umrn: "" });
+        this.mandates.set(mandateId, {
+          mandateId, clientCode: f[0]!, type, amount: f[1]!, accountNumber: f[3]!, startDate: f[7]!, endDate: f[8]!,
+          registeredAt: regnDate(new Date()), status: "REGISTERED BY MEMBER", remarks: "", umrn: "",
+        });
         return `100|MANDATE REGISTRATION DONE SUCCESSFULLY ${mandateId}`;
       }
       case "08": {
@@ -232,9 +244,9 @@ export class DoubleRegistrations {
     }
     const rows = wanted.map((m) => ({
       MandateId: m.mandateId, ClientCode: m.clientCode, ClientName: "TEST CLIENT", MemberCode: this.credentials.memberId, BankName: "HDFC BANK",
-      BankBranch: "MUMBAI", Amount: `${Number(m.amount).toFixed(4)}`, RegnDate: "Jan 20 2026 4:12PM", Status: m.status, UMRNNo: m.umrn,
-      Remarks: m.remarks, ApprovedDate: m.status === "APPROVED" ? "21/01/2026" : "", BankAccNo: "XXXXXXXX5678", CollectionType: "", MandateType: m.type === "I" ? "ISIP" : "XSP",
-      UploadDate: "Jan 20 2026 4:12PM",
+      BankBranch: "MUMBAI", Amount: `${Number(m.amount).toFixed(4)}`, RegnDate: m.registeredAt, Status: m.status, UMRNNo: m.umrn,
+      Remarks: m.remarks, ApprovedDate: m.status === "APPROVED" ? "21/01/2026" : "", BankAccNo: m.accountNumber, CollectionType: "", MandateType: m.type === "I" ? "ISIP" : "XSP",
+      UploadDate: m.registeredAt,
     }));
     return { body: { MandateDetails: rows, Message: "Mandate Details ", Status: "100" } };
   }
@@ -286,4 +298,14 @@ export class DoubleRegistrations {
       `<html><body><form id="bank" method="post" action="https://netbanking.bank.example/pay"><input type="hidden" name="ref" value="${numbers.join(",")}"></form><script>document.getElementById("bank").submit()</script></body></html>`,
     );
   }
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** The status API's date-time (§6.3, sample `Jan 20 2018 4:12PM`), India time. */
+function regnDate(at: Date): string {
+  const india = new Date(at.getTime() + 5.5 * 3_600_000);
+  const hours = india.getUTCHours();
+  const minutes = String(india.getUTCMinutes()).padStart(2, "0");
+  return `${MONTHS[india.getUTCMonth()]} ${String(india.getUTCDate()).padStart(2, "0")} ${india.getUTCFullYear()} ${hours % 12 || 12}:${minutes}${hours < 12 ? "AM" : "PM"}`;
 }

@@ -94,16 +94,20 @@ export async function startDoubleServer(): Promise<DoubleServer> {
     if (req.method !== "POST") return send(res, 405, "text/plain", "Method not allowed");
     const contentType = req.headers["content-type"] ?? "";
     if (jsonRoutes.has(path)) {
-      const script = nextScript(path);
-      if (script && (await scripted(res, script, async () => undefined))) return;
-      if (!contentType.startsWith("application/json")) return send(res, 415, "text/plain", "Unsupported media type");
       let parsed: unknown;
+      let unreadable: string | null = contentType.startsWith("application/json") ? null : "media";
       try {
         parsed = JSON.parse(body);
       } catch {
-        return send(res, 400, "application/json", JSON.stringify({ Status: "101", Message: "INVALID JSON" }));
+        unreadable ??= "json";
       }
-      const answer = await jsonRoutes.get(path)!(parsed, { path, headers: req.headers });
+      // A scripted "timeout" runs the operation (it books what it books), then never answers.
+      const run = async () => (unreadable ? undefined : jsonRoutes.get(path)!(parsed, { path, headers: req.headers }));
+      const script = nextScript(path);
+      if (script && (await scripted(res, script, run))) return;
+      if (unreadable === "media") return send(res, 415, "text/plain", "Unsupported media type");
+      if (unreadable === "json") return send(res, 400, "application/json", JSON.stringify({ Status: "101", Message: "INVALID JSON" }));
+      const answer = (await run())!;
       return send(res, answer.status ?? 200, "application/json; charset=utf-8", JSON.stringify(answer.body));
     }
     const request = readSoapRequest(path, body, contentType, baseUrl);
