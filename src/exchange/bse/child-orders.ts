@@ -1,6 +1,7 @@
 import type { Log } from "../../lib/logger.js";
 import { maskFreeText } from "../../lib/mask.js";
 import { ExchangeUnavailableError } from "../port.js";
+import { MONTHS } from "./format.js";
 import { nodeText } from "./soap.js";
 import { DEFAULT_TIMING, isSessionRefusal, randomPassKey, refusedLoginMessage, type BseCredentials } from "./sessions.js";
 import { callWebService, listOf, WEB_SERVICE_STYLE, type WebServiceStyle } from "./web-service.js";
@@ -17,7 +18,6 @@ import type { BseTransport } from "./transport.js";
 /** The document's 5 minutes for the services other than order entry, renewed as the upload service's session is. */
 const LIFETIME_MS = DEFAULT_TIMING.lifetimeMs.upload;
 const MARGIN_MS = DEFAULT_TIMING.marginMs.upload;
-const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
 
 export type SystematicPlanType = "SIP" | "XSIP" | "ISIP" | "STP" | "SWP";
 

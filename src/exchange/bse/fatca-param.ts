@@ -18,7 +18,9 @@ import {
   fatcaCountryCode,
   oneOf,
 } from "./codes.js";
-import { fit, pipeSafe } from "./format.js";
+import { fit, MONTHS, pipeSafe } from "./format.js";
+
+const titleCase = (word: string) => word[0] + word.slice(1).toLowerCase();
 
 export const FATCA_FIELDS = 75;
 
@@ -30,13 +32,12 @@ export interface FatcaUploadContext {
   declaredAt: Date;
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** The document's example `196.15.16.107#23-Nov-15;16:4` (IP#date;time), in India's time. */
 export function fatcaLogName(ip: string, at: Date): string {
   const india = new Date(at.getTime() + INDIA_OFFSET_MS);
   const pad = (n: number) => String(n).padStart(2, "0");
-  const date = `${pad(india.getUTCDate())}-${MONTHS[india.getUTCMonth()]}-${pad(india.getUTCFullYear() % 100)}`;
+  const date = `${pad(india.getUTCDate())}-${titleCase(MONTHS[india.getUTCMonth()]!)}-${pad(india.getUTCFullYear() % 100)}`;
   return `${ip}#${date};${pad(india.getUTCHours())}:${pad(india.getUTCMinutes())}`;
 }
 

@@ -1,6 +1,9 @@
 /** Small formatting rules shared by the exchange's request builders. */
 import { BseMappingError } from "./codes.js";
 
+/** The months as the exchange's texts abbreviate them (`07 JUL 2017`, `Jan 20 2018 4:12PM`, `23-Nov-15`), upper case. */
+export const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"] as const;
+
 /** ISO `YYYY-MM-DD` -> the exchange's `DD/MM/YYYY`. */
 export function bseDate(field: string, iso: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
