@@ -50,7 +50,7 @@ const EnvSchema = z.object({
   BSE_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://bsestarmfdemo.bseindia.com" }).optional(),
   BSE_USER_ID: z.string().regex(/^\d{1,10}$/, "must be the exchange's numeric user id").optional(),
   BSE_MEMBER_ID: z.string().regex(/^[A-Za-z0-9]{1,20}$/, "must be the exchange's member code (letters and digits)").optional(),
-  BSE_PASSWORD: z.string().min(1).max(30, "at most 30 characters").optional(),
+  BSE_PASSWORD: z.string().min(1).max(20, "at most 20 characters (order entry's getPassword takes no more)").optional(),
   BSE_PASSKEY: z.string().regex(/^[A-Za-z0-9]{1,10}$/, "1-10 letters and digits (no special characters)").optional(),
   BSE_API_KEY: z.string().min(1).optional(),
   BSE_EUIN: z.string().regex(/^E\d{6}$/, "must be E followed by 6 digits").optional(),

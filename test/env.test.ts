@@ -103,6 +103,9 @@ describe("configuration", () => {
     expect(problemsOf({ MF_ENV: "production", DATABASE_URL: "postgres://u:p@db/mf", MF_DATA_KEY: "ab".repeat(32), ...BSE, BSE_BASE_URL: "http://bse.example" })).toEqual([
       "BSE_BASE_URL must be https:// in production",
     ]);
+    // Order entry's getPassword takes a password of at most 20 characters (the upload service's 30).
+    expect(problemsOf({ ...BSE, BSE_PASSWORD: "p".repeat(20) })).toEqual([]);
+    expect(problemsOf({ ...BSE, BSE_PASSWORD: "p".repeat(21) })).toEqual(["BSE_PASSWORD: at most 20 characters (order entry's getPassword takes no more)"]);
     expect(problemsOf({ ...BSE, BSE_PASSKEY: "abc@123", BSE_EUIN: "123456", BSE_USER_ID: "user" }).join("\n")).toMatch(
       /BSE_USER_ID: .*\nBSE_PASSKEY: 1-10 letters and digits \(no special characters\)\nBSE_EUIN: must be E followed by 6 digits/,
     );

@@ -17,6 +17,7 @@ import {
   type UccRegistration,
 } from "../port.js";
 import type { Prisma } from "../../db/client.js";
+import type { OrderFailureCode } from "../../orders/order.states.js";
 import { todayInIndia } from "../../lib/india-date.js";
 import { BseMappingError } from "./codes.js";
 import { mappingRemark } from "./investors.js";
@@ -40,10 +41,10 @@ import { readSwitchAnswer, switchParams } from "./switch-entry.js";
 import { BseTransport, ExchangeNotDeliveredError } from "./transport.js";
 import { WEB_SERVICE_STYLE, type WebServiceStyles } from "./web-service.js";
 
-/** A port method this adapter does not implement yet: a plain error (not "unavailable"), so nothing pretends to work. */
 /** What a mandate cancellation answers: the exchange has no API for it. */
 export const MANDATE_CANCEL_REMARK = "NO EXCHANGE API: CANCEL THE MANDATE WITH THE BANK / EXCHANGE BACK OFFICE";
 
+/** A port method this adapter does not implement yet: a plain error (not "unavailable"), so nothing pretends to work. */
 export class NotSupportedByBseError extends Error {
   constructor(method: string) {
     super(`not yet supported by the BSE adapter: ${method}`);
@@ -55,6 +56,9 @@ export class NotSupportedByBseError extends Error {
 export type LoginCheck =
   | { ok: true; service: SessionService; userId: string; memberId: string; baseUrl: string; expiresAt: string; passKey: "BSE_PASSKEY" | "generated" }
   | { ok: false; service: SessionService; userId: string; memberId: string; baseUrl: string; message: string };
+
+/** A redemption's or SWP's refusal before sending: the exchange requires the account the money goes to. */
+export const NO_PAYOUT_ACCOUNT = "THE INVESTOR HAS NO BANK ACCOUNT FOR THE PAYOUT";
 
 /** How long the order status report may lag behind order entry (README "The production exchange"). */
 export const REPORT_LAG_MS = 15 * 60_000;
@@ -99,15 +103,9 @@ export class BseExchange implements ExchangePort {
    */
   async placeOrder(order: OrderEntry): Promise<OrderPlacement> {
     const { orderType } = order;
-    if (orderType === "SIP" || orderType === "XSIP") {
-      const problem = planProblem(order, orderType);
-      if (problem) return { status: "REJECTED", exchangeOrderNumber: null, remark: problem, failureCode: orderType === "XSIP" && !order.exchangeMandateId ? "mandate_invalid" : "exchange_rejected" };
-    } else if (orderType === "STP" || orderType === "SWP") {
-      const problem = this.transferProblem(order);
-      if (problem) return { status: "REJECTED", exchangeOrderNumber: null, remark: problem, failureCode: "exchange_rejected" };
-    } else if (orderType !== "SWITCH" && !isOrderEntryType(orderType)) {
-      throw new NotSupportedByBseError(`placeOrder(${orderType})`);
-    }
+    if (!["SIP", "XSIP", "STP", "SWP", "SWITCH"].includes(orderType) && !isOrderEntryType(orderType)) throw new NotSupportedByBseError(`placeOrder(${orderType})`);
+    const refusal = this.refusalBeforeSending(order);
+    if (refusal) return { status: "REJECTED", exchangeOrderNumber: null, ...refusal };
     const earlier = await this.earlierAnswer(order.orderId);
     if (earlier) return earlier;
     if (orderType === "STP") {
@@ -140,6 +138,26 @@ export class BseExchange implements ExchangePort {
         readOrderEntryAnswer(await this.transport.soap(ORDER_ENTRY_SERVICE, "orderEntryParam", orderEntryParams({ ...order, orderType }, transNo, this.member, session)), transNo),
       );
     });
+  }
+
+  /**
+   * Why the order cannot go to the exchange as it stands, with its failure code, or null: a redemption or
+   * SWP with no account to pay into (the exchange requires one: Param3, field 19), a SIP/XSIP the exchange
+   * cannot take (an XSIP whose mandate has no exchange id is `mandate_invalid`), an STP/SWP missing a part or
+   * with a field the exchange cannot take.
+   */
+  private refusalBeforeSending(order: OrderEntry): { remark: string; failureCode: OrderFailureCode } | null {
+    const { orderType } = order;
+    if ((orderType === "REDEMPTION" || orderType === "SWP") && !order.payoutAccountNumber) return { remark: NO_PAYOUT_ACCOUNT, failureCode: "payout_account_invalid" };
+    if (orderType === "SIP" || orderType === "XSIP") {
+      const problem = planProblem(order, orderType);
+      if (problem) return { remark: problem, failureCode: orderType === "XSIP" && !order.exchangeMandateId ? "mandate_invalid" : "exchange_rejected" };
+    }
+    if (orderType === "STP" || orderType === "SWP") {
+      const problem = this.transferProblem(order);
+      if (problem) return { remark: problem, failureCode: "exchange_rejected" };
+    }
+    return null;
   }
 
   /** Why an STP or SWP cannot go as it stands: a missing part, or a field the exchange cannot take. */
@@ -247,9 +265,10 @@ export class BseExchange implements ExchangePort {
     request: (transNo: string, recorded: R | undefined) => Promise<SentAnswer>,
     recordedRequest?: (transNo: string) => R,
   ): Promise<SentAnswer> {
-    const transNo = await allocateTransNo(this.db, this.member.memberId);
+    const sentAt = new Date(this.now());
+    const transNo = await allocateTransNo(this.db, this.member.memberId, sentAt);
     const recorded = recordedRequest?.(transNo);
-    await insertOrderRef(this.db, { transNo, orderId, sentAt: new Date(this.now()), kind, request: recorded as Prisma.InputJsonValue | undefined });
+    await insertOrderRef(this.db, { transNo, orderId, sentAt, kind, request: recorded as Prisma.InputJsonValue | undefined });
     let answer: SentAnswer;
     try {
       answer = await request(transNo, recorded);

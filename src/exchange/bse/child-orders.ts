@@ -1,6 +1,9 @@
 import type { Log } from "../../lib/logger.js";
+import { maskFreeText } from "../../lib/mask.js";
 import { ExchangeUnavailableError } from "../port.js";
-import { randomPassKey, isSessionRefusal } from "./sessions.js";
+import { MONTHS } from "./format.js";
+import { nodeText } from "./soap.js";
+import { DEFAULT_TIMING, isSessionRefusal, randomPassKey, refusedLoginMessage, type BseCredentials } from "./sessions.js";
 import { callWebService, listOf, WEB_SERVICE_STYLE, type WebServiceStyle } from "./web-service.js";
 import type { BseTransport } from "./transport.js";
 
@@ -12,9 +15,9 @@ import type { BseTransport } from "./transport.js";
  * minute before), and renewed once when the exchange refuses it.
  */
 
-const LIFETIME_MS = 5 * 60_000;
-const MARGIN_MS = 60_000;
-const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
+/** The document's 5 minutes for the services other than order entry, renewed as the upload service's session is. */
+const LIFETIME_MS = DEFAULT_TIMING.lifetimeMs.upload;
+const MARGIN_MS = DEFAULT_TIMING.marginMs.upload;
 
 export type SystematicPlanType = "SIP" | "XSIP" | "ISIP" | "STP" | "SWP";
 
@@ -25,13 +28,6 @@ export interface ChildOrder {
   units: string;
 }
 
-export interface ChildOrderCredentials {
-  userId: string;
-  memberId: string;
-  password: string;
-  passKey: string | undefined;
-}
-
 /** `07 JUL 2017` from `2017-07-07`. */
 export const childOrderDate = (iso: string) => `${iso.slice(8, 10)} ${MONTHS[Number(iso.slice(5, 7)) - 1]} ${iso.slice(0, 4)}`;
 
@@ -40,7 +36,7 @@ export class ChildOrdersApi {
 
   constructor(
     private readonly transport: BseTransport,
-    private readonly who: ChildOrderCredentials,
+    private readonly who: BseCredentials,
     private readonly log: Log,
     private readonly now: () => number,
     private readonly style: WebServiceStyle = WEB_SERVICE_STYLE.childOrders,
@@ -58,15 +54,15 @@ export class ChildOrdersApi {
         RegnNo: query.registrationNo,
         SystematicPlanType: query.planType,
       });
-      const status = text(result?.Status);
-      const message = text(result?.Message);
+      const status = nodeText(result?.Status);
+      const message = nodeText(result?.Message);
       if (status === "100") return readChildOrders(result?.ChildOrderDetails);
       if (status === "101" && isSessionRefusal(message) && attempt === 1) {
         this.session = null;
         continue;
       }
       if (status === "101" && /NO (DATA|RECORDS?|CHILD ORDERS?)( FOUND)?/i.test(message)) return [];
-      throw new ExchangeUnavailableError(`BSE ChildOrderDetails: ${message || `unexpected status ${JSON.stringify(status.slice(0, 10))}`}`);
+      throw new ExchangeUnavailableError(`BSE ChildOrderDetails: ${maskFreeText(message) || `unexpected status ${JSON.stringify(status.slice(0, 10))}`}`);
     }
   }
 
@@ -80,11 +76,10 @@ export class ChildOrdersApi {
       RequestType: null,
       UserId: this.who.userId,
     });
-    const status = text(result?.Status);
-    const answer = text(result?.ResponseString);
+    const status = nodeText(result?.Status);
+    const answer = nodeText(result?.ResponseString);
     if (status !== "100" || answer === "") {
-      // Never echo an unexpected answer: it could be a session token.
-      const message = status === "101" ? answer.trim() || "(no message)" : "unexpected answer";
+      const message = refusedLoginMessage(status, answer);
       this.log.warn({ service: "child-orders", exchange_message: message }, "BSE login failed");
       throw new ExchangeUnavailableError(`BSE child order login failed: ${message}`);
     }
@@ -95,19 +90,9 @@ export class ChildOrdersApi {
 
 function readChildOrders(list: unknown): ChildOrder[] {
   return listOf(list, "ChildOrderDetails").flatMap((f): ChildOrder[] => {
-    const orderNumber = text(f.OrderNumber).trim();
-    const buySell = text(f.BuySell).trim().toUpperCase();
+    const orderNumber = nodeText(f.OrderNumber).trim();
+    const buySell = nodeText(f.BuySell).trim().toUpperCase();
     if (!/^[1-9]\d*$/.test(orderNumber) || (buySell !== "P" && buySell !== "R")) return [];
-    return [{ orderNumber, buySell, amount: text(f.Amount).trim(), units: text(f.Quantity).trim() }];
+    return [{ orderNumber, buySell, amount: nodeText(f.Amount).trim(), units: nodeText(f.Quantity).trim() }];
   });
-}
-
-function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-function text(value: unknown): string {
-  if (typeof value === "string") return value;
-  const inner = asObject(value)?.["#text"];
-  return typeof inner === "string" ? inner : "";
 }

@@ -18,7 +18,9 @@ import {
   fatcaCountryCode,
   oneOf,
 } from "./codes.js";
-import { fit, pipeSafe } from "./format.js";
+import { fit, MONTHS, pipeSafe } from "./format.js";
+
+const titleCase = (word: string) => word[0] + word.slice(1).toLowerCase();
 
 export const FATCA_FIELDS = 75;
 
@@ -30,13 +32,12 @@ export interface FatcaUploadContext {
   declaredAt: Date;
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** The document's example `196.15.16.107#23-Nov-15;16:4` (IP#date;time), in India's time. */
 export function fatcaLogName(ip: string, at: Date): string {
   const india = new Date(at.getTime() + INDIA_OFFSET_MS);
   const pad = (n: number) => String(n).padStart(2, "0");
-  const date = `${pad(india.getUTCDate())}-${MONTHS[india.getUTCMonth()]}-${pad(india.getUTCFullYear() % 100)}`;
+  const date = `${pad(india.getUTCDate())}-${titleCase(MONTHS[india.getUTCMonth()]!)}-${pad(india.getUTCFullYear() % 100)}`;
   return `${ip}#${date};${pad(india.getUTCHours())}:${pad(india.getUTCMinutes())}`;
 }
 
@@ -70,9 +71,14 @@ export function fatcaParam(ucc: UccRegistration, context: FatcaUploadContext): s
   put(26, "fatca.incomeSlab", oneOf(FATCA_INCOME_SLABS, "fatca.incomeSlab", ucc.fatca.incomeSlab));
   put(29, "fatca.pep", oneOf(FATCA_PEPS, "fatca.pep", ucc.fatca.pep));
   const occupation = ucc.fatca.occupationCode;
-  codeIn(FATCA_OCCUPATION_TYPE_OF_CODE, "fatca.occupationCode", occupation);
+  const impliedType = codeIn(FATCA_OCCUPATION_TYPE_OF_CODE, "fatca.occupationCode", occupation);
   put(30, "fatca.occupationCode", occupation);
-  put(31, "fatca.occupationType", oneOf(FATCA_OCCUPATION_TYPES, "fatca.occupationType", ucc.fatca.occupationType));
+  // §4.1 gives each occupation code its type; X (not categorised) is the one other type a declaration may give.
+  const occupationType = oneOf(FATCA_OCCUPATION_TYPES, "fatca.occupationType", ucc.fatca.occupationType);
+  if (occupationType !== impliedType && occupationType !== "X") {
+    throw new BseMappingError("fatca.occupationType", occupationType, `is not the type of occupation ${occupation} (${impliedType}) or X`);
+  }
+  put(31, "fatca.occupationType", occupationType);
   put(42, "exchangeName", "O");
   put(43, "uboApplicable", "N");
   put(69, "selfDeclaration", "Y");

@@ -1,6 +1,9 @@
 /** Small formatting rules shared by the exchange's request builders. */
 import { BseMappingError } from "./codes.js";
 
+/** The months as the exchange's texts abbreviate them (`07 JUL 2017`, `Jan 20 2018 4:12PM`, `23-Nov-15`), upper case. */
+export const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"] as const;
+
 /** ISO `YYYY-MM-DD` -> the exchange's `DD/MM/YYYY`. */
 export function bseDate(field: string, iso: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
@@ -22,8 +25,8 @@ export function pipeSafe(field: string, value: string): string {
 
 /** A person's name as first, middle and last: the first word, the words between, the last word. */
 export function splitName(name: string): [string, string, string] {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  if (words.length <= 1) return [words[0] ?? "", "", ""];
+  const words = name.trim().split(/\s+/);
+  if (words.length <= 1) return [words[0]!, "", ""];
   return [words[0]!, words.slice(1, -1).join(" "), words[words.length - 1]!];
 }
 
@@ -31,7 +34,8 @@ export function splitName(name: string): [string, string, string] {
 export function wrapAddress(field: string, text: string, width: number, lines: number): string[] {
   const out: string[] = [];
   let current = "";
-  for (const word of text.trim().split(/\s+/).filter(Boolean)) {
+  // Split on every blank: the empty words between two blanks add nothing (the loop below skips them).
+  for (const word of text.split(/\s/)) {
     for (let rest = word; rest.length > 0; ) {
       const room = current ? width - current.length - 1 : width;
       if (rest.length <= room) {
@@ -46,7 +50,7 @@ export function wrapAddress(field: string, text: string, width: number, lines: n
       }
     }
   }
-  if (current) out.push(current);
+  out.push(current);
   if (out.length > lines) throw new BseMappingError(field, text.slice(0, 20) + "...", `does not fit the exchange's ${lines} lines of ${width} characters`);
   while (out.length < lines) out.push("");
   return out;

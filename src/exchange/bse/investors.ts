@@ -1,5 +1,5 @@
 import { maskFreeText } from "../../lib/mask.js";
-import { ExchangeUnavailableError, type RegistrationOutcome, type UccRegistration } from "../port.js";
+import type { RegistrationOutcome, UccRegistration } from "../port.js";
 import type { BseContext } from "./bse-context.js";
 import { BseMappingError } from "./codes.js";
 import { fatcaParam } from "./fatca-param.js";
@@ -7,6 +7,7 @@ import { investorCreatedAt } from "./lookups.repo.js";
 import { callMfapi } from "./mfapi.js";
 import { MFAPI_FLAG } from "./mfapi-params.js";
 import { buildUccRequest, readUccResponse } from "./ucc-param.js";
+import { credentialFailure } from "./web-service.js";
 
 export const UCC_REGISTRATION_PATH = "/StarMFCommonAPI/ClientMaster/Registration";
 
@@ -59,7 +60,7 @@ export async function registerClient(ctx: BseContext, ucc: UccRegistration): Pro
   const fatca = await callMfapi(ctx.transport, ctx.sessions, ctx.config.userId, MFAPI_FLAG.fatcaUpload, regnType === "NEW" ? fatcaNew : fatcaChange);
   ctx.log.info({ client_code: ucc.clientCode, ok: fatca.ok }, "BSE FATCA upload answered");
   if (!fatca.ok) {
-    if (fatca.kind === "credentials") throw new ExchangeUnavailableError(`BSE FATCA upload refused our credentials: ${fatca.message}`);
+    if (fatca.kind === "credentials") throw credentialFailure("FATCA upload", fatca.message);
     return { status: "REJECTED", remark: maskFreeText(`FATCA UPLOAD FAILED: ${fatca.message || "no reason given"}`) };
   }
   return { status: "REGISTERED", remark: outcome.remark === null ? null : maskFreeText(outcome.remark) };

@@ -3,7 +3,7 @@ import { maskFreeText } from "../../lib/mask.js";
 import { ExchangeUnavailableError, type MandateRegistration, type RegistrationOutcome } from "../port.js";
 import type { BseContext } from "./bse-context.js";
 import { BseMappingError } from "./codes.js";
-import { bseDate, plainDecimal } from "./format.js";
+import { bseDate, MONTHS, plainDecimal } from "./format.js";
 import { mappingRemark } from "./investors.js";
 import { mandateAtExchange } from "./lookups.repo.js";
 import { exchangeMandateIdsTaken, mandateRegistrationSent, recordMandateAnswer, recordMandateSending } from "./mandate-registrations.repo.js";
@@ -100,12 +100,11 @@ function sameAccount(shown: string, ours: string): boolean {
   return visible.length >= 4 && ours.endsWith(visible.slice(-4));
 }
 
-const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
 
 /** `MMM DD YYYY HH:MM...` (§6.3's RegnDate) as YYYY-MM-DD, or null when it reads otherwise. */
 function registrationDay(text: string): string | null {
   const match = /^([A-Za-z]{3})\s+(\d{1,2})\s+(\d{4})/.exec(text.trim());
-  const month = match ? MONTHS.indexOf(match[1]!.toUpperCase()) : -1;
+  const month = match ? (MONTHS as readonly string[]).indexOf(match[1]!.toUpperCase()) : -1;
   if (!match || month < 0) return null;
   return `${match[3]}-${String(month + 1).padStart(2, "0")}-${match[2]!.padStart(2, "0")}`;
 }

@@ -6,6 +6,7 @@
 import { ExchangeUnavailableError, type MandateRegistration } from "../port.js";
 import { BseMappingError, MANDATE_TYPE, SWP_FREQUENCY, UCC_ACCOUNT_TYPES, codeIn, oneOf } from "./codes.js";
 import { bseDate, fit, pipeSafe } from "./format.js";
+import { isSessionRefusal } from "./sessions.js";
 
 export const MFAPI_FLAG = {
   fatcaUpload: "01",
@@ -131,9 +132,8 @@ export function paymentStatusParam(query: { clientCode: string; exchangeOrderNum
  */
 export type MfapiFailureKind = "session" | "credentials" | "request" | "rejected";
 
-const FAILURE_KIND: Readonly<Record<string, MfapiFailureKind>> = {
-  "PASSWORD EXPIRED": "session",
-  "INVALID ENCRYPTED PASSWORD": "session",
+/** The documented texts of the other kinds, matched whole (a session refusal is `isSessionRefusal`'s, as on every service). */
+const FAILURE_KIND: Readonly<Record<string, Exclude<MfapiFailureKind, "session">>> = {
   "INVALID USER ID": "credentials",
   "MEMBER CODE MANDATORY": "credentials",
   "INVALID MEMBER CODE": "credentials",
@@ -153,8 +153,8 @@ export function readMfapiResponse(answer: string): MfapiResult {
   const code = separator < 0 ? answer.trim() : answer.slice(0, separator).trim();
   const message = separator < 0 ? "" : answer.slice(separator + 1).trim();
   if (code === "100") return { ok: true, message };
-  if (code === "101") return { ok: false, message, kind: FAILURE_KIND[message.toUpperCase()] ?? "rejected" };
-  throw new ExchangeUnavailableError(`MFAPI: unexpected answer status ${JSON.stringify(code.slice(0, 10))}`);
+  if (code === "101") return { ok: false, message, kind: isSessionRefusal(message) ? "session" : (FAILURE_KIND[message.toUpperCase()] ?? "rejected") };
+  throw new ExchangeUnavailableError(`BSE MFAPI: unexpected answer status ${JSON.stringify(code.slice(0, 10))}`);
 }
 
 /** Flag 06's success message carries the mandate id: the last run of letters and digits (ISIP ids are `BSE` + 12). */

@@ -81,6 +81,16 @@ export function orderEntryParams(order: OrderEntry & { orderType: OrderEntryType
   ];
 }
 
+/**
+ * An order answer too short to read: a session refusal in another shape than ours (the document shows
+ * none; `101|INVALID ENCRYPTED PASSWORD` or the bare text) still logs in again once, as every session
+ * refusal does; anything else is unavailable.
+ */
+export function unreadableAnswer(operation: string, result: string, fieldCount: number): Error {
+  if (isSessionRefusal(result)) return new BseSessionError(result.replace(/^\s*10[01]\s*\|/, "").trim());
+  return new ExchangeUnavailableError(`BSE ${operation}: unexpected answer (${fieldCount} fields)`);
+}
+
 /** The exchange's answer to one order request, as read from its 8 pipe fields. */
 export type OrderEntryAnswer = OrderPlacement & { status: "ACCEPTED" | "REJECTED" };
 
@@ -92,7 +102,7 @@ export type OrderEntryAnswer = OrderPlacement & { status: "ACCEPTED" | "REJECTED
  */
 export function readOrderEntryAnswer(result: string, transNo: string): OrderEntryAnswer {
   const fields = result.split("|");
-  if (fields.length < 8) throw new ExchangeUnavailableError(`BSE orderEntryParam: unexpected answer (${fields.length} fields)`);
+  if (fields.length < 8) throw unreadableAnswer("orderEntryParam", result, fields.length);
   const flag = fields.at(-1)!.trim();
   const remark = fields.slice(6, -1).join("|").trim();
   const orderNumber = fields[2]!.trim();

@@ -7,7 +7,7 @@ import { mappingRemark } from "./investors.js";
 import { exchangeOrderNumbers, paymentsAtExchange } from "./lookups.repo.js";
 import { callMfapi } from "./mfapi.js";
 import { MFAPI_FLAG, paymentStatusParam, readPaymentStatus } from "./mfapi-params.js";
-import { textOf } from "./web-service.js";
+import { credentialFailure, textOf } from "./web-service.js";
 
 export const SINGLE_PAYMENT_PATH = "/StarMFSinglePaymentAPI/Single/Payment";
 
@@ -150,7 +150,7 @@ export async function paymentStatuses(ctx: BseContext, paymentIds: string[]): Pr
     const param = paymentStatusParam({ clientCode: payment.clientCode, exchangeOrderNumber: payment.exchangeOrderNumber });
     const result = await callMfapi(ctx.transport, ctx.sessions, ctx.config.userId, MFAPI_FLAG.clientOrderPaymentStatus, param);
     if (!result.ok) {
-      if (result.kind === "credentials") throw new ExchangeUnavailableError(`BSE payment status refused our credentials: ${maskFreeText(result.message)}`);
+      if (result.kind === "credentials") throw credentialFailure("payment status", result.message);
       ctx.log.warn({ payment_id: payment.paymentId, exchange_message: maskFreeText(result.message) }, "BSE payment status refused");
       continue;
     }

@@ -1,6 +1,7 @@
 import type { OrderEntry } from "../port.js";
 import { ExchangeUnavailableError } from "../port.js";
-import { DP_TXN, euinOf, type Member, type OrderEntryAnswer } from "./order-entry.js";
+import { bseDate } from "./format.js";
+import { DP_TXN, euinOf, unreadableAnswer, type Member, type OrderEntryAnswer } from "./order-entry.js";
 import { failureCodeFor, providerRemark } from "./remarks.js";
 import { BseSessionError, isSessionRefusal, type Session } from "./sessions.js";
 import type { SoapParam } from "./soap.js";
@@ -36,8 +37,7 @@ export function firstInstallmentDate(plan: NonNullable<OrderEntry["plan"]>): str
     const clamp = (year: number, month: number) => Math.min(plan.installmentDay!, new Date(Date.UTC(year, month + 1, 0)).getUTCDate());
     date = clamp(y, m - 1) >= d ? new Date(Date.UTC(y, m - 1, clamp(y, m - 1))) : new Date(Date.UTC(y, m, clamp(y, m)));
   }
-  const iso = date.toISOString();
-  return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+  return bseDate("plan.startDate", date.toISOString().slice(0, 10));
 }
 
 /** An ISIP mandate id: 15 characters starting with BSE (services §2.1); shorter ones are XSIP mandate ids. */
@@ -115,7 +115,7 @@ export function withSession(request: PlanRequest, session: Session): SoapParam[]
  */
 export function readPlanAnswer(operation: string, result: string, transNo: string, cancellation: boolean): OrderEntryAnswer {
   const fields = result.split("|").map((f) => f.trim());
-  if (fields.length < 8) throw new ExchangeUnavailableError(`BSE ${operation}: unexpected answer (${fields.length} fields)`);
+  if (fields.length < 8) throw unreadableAnswer(operation, result, fields.length);
   const flagAt = fields.length >= 9 && (fields.at(-2) === "0" || fields.at(-2) === "1") ? fields.length - 2 : fields.length - 1;
   const flag = fields[flagAt]!;
   const remark = fields.slice(6, flagAt).join("|");

@@ -3,20 +3,34 @@ import type { OrderFailureCode } from "../../orders/order.states.js";
 
 /**
  * The exchange's free-text remarks: kept as they came (PANs masked) in provider_remark, and mapped to the
- * closed failure_code list by the patterns the exchange's documents show (README "BSE remarks", one row
- * each). Anything else is `exchange_rejected`. Order entry has no error list of its own (the document
- * says so), so the patterns are the MFAPI, report and login messages that can describe an order's client,
- * mandate, payout account or member.
+ * closed failure_code list by the texts the exchange's documents show, one row each (README "Remarks",
+ * which a test holds equal to this list). The first row whose text the remark contains (any case) decides,
+ * so the mandate rows come before the client and member rows their texts also contain; anything else is
+ * `exchange_rejected`. Order entry has no error list of its own (the document says so), so the rows are
+ * the MFAPI, mandate, report and login messages that can describe an order's client, mandate, payout
+ * account or member.
  */
-export const REMARK_PATTERNS: ReadonlyArray<readonly [pattern: RegExp, code: OrderFailureCode]> = [
-  [/INVALID CLIENT CODE|CLIENT CODE MANDATORY/i, "client_not_registered"],
-  [/INVALID MANDATE NUMBER/i, "mandate_invalid"],
-  [/INVALID CLIENT ACCOUNT NUMBER/i, "payout_account_invalid"],
-  [/INVALID MEMBER CODE|MEMBER CODE MANDATORY|MEMBER IS SUSPENDED|BRANCH IS SUSPENDED|USER IS DISABLED|INVALID USER ID|USER NOT EXISTS/i, "member_not_permitted"],
+export const REMARK_PATTERNS: ReadonlyArray<readonly [text: string, code: OrderFailureCode]> = [
+  ["INVALID MEMBER CODE FOR GIVEN MANDATE ID", "mandate_invalid"],
+  ["INVALID CLIENT CODE FOR GIVEN MANDATE ID", "mandate_invalid"],
+  ["INVALID MANDATE NUMBER", "mandate_invalid"],
+  ["INVALID MANDATE ID", "mandate_invalid"],
+  ["INVALID CLIENT CODE", "client_not_registered"],
+  ["CLIENT CODE MANDATORY", "client_not_registered"],
+  ["INVALID CLIENT ACCOUNT NUMBER", "payout_account_invalid"],
+  ["INVALID MEMBER CODE", "member_not_permitted"],
+  ["MEMBER CODE MANDATORY", "member_not_permitted"],
+  ["MEMBER IS SUSPENDED", "member_not_permitted"],
+  ["BRANCH IS SUSPENDED", "member_not_permitted"],
+  ["USER IS DISABLED", "member_not_permitted"],
+  ["INVALID USER ID", "member_not_permitted"],
+  ["USER NOT EXISTS", "member_not_permitted"],
+  ["USER DOES NOT EXIST", "member_not_permitted"],
 ];
 
 export function failureCodeFor(remark: string): OrderFailureCode {
-  return REMARK_PATTERNS.find(([pattern]) => pattern.test(remark))?.[1] ?? "exchange_rejected";
+  const text = remark.toUpperCase();
+  return REMARK_PATTERNS.find(([pattern]) => text.includes(pattern))?.[1] ?? "exchange_rejected";
 }
 
 /** The remark as stored and shown: trimmed, PANs masked; an empty one is null. */

@@ -1,6 +1,8 @@
+import { maskFreeText } from "../../lib/mask.js";
 import { Decimal } from "../../lib/money.js";
+import { bseDate } from "./format.js";
 import { ExchangeUnavailableError } from "../port.js";
-import { contractParam, type SoapParam } from "./soap.js";
+import { asNode, contractParam, nodeText, type SoapParam } from "./soap.js";
 
 /**
  * The order status report, the allotment statement and the redemption statement (bse-starmf-services.md
@@ -30,8 +32,6 @@ export interface ReportQuery {
   clientCode?: string | null;
 }
 
-const ddmmyyyy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
-
 /**
  * The request: every filter open (order type, sub-type, status `All`, settlement type `ALL`), the dates
  * and optionally a client. `TransType` (order status only) is left empty for both purchases and
@@ -44,7 +44,7 @@ export function reportParams(kind: ReportKind, who: ReportCredentials, query: Re
     ["Filler1", null],
     ["Filler2", null],
     ["Filler3", null],
-    ["FromDate", ddmmyyyy(query.fromDate)],
+    ["FromDate", bseDate("fromDate", query.fromDate)],
     ["MemberCode", who.memberId],
     ["OrderNo", null],
     ["OrderStatus", "All"],
@@ -52,7 +52,7 @@ export function reportParams(kind: ReportKind, who: ReportCredentials, query: Re
     ["Password", who.password],
     ["SettType", "ALL"],
     ["SubOrderType", "All"],
-    ["ToDate", ddmmyyyy(query.toDate)],
+    ["ToDate", bseDate("toDate", query.toDate)],
     ...(kind === "orderStatus" ? ([["TransType", null]] as const) : []),
     ["UserId", who.userId],
   ];
@@ -67,18 +67,18 @@ type Fields = Record<string, string>;
  */
 export function reportRows(kind: ReportKind, result: unknown): Fields[] {
   const { operation, list, row } = REPORTS[kind];
-  const node = asObject(result);
-  const status = text(node?.Status);
-  const message = text(node?.Message);
+  const node = asNode(result);
+  const status = nodeText(node?.Status);
+  const message = nodeText(node?.Message);
   if (status === "101") {
     if (/NO (DATA|RECORDS?)( FOUND)?/i.test(message)) return [];
-    throw new ExchangeUnavailableError(`BSE ${operation}: ${message || "refused"}`);
+    throw new ExchangeUnavailableError(`BSE ${operation}: ${maskFreeText(message) || "refused"}`);
   }
   if (status !== "100") throw new ExchangeUnavailableError(`BSE ${operation}: unexpected status ${JSON.stringify(status.slice(0, 10))}`);
-  const items = asObject(node?.[list])?.[row];
+  const items = asNode(node?.[list])?.[row];
   return (Array.isArray(items) ? items : items === undefined ? [] : [items]).map((item) => {
     const fields: Fields = {};
-    for (const [key, value] of Object.entries(asObject(item) ?? {})) fields[key] = text(value).trim();
+    for (const [key, value] of Object.entries(asNode(item) ?? {})) fields[key] = nodeText(value).trim();
     return fields;
   });
 }
@@ -158,14 +158,4 @@ export function isoDate(operation: string, value: string): string {
   m = /^(\d{2})\/(\d{2})\/(\d{4})/.exec(v);
   if (m) return `${m[3]}-${m[2]}-${m[1]}`;
   throw new ExchangeUnavailableError(`BSE ${operation}: report date ${JSON.stringify(v.slice(0, 20))} is not a date`);
-}
-
-function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-function text(value: unknown): string {
-  if (typeof value === "string") return value;
-  const inner = asObject(value)?.["#text"];
-  return typeof inner === "string" ? inner : "";
 }

@@ -146,9 +146,16 @@ export class BseSessions {
       this.log.info({ service, expires_at: new Date(session.expiresAt).toISOString() }, "BSE session opened");
       return session;
     }
-    // Never echo an unexpected answer: it could be a session token.
-    const message = code === "101" ? maskFreeText(rest.trim() || "(no message)") : "unexpected answer";
+    const message = refusedLoginMessage(code, rest);
     this.log.warn({ service, exchange_message: message }, "BSE login failed");
     throw new BseLoginError(service, message);
   }
+}
+
+/**
+ * What a refused login is logged and reported with: a `101`'s reason with PANs masked; never an answer of
+ * another shape, which could be a session token.
+ */
+export function refusedLoginMessage(status: string, text: string): string {
+  return status === "101" ? maskFreeText(text.trim() || "(no message)") : "unexpected answer";
 }

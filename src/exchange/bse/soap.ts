@@ -161,6 +161,16 @@ export function readResultNode(xml: string, operation: string): unknown {
   return result;
 }
 
+/** A parsed answer's element as an object of its children, or undefined when it is text, a list or absent. */
+export function asNode(value: unknown): Record<string, unknown> | undefined {
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Node) : undefined;
+}
+
+/** A parsed answer's element as text: its value (or `#text`), "" when it holds no text. */
+export function nodeText(value: unknown): string {
+  return textOf(value) ?? "";
+}
+
 function textOf(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   if (value === "" || value === null) return "";

@@ -127,7 +127,7 @@ const text = (value: unknown): string | null => {
 
 /** `{TransactionCode, STPRegNo, BSERemarks, SuccessFlag "0"|"1", IntRefNo, FromOrderNo, ToOrderNo, Filler1-5}`. */
 export function readStpResponse(body: unknown): StpOutcome {
-  if (typeof body !== "object" || body === null) throw new ExchangeUnavailableError("STP: the answer is not a JSON object");
+  if (typeof body !== "object" || body === null) throw new ExchangeUnavailableError("BSE STP registration: the answer is not a JSON object");
   const answer = body as Record<string, unknown>;
   const flag = text(answer.SuccessFlag);
   const remark = text(answer.BSERemarks);
@@ -144,5 +144,5 @@ export function readStpResponse(body: unknown): StpOutcome {
     };
   }
   if (flag === "1") return { ok: false, remark: remark ?? "STP request rejected without a remark", internalRef };
-  throw new ExchangeUnavailableError(`STP: unexpected SuccessFlag ${JSON.stringify(answer.SuccessFlag)}`);
+  throw new ExchangeUnavailableError(`BSE STP registration: unexpected SuccessFlag ${JSON.stringify(answer.SuccessFlag)?.slice(0, 20)}`);
 }

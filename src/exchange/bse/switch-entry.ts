@@ -1,6 +1,6 @@
 import type { OrderEntry } from "../port.js";
 import { ExchangeUnavailableError } from "../port.js";
-import { DP_TXN, euinOf, type Member, type OrderEntryAnswer } from "./order-entry.js";
+import { DP_TXN, euinOf, unreadableAnswer, type Member, type OrderEntryAnswer } from "./order-entry.js";
 import { failureCodeFor, providerRemark } from "./remarks.js";
 import { BseSessionError, isSessionRefusal, type Session } from "./sessions.js";
 import type { SoapParam } from "./soap.js";
@@ -57,7 +57,7 @@ export function switchParams(order: OrderEntry, transNo: string, member: Member,
  */
 export function readSwitchAnswer(result: string, transNo: string): OrderEntryAnswer & { secondOrderNumber: string | null } {
   const fields = result.split("|").map((f) => f.trim());
-  if (fields.length < 9) throw new ExchangeUnavailableError(`BSE switchOrderEntryParam: unexpected answer (${fields.length} fields)`);
+  if (fields.length < 9) throw unreadableAnswer("switchOrderEntryParam", result, fields.length);
   const middle = fields.slice(6, -1);
   const flagFirst = middle[0] === "0" || middle[0] === "1";
   const flag = flagFirst ? middle[0]! : middle.at(-1)!;

@@ -7,6 +7,7 @@ import type { Member, OrderEntryAnswer } from "./order-entry.js";
 import { euinOf } from "./order-entry.js";
 import { failureCodeFor, providerRemark } from "./remarks.js";
 import { buildStpRequest, readStpResponse, type StpRegistration } from "./stp-request.js";
+import { indianMobile } from "./ucc-param.js";
 import { CREDENTIAL_FAILURE, credentialFailure } from "./web-service.js";
 
 /**
@@ -27,21 +28,14 @@ export interface SwpRecord {
   clientCode: string;
 }
 
-/** Why this STP or SWP cannot go to the exchange as it stands (before anything is sent), or null. */
+/** Why this STP or SWP cannot go to the exchange as it stands (before anything is sent), or null (an SWP's payout account: bse-exchange.ts). */
 export function transferProblem(order: OrderEntry): string | null {
   if (!order.plan) return "THE REGISTRATION HAS NO PLAN (FREQUENCY, START DATE, INSTALLMENTS)";
   if (!order.folioNo) return "THE EXCHANGE TAKES STP AND SWP ON AN EXISTING FOLIO ONLY";
   if (order.orderType === "STP" && !order.toSchemeCode) return "THE STP HAS NO TARGET SCHEME";
-  if (order.orderType === "SWP" && !order.payoutAccountNumber) return "THE INVESTOR HAS NO BANK ACCOUNT FOR THE WITHDRAWALS";
   if (!order.amount && !order.units) return "THE REGISTRATION HAS NEITHER AN AMOUNT NOR UNITS";
   return null;
 }
-
-/** A 10-digit Indian mobile for the exchange's verification field; an international number is not sent (the field is optional). */
-const indianMobile = (mobile: string | null | undefined) => {
-  const digits = mobile?.replace(/^\+91/, "") ?? "";
-  return /^[6-9]\d{9}$/.test(digits) ? digits : null;
-};
 
 /** What an STP records for its cancellation: its registration without the investor's contact. */
 export function stpRecordOf(stp: StpRegistration): StpRecord {
@@ -68,10 +62,13 @@ export function stpRegistrationOf(order: OrderEntry, internalRef: string, member
     euinDeclared: order.euinDeclared,
     remarks: order.remarks ? order.remarks.slice(0, 100) : null,
     subBrokerArn: order.subBrokerArn,
-    mobile: indianMobile(order.contact?.mobile),
+    mobile: verificationMobile(order),
     email: order.contact?.email ?? null,
   };
 }
+
+/** A 10-digit Indian mobile for the exchange's verification field; an international number is not sent (the field is optional). */
+const verificationMobile = (order: OrderEntry) => (order.contact ? indianMobile(order.contact.mobile) : null);
 
 export function swpRegistrationOf(order: OrderEntry, internalRef: string, member: Member): SwpRegistration {
   const plan = order.plan!;
@@ -91,7 +88,7 @@ export function swpRegistrationOf(order: OrderEntry, internalRef: string, member
     euinDeclared: order.euinDeclared,
     remarks: order.remarks ? order.remarks.slice(0, 100) : null,
     subBrokerArn: order.subBrokerArn,
-    mobile: indianMobile(order.contact?.mobile),
+    mobile: verificationMobile(order),
     email: order.contact?.email ?? null,
     bankAccountNumber: order.payoutAccountNumber ?? "",
   };

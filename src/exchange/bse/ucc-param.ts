@@ -142,20 +142,16 @@ export function uccParam(ucc: UccRegistration): string {
   put(68, "dividendPayMode", DIVIDEND_PAY_MODE_DIRECT_CREDIT);
   const address = ucc.address;
   const addressText = [address.line1, address.line2 ?? ""].join(" ");
+  // An Indian address goes in fields 69-75, a foreign one (NRI) in 82-88; both start with three lines of 40.
+  const lines = wrapAddress("address.line1", addressText, 40, 3);
+  const firstLine = address.country === "IN" ? 69 : 82;
+  lines.forEach((line, i) => put(firstLine + i, `address.line${i + 1}`, line));
   if (address.country === "IN") {
-    const [a1, a2, a3] = wrapAddress("address.line1", addressText, 40, 3);
-    put(69, "address.line1", a1!);
-    put(70, "address.line2", a2!);
-    put(71, "address.line3", a3!);
     put(72, "address.city", address.city, 35);
     put(73, "address.state", uccStateCode("address.state", address.state));
     put(74, "address.pincode", address.pincode, 6);
     put(75, "address.country", "INDIA");
   } else {
-    const [a1, a2, a3] = wrapAddress("address.line1", addressText, 40, 3);
-    put(82, "address.line1", a1!);
-    put(83, "address.line2", a2!);
-    put(84, "address.line3", a3!);
     put(85, "address.city", address.city, 35);
     put(86, "address.pincode", address.pincode, 10);
     put(87, "address.state", address.state, 35);
@@ -208,10 +204,10 @@ export function indianMobile(mobile: string): string | null {
  * Anything else is a malformed answer (the exchange is treated as unavailable and the job retries).
  */
 export function readUccResponse(body: unknown): RegistrationOutcome {
-  if (typeof body !== "object" || body === null) throw new ExchangeUnavailableError("UCC registration: the answer is not a JSON object");
+  if (typeof body !== "object" || body === null) throw new ExchangeUnavailableError("BSE UCC registration: the answer is not a JSON object");
   const { Status: status, Remarks: remarks } = body as Record<string, unknown>;
   const remark = typeof remarks === "string" && remarks.trim() !== "" ? remarks.trim() : null;
   if (status === "0") return { status: "REGISTERED", remark };
   if (status === "1") return { status: "REJECTED", remark: remark ?? "UCC registration rejected without a remark" };
-  throw new ExchangeUnavailableError(`UCC registration: unexpected Status ${JSON.stringify(status)}`);
+  throw new ExchangeUnavailableError(`BSE UCC registration: unexpected Status ${JSON.stringify(status)?.slice(0, 20)}`);
 }

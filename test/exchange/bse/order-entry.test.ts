@@ -3,13 +3,17 @@ import { describe, expect, it } from "vitest";
 import type { Db } from "../../../src/db/client.js";
 import type { BseConfig } from "../../../src/env.js";
 import { BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
-import { orderEntryParams } from "../../../src/exchange/bse/order-entry.js";
+import { orderEntryParams, readOrderEntryAnswer } from "../../../src/exchange/bse/order-entry.js";
+import { readPlanAnswer } from "../../../src/exchange/bse/plan-entry.js";
+import { BseSessionError } from "../../../src/exchange/bse/sessions.js";
+import { readSwitchAnswer } from "../../../src/exchange/bse/switch-entry.js";
 import { ORDER_ENTRY_SERVICE } from "../../../src/exchange/bse/soap.js";
 import { BseTransport } from "../../../src/exchange/bse/transport.js";
 import { ExchangeUnavailableError, type OrderEntry } from "../../../src/exchange/port.js";
 import { newId } from "../../../src/lib/ids.js";
 import type { BseDouble } from "../../helpers/bse-double/double.js";
 import { doubleConfig, useBseAdapterWorld } from "../../helpers/bse-double/adapter-world.js";
+import { startBseDouble } from "../../helpers/bse-double/double.js";
 import { capturingLogger } from "../../helpers/logs.js";
 
 let prisma: Db;
@@ -70,6 +74,49 @@ describe("BSE order entry (orderEntryParam) against the double", () => {
       expect((await exchange().placeOrder(entry)).status).toBe("ACCEPTED");
       const [ref] = await refsOf(entry.orderId);
       expect(Object.fromEntries(booked(ref!.transNo)[0]!.values)).toMatchObject({ BuySell: "R", BuySellType: "FRESH", Param3: "50100012345678", ...expected });
+    }
+  });
+
+  it("a redemption with no account to pay into is REJECTED (payout_account_invalid) before anything is sent: Param3 is mandatory for redemptions", async () => {
+    const calls = double.calls.filter((c) => c.operation === "orderEntryParam").length;
+    const entry = order({ orderType: "REDEMPTION", purchaseType: null, amount: null, units: "10.000", folioNo: "F1", payoutAccountNumber: null });
+    expect(await exchange().placeOrder(entry)).toEqual({
+      status: "REJECTED", exchangeOrderNumber: null, remark: "THE INVESTOR HAS NO BANK ACCOUNT FOR THE PAYOUT", failureCode: "payout_account_invalid",
+    });
+    expect(double.calls.filter((c) => c.operation === "orderEntryParam").length).toBe(calls);
+    expect(await refsOf(entry.orderId)).toEqual([]);
+  });
+
+  it("the TransNo's day is the adapter's clock's day in India, the one its record's sent_at is taken from", async () => {
+    // 23:50 in India on 2026-03-14 (18:20 UTC); the double's "today" is that day.
+    const at = Date.parse("2026-03-14T18:20:00Z");
+    const dated = await startBseDouble({ today: () => "2026-03-14" });
+    try {
+      const entry = order();
+      const bse = new BseExchange(prisma, doubleConfig(dated), capturingLogger().logger, { now: () => at });
+      expect((await bse.placeOrder(entry)).status).toBe("ACCEPTED");
+      const [ref] = await prisma.bseOrderRef.findMany({ where: { orderId: entry.orderId } });
+      expect(ref!.transNo.slice(0, 13)).toBe("2026031410234");
+      expect(ref!.sentAt.toISOString()).toBe("2026-03-14T18:20:00.000Z");
+    } finally {
+      await dated.close();
+    }
+  });
+
+  it("an answer too short to read that names a session refusal logs in again, on every order message; any other is unavailable", () => {
+    const transNo = "2026031410234000001";
+    const readers: Array<(result: string) => unknown> = [
+      (result) => readOrderEntryAnswer(result, transNo),
+      (result) => readSwitchAnswer(result, transNo),
+      (result) => readPlanAnswer("xsipOrderEntryParam", result, transNo, false),
+    ];
+    for (const read of readers) {
+      for (const [result, message] of [["101|INVALID ENCRYPTED PASSWORD", "INVALID ENCRYPTED PASSWORD"], [" PASSWORD EXPIRED ", "PASSWORD EXPIRED"]] as const) {
+        const error = (() => { try { return read(result); } catch (e) { return e; } })();
+        expect(error).toBeInstanceOf(BseSessionError);
+        expect((error as BseSessionError).exchangeMessage).toBe(message);
+      }
+      expect(() => read("101|SOMETHING ELSE")).toThrow(ExchangeUnavailableError);
     }
   });
 

@@ -135,9 +135,12 @@ describe("formatting rules", () => {
     expect(splitName("  Asha  ")).toEqual(["Asha", "", ""]);
     expect(splitName("A B C D")).toEqual(["A", "B C", "D"]);
     expect(splitName("")).toEqual(["", "", ""]);
+    expect(splitName("A  B \t C  D")).toEqual(["A", "B C", "D"]);
     expect(wrapAddress("f", "aaaa bbbb cccc", 9, 3)).toEqual(["aaaa bbbb", "cccc", ""]);
     expect(wrapAddress("f", "aaaa bbbbb", 9, 2)).toEqual(["aaaa", "bbbbb"]);
     expect(wrapAddress("f", "abcdefghijk lm", 5, 3)).toEqual(["abcde", "fghij", "k lm"]);
+    expect(wrapAddress("f", "  aaaa   bbbb \n cc  ", 9, 3)).toEqual(["aaaa bbbb", "cc", ""]);
+    expect(wrapAddress("f", " ", 9, 2)).toEqual(["", ""]);
     expect(() => wrapAddress("f", "aaaa bbbb cccc", 4, 2)).toThrow("does not fit the exchange's 2 lines of 4 characters");
     expect(plainDecimal(60)).toBe("60");
     expect(plainDecimal(33.3)).toBe("33.3");

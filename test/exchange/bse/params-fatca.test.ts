@@ -46,6 +46,12 @@ describe("FATCA upload (MFAPI flag 01): the record", () => {
     const occupation = individualUcc();
     occupation.fatca.occupationCode = "10";
     expect(() => fatcaParam(occupation, context)).toThrow(/fatca.occupationCode: "10" has no code/);
+    const contradiction = individualUcc();
+    contradiction.fatca.occupationType = "B";
+    expect(() => fatcaParam(contradiction, context)).toThrow(/fatca.occupationType: "B" is not the type of occupation 09 \(S\) or X/);
+    const uncategorised = individualUcc();
+    uncategorised.fatca.occupationType = "X";
+    expect(filled(fatcaParam(uncategorised, context))).toMatchObject({ 30: "09", 31: "X" });
     const wealth = individualUcc();
     wealth.fatca.sourceOfWealth = "09";
     expect(() => fatcaParam(wealth, context)).toThrow(/fatca.sourceOfWealth: "09" is not one/);
@@ -65,6 +71,7 @@ describe("FATCA upload: the exchange's rules (the double)", () => {
     ["FATCA country (ISO, not UCC's 3 digits)", withField(good, 11, "101"), "FAILED: INVALID CO_BIR_INC"],
     ["tax status code", withField(good, 7, "77"), "FAILED: INVALID TAX_STATUS"],
     ["occupation code", withField(good, 30, "10"), "FAILED: INVALID OCC_CODE"],
+    ["occupation type other than the code's (§4.1: 09 doctor is service)", withField(good, 31, "B"), "FAILED: INVALID OCC_TYPE"],
     ["income slab", withField(good, 26, "30"), "FAILED: INVALID INC_SLAB"],
     ["PEP for an individual", withField(good, 29, ""), "FAILED: PEP_FLAG IS MANDATORY"],
     ["length", withField(good, 10, "x".repeat(61)), "FAILED: PO_BIR_INC EXCEEDS 60 CHARACTERS"],

@@ -152,6 +152,9 @@ describe("the MFAPI answer", () => {
     const kinds: Array<[string, string]> = [
       ["PASSWORD EXPIRED", "session"],
       ["INVALID ENCRYPTED PASSWORD", "session"],
+      // A session refusal is one predicate for every service (sessions.ts isSessionRefusal), whatever surrounds the text.
+      ["FAILED: INVALID ENCRYPTED PASSWORD", "session"],
+      ["PASSWORD EXPIRED. PLEASE LOGIN AGAIN", "session"],
       ["INVALID USER ID", "credentials"],
       ["MEMBER CODE MANDATORY", "credentials"],
       ["INVALID MEMBER CODE", "credentials"],
@@ -190,7 +193,7 @@ describe("MFAPI builders and readers: the edges", () => {
   it("an answer without a separator, or with the separator first", () => {
     expect(readMfapiResponse(" 100 ")).toEqual({ ok: true, message: "" });
     expect(() => readMfapiResponse("|100")).toThrow(ExchangeUnavailableError);
-    expect(() => readMfapiResponse(`${"9".repeat(40)}|x`)).toThrow(`MFAPI: unexpected answer status "${"9".repeat(10)}"`);
+    expect(() => readMfapiResponse(`${"9".repeat(40)}|x`)).toThrow(`BSE MFAPI: unexpected answer status "${"9".repeat(10)}"`);
   });
 
   it("payment status texts with spaces around, a mode only at the end", () => {

@@ -97,6 +97,9 @@ describe("enhanced STP: the answer", () => {
 
   it("anything else is malformed", () => {
     for (const body of [null, [], { SuccessFlag: "2" }, {}]) expect(() => readStpResponse(body)).toThrow(ExchangeUnavailableError);
+    // Named as every other failure of the adapter: "BSE <service>: ...".
+    expect(() => readStpResponse(null)).toThrow(/^BSE STP registration: the answer is not a JSON object$/);
+    expect(() => readStpResponse({ SuccessFlag: "2" })).toThrow(/^BSE STP registration: unexpected SuccessFlag "2"$/);
   });
 });
 

@@ -210,6 +210,8 @@ describe("enhanced UCC registration: the answer", () => {
     for (const body of [null, "0", { Status: 0 }, { Status: "2", Remarks: "?" }, {}]) {
       expect(() => readUccResponse(body)).toThrow(ExchangeUnavailableError);
     }
+    expect(() => readUccResponse(null)).toThrow(/^BSE UCC registration: the answer is not a JSON object$/);
+    expect(() => readUccResponse({ Status: 0 })).toThrow(/^BSE UCC registration: unexpected Status 0$/);
   });
 });
 

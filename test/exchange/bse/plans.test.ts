@@ -180,6 +180,22 @@ describe("SIP and XSIP registrations and their cancellation against the double",
     expect(double.childOrders.logins).toBe(logins + 1);
   });
 
+  it("a refused child order login is unavailable with the exchange's reason PAN-masked, as the other logins (error text and log)", async () => {
+    const entry = sip({ orderType: "XSIP", exchangeMandateId: "123457" });
+    const { exchangeOrderNumber: regNo } = await exchange().placeOrder(entry);
+    const capture = capturingLogger();
+    const bse = new BseExchange(prisma, doubleConfig(double), capture.logger);
+    double.childOrders.generate(regNo!, "2026-06-05");
+    double.childOrders.refuseNextLogin("FAILED: USER ABCDE1234F IS DISABLED. CONTACT ADMIN");
+    const installment = { orderId: newId("ord"), registrationOrderId: entry.orderId, clientCode: "UCC0001", orderType: "XSIP" as const, installmentNo: 1, dueDate: "2026-06-05" };
+    const refused = await bse.matchInstallments([installment]).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ExchangeUnavailableError);
+    expect((refused as Error).message).toBe("BSE child order login failed: FAILED: USER ABXXXXX34F IS DISABLED. CONTACT ADMIN");
+    expect(capture.parsed().filter((l) => l.msg === "BSE login failed")).toEqual([
+      expect.objectContaining({ service: "child-orders", exchange_message: "FAILED: USER ABXXXXX34F IS DISABLED. CONTACT ADMIN" }),
+    ]);
+  });
+
   it("child orders on the other reading of StarMFWebService (JSON at .svc/<Operation>, web-service.ts): the same match", async () => {
     const entry = sip({ orderType: "XSIP", exchangeMandateId: "123456" });
     const { exchangeOrderNumber: regNo } = await exchange().placeOrder(entry);

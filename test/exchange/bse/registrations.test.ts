@@ -76,6 +76,9 @@ describe("investors through the BSE adapter (enhanced UCC + FATCA) against the d
   it("a refused FATCA upload is REJECTED with the exchange's reason", async () => {
     double.current.registrations.rejectNext("01", "FAILED: INVALID PLACE OF BIRTH");
     expect(await bse().registerInvestor(ucc())).toEqual({ status: "REJECTED", remark: "FATCA UPLOAD FAILED: FAILED: INVALID PLACE OF BIRTH" });
+    // Our own credentials refused: unavailable (the job retries), named as every credential refusal of the adapter.
+    double.current.registrations.rejectNext("01", "INVALID USER ID");
+    await expect(bse().registerInvestor(ucc())).rejects.toThrow(new ExchangeUnavailableError("BSE FATCA upload refused: INVALID USER ID"));
   });
 
   it("the upload session expiring mid-call is renewed once and the FATCA record sent again", async () => {

@@ -135,7 +135,7 @@ describe("SWP (MFAPI flags 08 and 10) against the double", () => {
     expect(await exchange().placeOrder(refused)).toEqual({ status: "REJECTED", exchangeOrderNumber: null, remark: "FAILED: INVALID BANK ACCOUNT NUMBER", failureCode: "exchange_rejected" });
     const calls = mfapiCalls("08").length;
     expect(await exchange().placeOrder(swp({ payoutAccountNumber: null }))).toEqual({
-      status: "REJECTED", exchangeOrderNumber: null, remark: "THE INVESTOR HAS NO BANK ACCOUNT FOR THE WITHDRAWALS", failureCode: "exchange_rejected",
+      status: "REJECTED", exchangeOrderNumber: null, remark: "THE INVESTOR HAS NO BANK ACCOUNT FOR THE PAYOUT", failureCode: "payout_account_invalid",
     });
     expect(mfapiCalls("08").length).toBe(calls);
   });

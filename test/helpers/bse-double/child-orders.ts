@@ -60,6 +60,7 @@ export class DoubleChildOrders {
   private readonly children: Array<{ regNo: string; day: string; orderNo: string; schemeCode: string; buySell: "P" | "R" }> = [];
   /** Logins answered 100. */
   logins = 0;
+  private readonly loginRefusals: string[] = [];
 
   constructor(
     private readonly credentials: Credentials,
@@ -124,6 +125,11 @@ export class DoubleChildOrders {
     };
   }
 
+  /** The next login is refused (101) with this text. */
+  refuseNextLogin(text: string): void {
+    this.loginRefusals.push(text);
+  }
+
   /** Every session issued lapses now. */
   expireAll(): void {
     for (const key of this.sessions.keys()) this.sessions.set(key, this.now() - 1);
@@ -137,6 +143,8 @@ export class DoubleChildOrders {
     if (v.get("UserId") !== this.credentials.userId || v.get("MemberId") !== this.credentials.memberId || v.get("Password") !== this.credentials.password) {
       return answer("101", "INVALID ACCOUNT INFORMATION");
     }
+    const refusal = this.loginRefusals.shift();
+    if (refusal !== undefined) return answer("101", refusal);
     const encrypted = randomBytes(30).toString("base64");
     this.sessions.set(encrypted, this.now() + 5 * 60_000);
     this.logins += 1;

@@ -7,7 +7,7 @@ import { ORDER_ACTION, ORDER_PATH, type Credentials, type DoubleSessions } from 
  * order, each checked for mandatory, length and code values, the session, the TransNo (format, today's
  * date in India, the member's code, never seen before: a repeat is refused even when the first was
  * rejected), and the purchase/redemption rules (OrderVal or Qty, nothing with AllRedeem Y, Param3 for a
- * redemption). Answers the 8 pipe fields: `NEW|TransNo|OrderNo|UserID|MemberId|ClientCode|remark|flag`.
+ * redemption, none for a purchase). Answers the 8 pipe fields: `NEW|TransNo|OrderNo|UserID|MemberId|ClientCode|remark|flag`.
  */
 
 const AMOUNT = /^\d{1,11}(\.\d{1,2})?$/;
@@ -169,6 +169,8 @@ export class DoubleOrderEntry {
       if (allRedeem && (amount !== "" || units !== "")) return "FAILED: AMOUNT AND QUANTITY SHOULD BE BLANK FOR ALL REDEEM";
       if (!allRedeem && (amount === "") === (units === "")) return "FAILED: EITHER ORDER VALUE OR QUANTITY IS MANDATORY";
       if (v.get("Param2")) return "FAILED: PG REFERENCE ONLY FOR PURCHASE";
+      // Param3, the account the proceeds go to: "Y for redemption" (§3), physical or demat.
+      if (!v.get("Param3")) return "FAILED: BANK ACCOUNT NUMBER IS MANDATORY FOR REDEMPTION";
       if (v.get("DPTxn") === "P" && !v.get("FolioNo")) return "FAILED: FOLIO NO IS MANDATORY";
     }
     if (v.get("DPTxn") !== "P" && v.get("FolioNo")) return "FAILED: FOLIO NO NOT ALLOWED FOR DEMAT";

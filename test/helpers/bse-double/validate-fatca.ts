@@ -3,7 +3,7 @@
  * fields, the mandatory set for an individual or a non-individual, the code tables. Returns the failure
  * remark of the first broken rule, or null.
  */
-import { PAN, checkField, mandatory, type FieldRule } from "./validate-common.js";
+import { PAN, checkField, invalid, mandatory, type FieldRule } from "./validate-common.js";
 
 /** Section 4.1: ISO alpha-2 codes of the document's 252 rows (AN, XX and ZZ included). */
 const COUNTRIES = new Set(
@@ -23,7 +23,11 @@ const CORPORATE = [
   "04", "05", "06", "07", "08", "09", "10", "12", "13", "14", "15", "22", "23", "25", "31", "32", "33", "34", "36", "37", "38", "39",
   "43", "44", "45", "46", "47", "48", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "72", "73", "74", "75", "76",
 ];
-const OCCUPATIONS = ["01", "02", "03", "04", "05", "06", "07", "08", "09", "41", "42", "43", "44", "99"];
+/** FATCA occupation codes (§4.1) and the type each implies: B business, S service, O others. */
+const OCCUPATION_TYPE: Record<string, string> = {
+  "01": "B", "02": "S", "03": "S", "04": "S", "05": "O", "06": "O", "07": "O", "08": "O", "09": "S", "41": "S", "42": "S", "43": "B", "44": "S", "99": "O",
+};
+const OCCUPATIONS = Object.keys(OCCUPATION_TYPE);
 const ID_TYPES = ["A", "B", "C", "D", "E", "G", "H", "O", "X", "T", "C1", "G1", "E1"];
 const YN = ["Y", "N"];
 /** `IP#DD-Mon-YY;HH:MM` as in the document's example `196.15.16.107#23-Nov-15;16:4`. */
@@ -106,6 +110,8 @@ export function validateFatcaParam(param: string): string | null {
   if (at(1) === "") {
     for (const [position, name] of [[4, "DOB"], [5, "FR_NAME"], [6, "SP_NAME"]] as const) if (at(position) === "") return mandatory(name);
   }
+  // §4.1: each occupation code implies its type; X (not categorised) is the other type allowed.
+  if (at(31) !== "X" && at(31) !== OCCUPATION_TYPE[at(30)]) return invalid("OCC_TYPE");
   const individual = RETAIL.includes(at(7));
   if (individual && at(29) === "") return mandatory("PEP_FLAG");
   if (individual && at(69) === "") return mandatory("SDF_FLAG");
