@@ -76,9 +76,29 @@ describe("investors through the BSE adapter (enhanced UCC + FATCA) against the d
   it("a refused FATCA upload is REJECTED with the exchange's reason", async () => {
     double.current.registrations.rejectNext("01", "FAILED: INVALID PLACE OF BIRTH");
     expect(await bse().registerInvestor(ucc())).toEqual({ status: "REJECTED", remark: "FATCA UPLOAD FAILED: FAILED: INVALID PLACE OF BIRTH" });
-    // Our own credentials refused: unavailable (the job retries), named as every credential refusal of the adapter.
+    // Our user refused: for a registration that is unavailable (the job retries), named as every such refusal of the adapter.
     double.current.registrations.rejectNext("01", "INVALID USER ID");
-    await expect(bse().registerInvestor(ucc())).rejects.toThrow(new ExchangeUnavailableError("BSE FATCA upload refused: INVALID USER ID"));
+    const refused = await bse().registerInvestor(ucc()).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ExchangeUnavailableError);
+    expect((refused as Error).message).toBe("BSE FATCA upload refused: INVALID USER ID");
+  });
+
+  it("a UCC refused for our member is unavailable, logged at error with the remark: the job retries and registers once the member is fixed", async () => {
+    const investor = await newInvestor();
+    double.current.registrations.rejectNext("UCC", "FAILED: THE MEMBER IS SUSPENDED. CONTACT ADMIN");
+    const logged = app.logs.length;
+    const error = await runTask(app, registerInvestor, { investor_id: investor.id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExchangeUnavailableError);
+    expect((error as Error).message).toBe("BSE UCC registration refused: FAILED: THE MEMBER IS SUSPENDED. CONTACT ADMIN");
+    expect(await investorRow(investor.id)).toEqual({ status: "PENDING", providerRemark: null });
+    expect(await eventsOf(investor.id)).toEqual([]);
+    const errors = app.logs.slice(logged).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === "error" || l.level === 50);
+    expect(errors.map((l) => [l.operation, l.refusal, l.exchange_message])).toEqual([["UCC registration", "member", "FAILED: THE MEMBER IS SUSPENDED. CONTACT ADMIN"]]);
+
+    await runTask(app, registerInvestor, { investor_id: investor.id }, { attempts: 2 });
+    expect(await investorRow(investor.id)).toEqual({ status: "REGISTERED", providerRemark: "CLIENT REGISTERED SUCCESSFULLY" });
+    expect(uccRequestsOf(investor.uccCode)).toEqual(["NEW", "NEW"]);
+    expect(await eventsOf(investor.id)).toEqual(["investor.registered"]);
   });
 
   it("the upload session expiring mid-call is renewed once and the FATCA record sent again", async () => {
