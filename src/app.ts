@@ -133,7 +133,12 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
       return sendError(c, result.error ?? new AppError("INTERNAL", "Internal error"));
     }
     if (result.status === 304) return c.body(null, 304, result.headers);
-    return c.body(result.json ?? "", result.status as 200, { ...result.headers, "Content-Type": "application/json; charset=utf-8" });
+    // A Response of its own with a plain header object (X-Request-Id included): Hono's c.body would
+    // gather the headers in a Headers object, which @hono/node-server then copies back into one.
+    return new Response(result.json ?? "", {
+      status: result.status,
+      headers: { ...result.headers, "Content-Type": "application/json; charset=utf-8", "X-Request-Id": c.get("requestId") },
+    });
   });
 
   app.route("/", createPages(services));

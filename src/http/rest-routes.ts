@@ -32,6 +32,8 @@ export interface RestRoute {
 interface PatternRoute extends RestRoute {
   /** The path as trpc-to-openapi matches it: `{name}` is one segment, letters in any case. */
   pattern: RegExp;
+  /** The normalized path of a route without path parameters. */
+  exactPath: string | undefined;
 }
 
 export interface RouteMatch {
@@ -43,7 +45,8 @@ export interface RouteMatch {
 /**
  * The route table, built once from the procedures' meta, with trpc-to-openapi's own path rules
  * (the ones its document describes): one trailing slash is optional, routes are tried in the
- * router's order.
+ * router's order. A path without parameters, sent exactly as declared, is found in a map instead
+ * (unless an earlier route's pattern would take it, which the map then leaves to the patterns).
  */
 export function restRoutes(router: AnyRouter): (method: string, path: string) => RouteMatch | undefined {
   const byMethod = new Map<string, PatternRoute[]>();
@@ -61,12 +64,26 @@ export function restRoutes(router: AnyRouter): (method: string, path: string) =>
       coerceQuery: takesBody ? (input) => input : queryCoercion(inputSchema),
       cacheStatic: meta.cache === "static",
       protect: protect !== false,
+      exactPath: restPath.includes("{") ? undefined : normalizePath(restPath),
     };
     byMethod.set(method, [...(byMethod.get(method) ?? []), route]);
   });
+  const exact = new Map<string, Map<string, RestRoute>>();
+  for (const [method, routes] of byMethod) {
+    const paths = new Map<string, RestRoute>();
+    routes.forEach((route, index) => {
+      const path = route.exactPath;
+      if (path === undefined || paths.has(path)) return;
+      if (routes.slice(0, index).some((earlier) => earlier.pattern.test(path))) return;
+      paths.set(path, route);
+    });
+    exact.set(method, paths);
+  }
 
   return (method, path) => {
     const normalized = normalizePath(path);
+    const route = exact.get(method)?.get(normalized);
+    if (route) return { route, params: {} };
     for (const route of byMethod.get(method) ?? []) {
       const found = route.pattern.exec(normalized);
       if (found) return { route, params: { ...found.groups } };
