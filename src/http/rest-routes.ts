@@ -10,6 +10,7 @@ import {
   type OpenApiProcedureRecord,
 } from "trpc-to-openapi";
 import type { Meta } from "../trpc/init.js";
+import { procedureRunner, type ProcedureCall } from "../trpc/run-procedure.js";
 import { queryCoercion, type QueryCoercion } from "./query-input.js";
 
 /** One REST operation: the procedure whose `openapi` meta names this method and path. */
@@ -27,6 +28,8 @@ export interface RestRoute {
   cacheStatic: boolean;
   /** Whether the procedure needs a bearer token (`openapi.protect`, true unless false). */
   protect: boolean;
+  /** Calls the procedure (see run-procedure). */
+  run: (call: ProcedureCall) => Promise<unknown>;
 }
 
 interface PatternRoute extends RestRoute {
@@ -64,6 +67,7 @@ export function restRoutes(router: AnyRouter): (method: string, path: string) =>
       coerceQuery: takesBody ? (input) => input : queryCoercion(inputSchema),
       cacheStatic: meta.cache === "static",
       protect: protect !== false,
+      run: procedureRunner(procedure),
       exactPath: restPath.includes("{") ? undefined : normalizePath(restPath),
     };
     byMethod.set(method, [...(byMethod.get(method) ?? []), route]);

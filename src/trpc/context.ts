@@ -25,6 +25,8 @@ export interface RequestInfo {
   clientIp?: string | undefined;
   userAgent?: string | undefined;
   origin?: string | undefined;
+  /** The request's logger, when the transport already made one (else one is made here). */
+  log?: Log | undefined;
 }
 
 /**
@@ -45,7 +47,7 @@ export function createContext(services: Services, request: RequestInfo): Context
     registrar: services.registrar,
     resolveHost: services.resolveHost,
     requestId: request.requestId,
-    log: lazyChild(services.logger, { request_id: request.requestId }),
+    log: request.log ?? lazyChild(services.logger, { request_id: request.requestId }),
     authorization: request.authorization,
     idempotencyKey: request.idempotencyKey,
     clientIp: request.clientIp ?? "unknown",
