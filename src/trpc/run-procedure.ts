@@ -51,18 +51,24 @@ export function procedureRunner(procedure: Pick<AnyProcedure, "_def">): (call: P
         meta,
         signal: undefined,
         batchIndex: 0,
-        next: (options) =>
-          step(
-            index + 1,
-            call,
-            options?.ctx ? { ...ctx, ...options.ctx } : ctx,
-            options && "input" in options ? options.input : input,
-            options?.getRawInput ?? getRawInput,
-          ) as Promise<Result>,
+        next: nextOf(index, call, ctx, input, getRawInput),
       });
     } catch (cause) {
       return { ok: false, error: getTRPCErrorFromUnknown(cause), marker: "middlewareMarker" } as Result;
     }
+  }
+
+  // Made by a function and returned: a closure written as `next: (options) => ...` would be named
+  // again on every call under tsx (esbuild's keepNames), which costs more than the closure.
+  function nextOf(index: number, call: ProcedureCall, ctx: object, input: unknown, getRawInput: GetRawInput) {
+    return (options?: NextOptions) =>
+      step(
+        index + 1,
+        call,
+        options?.ctx ? { ...ctx, ...options.ctx } : ctx,
+        options && "input" in options ? options.input : input,
+        options?.getRawInput ?? getRawInput,
+      ) as Promise<Result>;
   }
 
   return async (call) => {
