@@ -221,7 +221,7 @@ describe("the token check", () => {
 
     const unknown = await Promise.all(Array.from({ length: 5 }, () => auth.authenticate("Bearer mfat_unknown").catch((e: unknown) => e)));
     expect(lookups).toBe(2);
-    for (const error of unknown) expect((error as Error).message).toBe("The access token is invalid or has expired");
+    for (const error of unknown) expect((error as Error).message).toBe("The access token is invalid or has expired: get a new one from POST /api/auth/v1/token");
     // Nothing is kept of a look-up once it is answered: the next miss asks again.
     await auth.authenticate("Bearer mfat_unknown").catch(() => undefined);
     expect(lookups).toBe(3);
