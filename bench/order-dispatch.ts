@@ -7,7 +7,7 @@
  *      20 connections) while the worker is stopped, then the worker starts: orders/s until the last is
  *      ACCEPTED, p50/p99 from the worker's start to each acceptance. Targets >= 1,500 orders/s and >= 0.5 of
  *      the no-op rate.
- * MF_WORKER_CONCURRENCY sets the worker's concurrency (default 5, as in production); DATABASE_URL uses a
+ * MF_WORKER_CONCURRENCY sets the worker's concurrency (default 20, as in production); DATABASE_URL uses a
  * server instead of an embedded one; --smoke for a tiny run.   npm run bench:dispatch
  */
 import os from "node:os";

@@ -25,7 +25,7 @@ export interface WorkerHandle {
  * in one statement. What it costs: up to `size` jobs sit locked in this process (returned on a clean stop,
  * released by worker-liveness when the process dies) and a finished job stays locked for up to the batch delay
  * (a crash in that window runs it again: every task is idempotent). A local queue is only worth having beside
- * several concurrent workers; one worker (tests) takes jobs one at a time.
+ * several concurrent workers: with MF_WORKER_CONCURRENCY=1 it is off.
  */
 export function workerBatching(concurrency: number) {
   return {
