@@ -56,6 +56,13 @@ try {
     compare("procedure path (static responses off)", "req/s", uncachedResult, "node:http, same JSON", rawResult),
     compare("full stack (static response)", "req/s", fullResult, "bare Hono, same JSON", honoResult, { minRatio: 0.5 }),
   ]);
+  // The same comparison in server CPU per request, which the other work on a shared machine disturbs less.
+  const cpuPerRequest = (result: LoadResult) => (result.cpuMicros ?? Number.NaN) / result.requests;
+  const [oursCpu, honoCpu, fullCpu] = [cpuPerRequest(uncachedResult), cpuPerRequest(honoResult), cpuPerRequest(fullResult)];
+  console.log(
+    `server CPU per request: procedure path ${oursCpu.toFixed(1)} us, full stack ${fullCpu.toFixed(1)} us, bare Hono ${honoCpu.toFixed(1)} us` +
+      ` (bare Hono / procedure path ${(honoCpu / oursCpu).toFixed(2)})\n`,
+  );
   failOnUnexpected({ raw: rawResult, hono: honoResult, uncached: uncachedResult, full: fullResult });
   for (const server of [raw, full.server, uncached.server]) server.close();
 } finally {

@@ -91,6 +91,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
           clientIp: clientIp(c),
           userAgent: c.req.header("user-agent"),
           origin: new URL(c.req.url).origin,
+          log: c.get("log"),
         }),
       // The budget's RateLimit-* headers (and Retry-After on its 429) are set on the context; other
       // errors carry their own (Retry-After of a token-failure 429 or of a busy pool's 503).
@@ -128,12 +129,18 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
       userAgent: c.req.header("user-agent"),
       origin: url.slice(0, url.indexOf("/", url.indexOf("//") + 2)),
       ifNoneMatch: c.req.header("if-none-match"),
+      log: c.get("log"),
     });
     if (result.error !== undefined || result.status >= 400) {
       return sendError(c, result.error ?? new AppError("INTERNAL", "Internal error"));
     }
     if (result.status === 304) return c.body(null, 304, result.headers);
-    return c.body(result.json ?? "", result.status as 200, { ...result.headers, "Content-Type": "application/json; charset=utf-8" });
+    // A Response of its own with a plain header object (X-Request-Id included): Hono's c.body would
+    // gather the headers in a Headers object, which @hono/node-server then copies back into one.
+    return new Response(result.json ?? "", {
+      status: result.status,
+      headers: { ...result.headers, "Content-Type": "application/json; charset=utf-8", "X-Request-Id": c.get("requestId") },
+    });
   });
 
   app.route("/", createPages(services));

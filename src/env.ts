@@ -33,7 +33,7 @@ const EnvSchema = z.object({
   MF_SANDBOX_CLIENT_ID: z.string().regex(/^[A-Za-z0-9_.-]{8,64}$/, "8-64 letters, digits, '.', '_' or '-'").optional(),
   MF_SANDBOX_CLIENT_SECRET: z.string().min(16, "at least 16 characters").max(256).optional(),
   MF_SANDBOX_AUTO_REGISTER: flag,
-  MF_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
+  MF_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(20),
   HOLDINGS_FEED_DIR: z.string().optional(),
   HOLDINGS_REFRESH_CRON: z.string().default("0 6 * * *"),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,

@@ -18,6 +18,26 @@ export interface WorkerHandle {
 }
 
 /**
+ * graphile-worker's batching (https://worker.graphile.org/docs/performance#batching), shared by the
+ * service's worker and the benchmarks' no-op baseline. The pool locks up to `localQueue.size` runnable jobs
+ * in one query and hands them to its workers without a round trip each (a backlog of short jobs costs one
+ * claim per batch, not per job); completions and failures arriving in the same few milliseconds are written
+ * in one statement. What it costs: up to `size` jobs sit locked in this process (returned on a clean stop,
+ * released by worker-liveness when the process dies) and a finished job stays locked for up to the batch delay
+ * (a crash in that window runs it again: every task is idempotent). A local queue is only worth having beside
+ * several concurrent workers: with MF_WORKER_CONCURRENCY=1 it is off.
+ */
+export function workerBatching(concurrency: number) {
+  return {
+    localQueue: { size: concurrency > 1 ? Math.max(LOCAL_QUEUE_MIN, concurrency * 4) : -1 },
+    completeJobBatchDelay: JOB_BATCH_DELAY_MS,
+    failJobBatchDelay: JOB_BATCH_DELAY_MS,
+  };
+}
+const LOCAL_QUEUE_MIN = 20;
+const JOB_BATCH_DELAY_MS = 2;
+
+/**
  * How long a stop waits for running jobs. Past it, graphile-worker's forceful shutdown fails them (they run
  * again, after its short back-off, in this or another worker), so a stop fits the service's 10 s budget.
  */
@@ -58,6 +78,7 @@ export async function startWorker(
       taskList: buildTaskList(services),
       parsedCronItems: parseCronItems(cronItems(services.config)),
       logger: workerLogger(log),
+      preset: { worker: workerBatching(services.config.workerConcurrency) },
     });
     if (!registered) throw new Error("graphile-worker did not report its worker pool");
     await registered;

@@ -30,6 +30,11 @@ export interface LoadResult {
   unexpected: number;
   errors: number;
   firstFailure?: string;
+  /**
+   * CPU time of this process (where the servers run) during the run, in microseconds: divided by
+   * `requests`, the server's cost per request, which a busy shared machine disturbs far less than the rate.
+   */
+  cpuMicros?: number;
 }
 
 const LOAD_PROCESS = path.join(import.meta.dirname, "load-process.ts");
@@ -38,11 +43,13 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const child = fork(LOAD_PROCESS, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   const answer = new Promise<LoadResult | { error: string }>((resolve) => child.once("message", (m) => resolve(m as LoadResult)));
+  const cpu = process.cpuUsage();
   child.send(spec);
   const result = await Promise.race([answer, exited.then((code) => ({ error: `load process exited (${code}) without a result` }))]);
+  const used = process.cpuUsage(cpu);
   await exited;
   if ("error" in result) throw new Error(result.error);
-  return result;
+  return { ...result, cpuMicros: used.user + used.system };
 }
 
 /** A warm-up (JIT, pools, caches) then the measured run. With zero warm-up seconds, only the run. */

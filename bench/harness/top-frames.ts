@@ -1,7 +1,9 @@
 /**
  * The top frames of a CPU profile (`node --cpu-prof --cpu-prof-dir=DIR --import tsx bench/<name>.ts`): self time
  * by function and by package (node_modules/<package>, node: internals, our src/, bench/), largest first.
- *   npx tsx bench/harness/top-frames.ts DIR/<file>.cpuprofile [count]
+ *   npx tsx bench/harness/top-frames.ts DIR/<file>.cpuprofile [count] [after=<text>]
+ * With `after=<text>`, only the samples after the last one whose frame's URL contains <text>: e.g.
+ * `after=@hono/node-server` keeps bench:dispatch's drain (the backlog is placed over HTTP before it).
  */
 import { readFileSync } from "node:fs";
 
@@ -15,11 +17,20 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const [file, countArg] = process.argv.slice(2);
-if (!file) throw new Error("usage: top-frames.ts <file.cpuprofile> [count]");
+const [file, countArg, afterArg] = process.argv.slice(2);
+if (!file) throw new Error("usage: top-frames.ts <file.cpuprofile> [count] [after=<text>]");
 const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
 const count = Number(countArg ?? 25);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+if (afterArg?.startsWith("after=")) {
+  const text = afterArg.slice("after=".length);
+  let last = -1;
+  profile.samples.forEach((id, i) => {
+    if (byId.get(id)!.callFrame.url.includes(text)) last = i;
+  });
+  profile.samples = profile.samples.slice(last + 1);
+  profile.timeDeltas = profile.timeDeltas.slice(last + 1);
+}
 const selfByFrame = new Map<string, number>();
 const selfByPackage = new Map<string, number>();
 let total = 0;

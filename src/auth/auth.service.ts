@@ -36,6 +36,7 @@ const unauthorized = (message: string, error = "invalid_token") =>
 /** OAuth 2.0 client credentials: issues opaque bearer tokens and resolves them to a distributor. */
 export class AuthService {
   private readonly cache = new Map<string, { caller: Caller; expiresAt: number; checkedAt: number }>();
+  private readonly lookups = new Map<string, Promise<Caller | null>>();
 
   private readonly now: () => number;
   private readonly failures: TokenFailureLimit;
@@ -88,10 +89,32 @@ export class AuthService {
     const cached = this.cache.get(tokenHash);
     if (cached && cached.expiresAt > now && now - cached.checkedAt < CACHE_TTL_MS) return cached.caller;
 
+    const caller = await this.lookUp(tokenHash, now);
+    if (!caller) throw unauthorized("The access token is invalid or has expired: get a new one from POST /api/auth/v1/token");
+    return caller;
+  }
+
+  /**
+   * One database look-up per token at a time: requests that miss the cache together (every
+   * connection of a busy client when its entry lapses) wait for the same answer.
+   */
+  private lookUp(tokenHash: string, now: number): Promise<Caller | null> {
+    const pending = this.lookups.get(tokenHash);
+    if (pending) return pending;
+    const lookup = this.findCaller(tokenHash, now);
+    this.lookups.set(tokenHash, lookup);
+    const forget = () => {
+      if (this.lookups.get(tokenHash) === lookup) this.lookups.delete(tokenHash);
+    };
+    lookup.then(forget, forget);
+    return lookup;
+  }
+
+  private async findCaller(tokenHash: string, now: number): Promise<Caller | null> {
     const token = await repo.findLiveToken(this.db, tokenHash, new Date(now));
     if (!token) {
       this.cache.delete(tokenHash);
-      throw unauthorized("The access token is invalid or has expired: get a new one from POST /api/auth/v1/token");
+      return null;
     }
     const caller = { distributorId: token.distributorId, clientId: token.apiClient.clientId };
     this.remember(tokenHash, { caller, expiresAt: token.expiresAt.getTime(), checkedAt: now });

@@ -41,6 +41,33 @@ export async function insertRecordOnce(
   await db.sandboxExchangeRecord.createMany({ data: [record], skipDuplicates: true });
 }
 
+export type NewRecord = { kind: RecordKind; reference: string; status: RecordStatus; remark: string | null; payload: Prisma.InputJsonValue };
+
+/**
+ * Books records once and answers, in order, each one's booked status and remark: the first booking of a
+ * reference wins, a repeat gets it back. One statement when every reference is new (the insert answers
+ * them), one more read for repeats (a hot path: every dispatched order is booked here).
+ */
+export async function bookOnce(db: DbOrTx, records: readonly NewRecord[]): Promise<Array<Pick<SandboxRecord, "status" | "remark">>> {
+  const key = (kind: string, reference: string) => `${kind}\u0000${reference}`;
+  const inserted = await db.$queryRaw<Array<{ kind: string; reference: string; status: string; remark: string | null }>>`
+    INSERT INTO sandbox_exchange_records (kind, reference, status, remark, payload)
+    SELECT r.kind, r.reference, r.status, r.remark, r.payload::jsonb
+      FROM unnest(${records.map((r) => r.kind)}::text[], ${records.map((r) => r.reference)}::text[], ${records.map((r) => r.status)}::text[],
+                  ${records.map((r) => r.remark)}::text[], ${records.map((r) => JSON.stringify(r.payload))}::text[])
+           AS r(kind, reference, status, remark, payload)
+    ON CONFLICT (kind, reference) DO NOTHING
+    RETURNING kind, reference, status, remark`;
+  const booked = new Map(inserted.map((r) => [key(r.kind, r.reference), { status: narrowTo(RECORD_STATUSES, r.status, "sandbox_exchange_records.status"), remark: r.remark }]));
+  for (const record of records) {
+    if (!booked.has(key(record.kind, record.reference))) {
+      const { status, remark } = await getRecord(db, record.kind, record.reference);
+      booked.set(key(record.kind, record.reference), { status, remark });
+    }
+  }
+  return records.map((r) => booked.get(key(r.kind, r.reference))!);
+}
+
 /** Sets a record's status and remark (and payload, when given), creating it (empty payload) if it is new. */
 export async function upsertRecord(
   db: DbOrTx,

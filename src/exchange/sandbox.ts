@@ -15,6 +15,7 @@ import {
   type UccRegistration,
 } from "./port.js";
 import * as books from "./sandbox.repo.js";
+import { Batcher } from "../lib/batcher.js";
 
 type Kind = books.RecordKind;
 
@@ -33,7 +34,12 @@ type AllotmentRow = Omit<AllotmentReport, "orderId" | "exchangeOrderNumber">;
  * every remark (free text) with PANs masked.
  */
 export class SandboxExchange implements ExchangePort {
-  constructor(private readonly db: Db, private readonly options: { autoRegister: boolean }) {}
+  /** Bookings arriving together (dispatch jobs running at the same time) are written in one statement. */
+  private readonly bookings: Batcher<books.NewRecord, Pick<books.SandboxRecord, "status" | "remark">>;
+
+  constructor(private readonly db: Db, private readonly options: { autoRegister: boolean }) {
+    this.bookings = new Batcher((records) => books.bookOnce(this.db, records));
+  }
 
   async registerInvestor(ucc: UccRegistration): Promise<RegistrationOutcome> {
     return this.receive("UCC", ucc.clientCode, uccForBooks(ucc));
@@ -178,8 +184,7 @@ export class SandboxExchange implements ExchangePort {
    * duplicate with the original.
    */
   private async book(kind: Kind, reference: string, status: Status, remark: string | null, payload: object) {
-    await books.insertRecordOnce(this.db, { kind, reference, status, remark: maskFreeText(remark), payload: maskPansDeep(JSON.parse(JSON.stringify(payload))) });
-    return books.getRecord(this.db, kind, reference);
+    return this.bookings.add({ kind, reference, status, remark: maskFreeText(remark), payload: maskPansDeep(JSON.parse(JSON.stringify(payload))) });
   }
 
   private async status(kind: Kind, reference: string): Promise<RegistrationOutcome> {

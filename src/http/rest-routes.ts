@@ -10,6 +10,7 @@ import {
   type OpenApiProcedureRecord,
 } from "trpc-to-openapi";
 import type { Meta } from "../trpc/init.js";
+import { procedureRunner, type ProcedureCall } from "../trpc/run-procedure.js";
 import { queryCoercion, type QueryCoercion } from "./query-input.js";
 
 /** One REST operation: the procedure whose `openapi` meta names this method and path. */
@@ -27,11 +28,15 @@ export interface RestRoute {
   cacheStatic: boolean;
   /** Whether the procedure needs a bearer token (`openapi.protect`, true unless false). */
   protect: boolean;
+  /** Calls the procedure (see run-procedure). */
+  run: (call: ProcedureCall) => Promise<unknown>;
 }
 
 interface PatternRoute extends RestRoute {
   /** The path as trpc-to-openapi matches it: `{name}` is one segment, letters in any case. */
   pattern: RegExp;
+  /** The normalized path of a route without path parameters. */
+  exactPath: string | undefined;
 }
 
 export interface RouteMatch {
@@ -43,7 +48,8 @@ export interface RouteMatch {
 /**
  * The route table, built once from the procedures' meta, with trpc-to-openapi's own path rules
  * (the ones its document describes): one trailing slash is optional, routes are tried in the
- * router's order.
+ * router's order. A path without parameters, sent exactly as declared, is found in a map instead
+ * (unless an earlier route's pattern would take it, which the map then leaves to the patterns).
  */
 export function restRoutes(router: AnyRouter): (method: string, path: string) => RouteMatch | undefined {
   const byMethod = new Map<string, PatternRoute[]>();
@@ -61,12 +67,27 @@ export function restRoutes(router: AnyRouter): (method: string, path: string) =>
       coerceQuery: takesBody ? (input) => input : queryCoercion(inputSchema),
       cacheStatic: meta.cache === "static",
       protect: protect !== false,
+      run: procedureRunner(procedure),
+      exactPath: restPath.includes("{") ? undefined : normalizePath(restPath),
     };
     byMethod.set(method, [...(byMethod.get(method) ?? []), route]);
   });
+  const exact = new Map<string, Map<string, RestRoute>>();
+  for (const [method, routes] of byMethod) {
+    const paths = new Map<string, RestRoute>();
+    routes.forEach((route, index) => {
+      const path = route.exactPath;
+      if (path === undefined || paths.has(path)) return;
+      if (routes.slice(0, index).some((earlier) => earlier.pattern.test(path))) return;
+      paths.set(path, route);
+    });
+    exact.set(method, paths);
+  }
 
   return (method, path) => {
     const normalized = normalizePath(path);
+    const route = exact.get(method)?.get(normalized);
+    if (route) return { route, params: {} };
     for (const route of byMethod.get(method) ?? []) {
       const found = route.pattern.exec(normalized);
       if (found) return { route, params: { ...found.groups } };

@@ -190,6 +190,12 @@ export async function getUccCode(db: DbOrTx, id: string): Promise<string> {
   return uccCode;
 }
 
+/** The UCC codes of several investors, by id (a batch of dispatched orders). */
+export async function uccCodesOf(db: DbOrTx, ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await db.investor.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, uccCode: true } });
+  return new Map(rows.map((r) => [r.id, r.uccCode]));
+}
+
 /**
  * The account a payout goes to: the one named (when it is the investor's), otherwise the investor's
  * primary account; its number encrypted. Null when there is none.

@@ -1,5 +1,5 @@
 import type { Db, Tx } from "../db/client.js";
-import { recordEvent } from "../events/events.repo.js";
+import { recordEvent, recordEvents, type EventInput } from "../events/events.repo.js";
 import type { OrderPlacement } from "../exchange/port.js";
 import { maskFreeText } from "../lib/mask.js";
 import { createPayment, refundCapturedPayments } from "../payments/payments.service.js";
@@ -25,42 +25,76 @@ const REGISTRATION_TYPES = orderTypesWhere((type) => type.installments !== null)
  * (a held order) the exchange's number and remark while it stays PENDING.
  */
 export async function applyPlacement(db: Db, orderId: string, placement: OrderPlacement): Promise<boolean> {
-  if (placement.status === "PENDING") {
-    await repo.noteHeldPlacement(db, orderId, { exchangeOrderNumber: placement.exchangeOrderNumber, providerRemark: maskFreeText(placement.remark) });
-    return false;
+  const [moved] = await applyPlacements(db, [{ orderId, placement }]);
+  return moved!;
+}
+
+/**
+ * applyPlacement for several orders at once (dispatch jobs running together): the held ones are noted one by
+ * one; the others move in one transaction (see moveFromPendingMany). Answers, in order, whether each moved.
+ */
+export async function applyPlacements(db: Db, answers: ReadonlyArray<{ orderId: string; placement: OrderPlacement }>): Promise<boolean[]> {
+  const moves: repo.MoveFromPending[] = [];
+  for (const { orderId, placement } of answers) {
+    if (placement.status === "PENDING") {
+      await repo.noteHeldPlacement(db, orderId, { exchangeOrderNumber: placement.exchangeOrderNumber, providerRemark: maskFreeText(placement.remark) });
+      continue;
+    }
+    moves.push({
+      id: orderId,
+      status: placement.status,
+      exchangeOrderNumber: placement.exchangeOrderNumber,
+      providerRemark: placement.remark,
+      failureCode: placement.status === "REJECTED" ? (placement.failureCode ?? "exchange_rejected") : null,
+    });
   }
-  return moveFromPending(db, orderId, {
-    status: placement.status,
-    exchangeOrderNumber: placement.exchangeOrderNumber,
-    providerRemark: placement.remark,
-    failureCode: placement.status === "REJECTED" ? (placement.failureCode ?? "exchange_rejected") : null,
+  const moved = await moveFromPendingMany(db, moves);
+  // One order answered twice in a batch (two of its jobs at once) moves once: the first answer tells so.
+  const told = new Set<string>();
+  return answers.map(({ orderId, placement }) => {
+    if (placement.status === "PENDING" || !moved.has(orderId) || told.has(orderId)) return false;
+    told.add(orderId);
+    return true;
   });
 }
 
 /** Transport failures exhausted the dispatch attempts: FAILED, safe to investigate and place again. */
-export function markDispatchFailed(db: Db, orderId: string, remark: string): Promise<boolean> {
-  return moveFromPending(db, orderId, { status: "FAILED", exchangeOrderNumber: null, providerRemark: remark, failureCode: "exchange_unreachable" });
+export async function markDispatchFailed(db: Db, orderId: string, remark: string): Promise<boolean> {
+  const moved = await moveFromPendingMany(db, [{ id: orderId, status: "FAILED", exchangeOrderNumber: null, providerRemark: remark, failureCode: "exchange_unreachable" }]);
+  return moved.has(orderId);
 }
 
-async function moveFromPending(
-  db: Db,
-  orderId: string,
-  to: { status: "ACCEPTED" | "REJECTED" | "FAILED"; exchangeOrderNumber: string | null; providerRemark: string | null; failureCode: OrderFailureCode | null },
-): Promise<boolean> {
-  const providerRemark = maskFreeText(to.providerRemark);
+/**
+ * Moves out of PENDING, each with its event and what acceptance sets going, all in one transaction: one
+ * UPDATE for every order, one read of the moved orders, one INSERT of their events (the webhook fan-out
+ * reads the subscriptions once per distributor and queues one delivery job per transaction). An order no
+ * longer PENDING is left alone, and an order named twice moves once (its first move). Answers the ids that moved.
+ */
+async function moveFromPendingMany(db: Db, moves: repo.MoveFromPending[]): Promise<Set<string>> {
+  if (moves.length === 0) return new Set();
+  const firstOfEach = new Map<string, repo.MoveFromPending>();
+  for (const m of moves) if (!firstOfEach.has(m.id)) firstOfEach.set(m.id, { ...m, providerRemark: maskFreeText(m.providerRemark) });
+  const masked = [...firstOfEach.values()];
   return db.$transaction(async (tx) => {
-    if (!(await repo.moveOrder(tx, orderId, ["PENDING"], { ...to, providerRemark }))) return false;
-    const order = await repo.getOrderById(tx, orderId);
-    const data = { order_id: orderId, provider_remark: providerRemark };
-    const event =
-      to.status === "ACCEPTED"
-        ? ({ event: "order.accepted", data: { ...data, status: "ACCEPTED" } } as const)
-        : to.status === "REJECTED"
-          ? ({ event: "order.rejected", data: { ...data, status: "REJECTED" } } as const)
-          : ({ event: "order.failed", data: { ...data, status: "FAILED" } } as const);
-    await recordEvent(tx, { distributorId: order.distributorId, resourceType: "order", resourceId: orderId, ...event });
-    if (to.status === "ACCEPTED") await afterAcceptance(tx, order);
-    return true;
+    const movedIds = await repo.moveManyFromPending(tx, masked);
+    if (movedIds.length === 0) return new Set<string>();
+    const moved = new Set(movedIds);
+    const orders = new Map((await repo.findOrdersByIds(tx, movedIds)).map((o) => [o.id, o]));
+    const done = masked.filter((m) => moved.has(m.id));
+    await recordEvents(
+      tx,
+      done.map((m): EventInput => {
+        const base = { distributorId: orders.get(m.id)!.distributorId, resourceType: "order" as const, resourceId: m.id };
+        const data = { order_id: m.id, provider_remark: m.providerRemark };
+        return m.status === "ACCEPTED"
+          ? { ...base, event: "order.accepted", data: { ...data, status: "ACCEPTED" } }
+          : m.status === "REJECTED"
+            ? { ...base, event: "order.rejected", data: { ...data, status: "REJECTED" } }
+            : { ...base, event: "order.failed", data: { ...data, status: "FAILED" } };
+      }),
+    );
+    for (const m of done) if (m.status === "ACCEPTED") await afterAcceptance(tx, orders.get(m.id)!);
+    return moved;
   });
 }
 

@@ -277,6 +277,12 @@ export async function getOrderById(db: DbOrTx, id: string): Promise<OrderRow> {
   return toOrderRow(await db.order.findUniqueOrThrow({ where: { id } }));
 }
 
+/** The orders of `ids` that exist (in no particular order). */
+export async function findOrdersByIds(db: DbOrTx, ids: readonly string[]): Promise<OrderRow[]> {
+  const rows = await db.order.findMany({ where: { id: { in: [...ids] } } });
+  return rows.map(toOrderRow);
+}
+
 const SIP_TYPES = orderTypesWhere((type) => type.sip);
 
 /** A SIP or XSIP registration of one investment account (what a top-up names). */
@@ -356,6 +362,32 @@ export async function moveOrder(
 ): Promise<boolean> {
   const { count } = await tx.order.updateMany({ where: { id, status: { in: [...from] } }, data });
   return count === 1;
+}
+
+export interface MoveFromPending {
+  id: string;
+  status: Extract<OrderStatus, "ACCEPTED" | "REJECTED" | "FAILED">;
+  exchangeOrderNumber: string | null;
+  providerRemark: string | null;
+  failureCode: OrderFailureCode | null;
+}
+
+/**
+ * Many conditional moves out of PENDING in one statement (each order with its own columns): answers the
+ * ids that were still PENDING and moved.
+ */
+export async function moveManyFromPending(tx: DbOrTx, moves: readonly MoveFromPending[]): Promise<string[]> {
+  if (moves.length === 0) return [];
+  const rows = await tx.$queryRaw<Array<{ id: string }>>`
+    UPDATE orders AS o
+       SET status = m.status, exchange_order_number = m.exchange_order_number, provider_remark = m.provider_remark,
+           failure_code = m.failure_code, updated_at = now()
+      FROM unnest(${moves.map((m) => m.id)}::text[], ${moves.map((m) => m.status)}::text[], ${moves.map((m) => m.exchangeOrderNumber)}::text[],
+                  ${moves.map((m) => m.providerRemark)}::text[], ${moves.map((m) => m.failureCode)}::text[])
+           AS m(id, status, exchange_order_number, provider_remark, failure_code)
+     WHERE o.id = m.id AND o.status = 'PENDING'
+    RETURNING o.id`;
+  return rows.map((r) => r.id);
 }
 
 /** ACCEPTED -> ALLOTTED with the allotment's figures; never a registration itself (`registrationTypes`). */

@@ -25,13 +25,29 @@ export interface RequestInfo {
   clientIp?: string | undefined;
   userAgent?: string | undefined;
   origin?: string | undefined;
+  /** The request's logger, when the transport already made one (else one is made here). */
+  log?: Log | undefined;
 }
 
+/**
+ * A new object per request (middlewares write the caller on it). The services are listed one by one:
+ * a literal of fixed shape is several times cheaper to build than a spread of `services`, and the
+ * type refuses a service left out (optional ones included).
+ */
 export function createContext(services: Services, request: RequestInfo): Context {
-  return {
-    ...services,
+  const context: { [K in keyof Services]-?: Services[K] } & Omit<Context, keyof Services> = {
+    config: services.config,
+    prisma: services.prisma,
+    logger: services.logger,
+    auth: services.auth,
+    budget: services.budget,
+    cipher: services.cipher,
+    exchange: services.exchange,
+    sandboxExchange: services.sandboxExchange,
+    registrar: services.registrar,
+    resolveHost: services.resolveHost,
     requestId: request.requestId,
-    log: lazyChild(services.logger, { request_id: request.requestId }),
+    log: request.log ?? lazyChild(services.logger, { request_id: request.requestId }),
     authorization: request.authorization,
     idempotencyKey: request.idempotencyKey,
     clientIp: request.clientIp ?? "unknown",
@@ -39,4 +55,5 @@ export function createContext(services: Services, request: RequestInfo): Context
     origin: request.origin,
     response: { headers: {} },
   };
+  return context;
 }

@@ -59,6 +59,37 @@ function asTRPCError(error: AppError): TRPCError {
 
 export const router = t.router;
 export const middleware = t.middleware;
+
+/** An application error as the tRPC error of its code; anything else as it is. */
+function asThrown(error: unknown): unknown {
+  return error instanceof AppError ? asTRPCError(error) : error;
+}
+
+/** Refuses a raw input that no schema accepts (see publicProcedure), before anything else runs. */
+async function refuseUnsafeInput(getRawInput: () => Promise<unknown>): Promise<void> {
+  try {
+    assertSafeInput(await getRawInput());
+  } catch (error) {
+    throw asThrown(error);
+  }
+}
+
+/** tRPC wraps what a middleware or resolver throws in an INTERNAL_SERVER_ERROR with it as the cause. */
+function unwrapAppError<R extends { ok: boolean }>(result: R): R {
+  const cause = result.ok ? undefined : (result as { error?: { cause?: unknown } }).error?.cause;
+  if (cause instanceof AppError) throw asTRPCError(cause);
+  return result;
+}
+
+type Caller = Awaited<ReturnType<Context["auth"]["authenticate"]>>;
+
+/*
+ * Each base below is ONE middleware (tRPC copies its options object at every middleware), and what
+ * they add to the context they write on it: the context is this request's own object (or a caller's),
+ * and passing `ctx` to `next` would make tRPC copy every field of it. `next<{...}>({})` only tells
+ * the procedures' types what is there.
+ */
+
 /**
  * The one base of every procedure: the raw input (body, query and path parameters on REST, the
  * input on /trpc) is refused before anything else, authentication included, when it holds what
@@ -66,39 +97,45 @@ export const middleware = t.middleware;
  * nesting). An application error from anywhere below leaves as the tRPC error of its code.
  */
 export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
-  try {
-    assertSafeInput(await getRawInput());
-  } catch (error) {
-    throw error instanceof AppError ? asTRPCError(error) : error;
-  }
-  const result = await next();
-  // tRPC wraps what a middleware or resolver throws in an INTERNAL_SERVER_ERROR with it as the cause.
-  if (!result.ok && result.error.cause instanceof AppError) throw asTRPCError(result.error.cause);
-  return result;
+  await refuseUnsafeInput(getRawInput);
+  return unwrapAppError(await next());
 });
 
 /**
  * Every procedure but the token endpoint and the public link pages: the caller must hold a valid
- * token, and each call spends one request of its API client's budget (429 beyond it).
+ * token, and each call spends one request of its API client's budget (429 beyond it). The raw input
+ * is checked first, as on publicProcedure.
  */
-export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const caller = await ctx.auth.authenticate(ctx.authorization);
-  spendBudget(ctx.budget, caller.clientId, ctx.response.headers);
-  return next({ ctx: { caller } });
+export const authedProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
+  await refuseUnsafeInput(getRawInput);
+  let caller: Caller;
+  try {
+    caller = await ctx.auth.authenticate(ctx.authorization);
+    spendBudget(ctx.budget, caller.clientId, ctx.response.headers);
+  } catch (error) {
+    throw asThrown(error);
+  }
+  (ctx as Context & { caller: Caller }).caller = caller;
+  return unwrapAppError(await next<{ caller: Caller }>({}));
 });
 
 /**
  * The public order-link paths: no token (the link id is the capability), so each call spends one
  * request of its client address's budget (an IPv4 address, an IPv6 /64), as an API client spends its
- * own: RateLimit-* headers, 429 beyond it.
+ * own: RateLimit-* headers, 429 beyond it. The raw input is checked first, as on publicProcedure.
  */
-export const linkProcedure = publicProcedure.use(({ ctx, next }) => {
-  spendBudget(ctx.budget, `address:${addressKey(ctx.clientIp)}`, ctx.response.headers);
-  return next();
+export const linkProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
+  await refuseUnsafeInput(getRawInput);
+  try {
+    spendBudget(ctx.budget, `address:${addressKey(ctx.clientIp)}`, ctx.response.headers);
+  } catch (error) {
+    throw asThrown(error);
+  }
+  return unwrapAppError(await next());
 });
 
 /** Sandbox simulation: the caller must hold a token, and in production the routes do not exist. */
 export const sandboxProcedure = authedProcedure.use(({ ctx, next }) => {
   if (ctx.config.env !== "sandbox" || !ctx.sandboxExchange) throw new AppError("NOT_FOUND", "Not found");
-  return next({ ctx: { sandboxExchange: ctx.sandboxExchange } });
+  return next<{ sandboxExchange: NonNullable<Context["sandboxExchange"]> }>({});
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { AuthService } from "../../src/auth/auth.service.js";
+import type { Db } from "../../src/db/client.js";
 import { sha256Hex } from "../../src/lib/crypto.js";
 import { useTestApp } from "../helpers/app.js";
 
@@ -195,5 +197,33 @@ describe("bearer authentication on /api paths", () => {
     });
     expect(again.status).toBe(401);
     expect(again.body).toEqual({ error: "invalid_client" });
+  });
+});
+
+describe("the token check", () => {
+  it("asks the database once for requests that miss the cache together, and each gets the caller", async () => {
+    const d = await app.newDistributor();
+    let lookups = 0;
+    const counted = app.prisma.$extends({
+      query: {
+        accessToken: {
+          findFirst({ args, query }) {
+            lookups++;
+            return query(args);
+          },
+        },
+      },
+    }) as unknown as Db;
+    const auth = new AuthService(counted);
+    const callers = await Promise.all(Array.from({ length: 20 }, () => auth.authenticate(`Bearer ${d.token}`)));
+    expect(lookups).toBe(1);
+    expect(new Set(callers.map((c) => `${c.distributorId}/${c.clientId}`))).toEqual(new Set([`${d.distributor_id}/${d.client_id}`]));
+
+    const unknown = await Promise.all(Array.from({ length: 5 }, () => auth.authenticate("Bearer mfat_unknown").catch((e: unknown) => e)));
+    expect(lookups).toBe(2);
+    for (const error of unknown) expect((error as Error).message).toBe("The access token is invalid or has expired: get a new one from POST /api/auth/v1/token");
+    // Nothing is kept of a look-up once it is answered: the next miss asks again.
+    await auth.authenticate("Bearer mfat_unknown").catch(() => undefined);
+    expect(lookups).toBe(3);
   });
 });

@@ -1,13 +1,15 @@
-import { ExchangeUnavailableError, type OrderEntry } from "../../exchange/port.js";
+import { ExchangeUnavailableError, type OrderEntry, type OrderPlacement } from "../../exchange/port.js";
+import { Batcher } from "../../lib/batcher.js";
+import type { Services } from "../../core/services.js";
 import { enqueue } from "../../jobs/enqueue.js";
 import type { TaskHandler } from "../../jobs/task.js";
-import { findPayoutAccount, getUccCode, investorDetails } from "../../investors/investors.repo.js";
+import { findPayoutAccount, investorDetails, uccCodesOf } from "../../investors/investors.repo.js";
 import { decryptDetails } from "../../investors/investors.service.js";
 import { findMandateById } from "../../mandates/mandates.repo.js";
 import { orderDetails, targetSchemeCode } from "../order-details.js";
 import type { StoredOrderDetails } from "../orders.schemas.js";
-import { applyPlacement, markDispatchFailed } from "../order-moves.js";
-import { findOrderById } from "../orders.repo.js";
+import { applyPlacements, markDispatchFailed } from "../order-moves.js";
+import { findOrdersByIds, type OrderRow } from "../orders.repo.js";
 
 /** The longest retry delay a dispatch job waits out itself (the sandbox asks for 500 ms). */
 const SHORT_RETRY_MAX_MS = 1_000;
@@ -20,9 +22,10 @@ const SHORT_RETRY_MAX_MS = 1_000;
  * left replaces it at once (a later run_at would wait for the worker's next poll, seconds away).
  */
 export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id }, { services, job, log }) => {
-  const order = await findOrderById(services.prisma, order_id);
-  if (!order || order.status !== "PENDING" || order.exchangeOrderNumber) return;
-  const clientCode = await getUccCode(services.prisma, order.investorId);
+  const batch = batchersOf(services);
+  const loaded = await batch.load.add(order_id);
+  if (!loaded || loaded.order.status !== "PENDING" || loaded.order.exchangeOrderNumber) return;
+  const { order, clientCode } = loaded;
   const details = orderDetails(order, log);
   const payout = order.orderType === "REDEMPTION" || order.orderType === "SWP" ? await findPayoutAccount(services.prisma, order.investorId, order.bankAccountId) : null;
   const contact = order.orderType === "SWP" || order.orderType === "STP" ? await investorContact(services, order.investorId) : null;
@@ -49,7 +52,7 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
       contact,
       exchangeMandateId: order.mandateId ? ((await findMandateById(services.prisma, order.mandateId))?.exchangeMandateId ?? null) : null,
     });
-    await applyPlacement(services.prisma, order.id, placement);
+    await batch.apply.add({ orderId: order.id, placement });
   } catch (error) {
     if (error instanceof ExchangeUnavailableError && job.attempts >= job.max_attempts) {
       await markDispatchFailed(services.prisma, order.id, error.message);
@@ -67,8 +70,43 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
   }
 };
 
+/**
+ * The dispatch jobs running at the same time in a process share their database work (see Batcher): their
+ * orders (with the investors' client codes) are read together, and the exchange's answers applied in one
+ * transaction (applyPlacements). Each job still places its own order at the exchange, one call per order
+ * under its own job (the exchange's retry contract is per order), and fails or retries alone.
+ */
+interface DispatchBatchers {
+  load: Batcher<string, { order: OrderRow; clientCode: string } | null>;
+  apply: Batcher<{ orderId: string; placement: OrderPlacement }, boolean>;
+}
+const batchers = new WeakMap<Services, DispatchBatchers>();
+
+function batchersOf(services: Services): DispatchBatchers {
+  let found = batchers.get(services);
+  if (!found) {
+    const db = services.prisma;
+    found = {
+      load: new Batcher(async (ids) => {
+        const orders = new Map((await findOrdersByIds(db, ids)).map((o) => [o.id, o]));
+        const codes = await uccCodesOf(db, [...orders.values()].map((o) => o.investorId));
+        return ids.map((id) => {
+          const order = orders.get(id);
+          if (!order) return null;
+          const clientCode = codes.get(order.investorId);
+          if (clientCode === undefined) throw new Error(`order ${id}: its investor is missing`);
+          return { order, clientCode };
+        });
+      }),
+      apply: new Batcher((answers) => applyPlacements(db, answers)),
+    };
+    batchers.set(services, found);
+  }
+  return found;
+}
+
 /** The investor's mobile and e-mail (clear), which an SWP or STP registration sends for the investor's verification. */
-async function investorContact(services: Parameters<typeof dispatchOrder>[1]["services"], investorId: string): Promise<{ mobile: string; email: string } | null> {
+async function investorContact(services: Services, investorId: string): Promise<{ mobile: string; email: string } | null> {
   const [row] = await investorDetails(services.prisma, [investorId]);
   if (!row?.detailsEncrypted) return null;
   const { mobile, email } = decryptDetails(services.cipher, { detailsEncrypted: row.detailsEncrypted }).contact;
