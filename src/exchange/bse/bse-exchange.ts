@@ -30,6 +30,7 @@ import { mandateAuthUrlAtExchange, mandateStatusAtExchange, registerMandateAtExc
 import { initiatePayment, paymentStatuses } from "./payments.js";
 import { insertOrderRef, isCancelKind, isRegistrationKind, orderRefs, recordOutcome, refsOfOrders, type BseOrderRef, type BseOrderRefKind } from "./order-refs.repo.js";
 import { isOrderEntryType, orderEntryParams, readOrderEntryAnswer, type Member, type OrderEntryAnswer } from "./order-entry.js";
+import { BseRefusedError } from "./refusals.js";
 import { failureCodeFor, providerRemark } from "./remarks.js";
 import { cancelRequest, PLAN_OPERATION, planProblem, planRequest, readPlanAnswer, withSession, type PlanRequest } from "./plan-entry.js";
 import { orderStatusRows, REPORTS, reportParams, statementRows, type OrderStatusRow } from "./reports.js";
@@ -257,7 +258,8 @@ export class BseExchange implements ExchangePort {
 
   /**
    * Sends one request under a new TransNo, recorded first; its answer is recorded before it is returned.
-   * Refused for its session, or never delivered, the TransNo is NOT_PLACED (the exchange has nothing under it).
+   * Refused for its session or our login (a login inside the call: an SWP's upload session; credentials in
+   * the body: STP), or never delivered, the TransNo is NOT_PLACED (the exchange has nothing under it).
    */
   private async send<R = PlanRequest>(
     orderId: string,
@@ -273,7 +275,7 @@ export class BseExchange implements ExchangePort {
     try {
       answer = await request(transNo, recorded);
     } catch (error) {
-      if (error instanceof ExchangeNotDeliveredError || error instanceof BseSessionError) {
+      if (error instanceof ExchangeNotDeliveredError || error instanceof BseSessionError || error instanceof BseLoginError || error instanceof BseRefusedError) {
         await recordOutcome(this.db, transNo, { outcome: "NOT_PLACED", exchangeOrderNumber: null, remark: null });
       }
       throw error;

@@ -7,7 +7,7 @@ import { investorCreatedAt } from "./lookups.repo.js";
 import { callMfapi } from "./mfapi.js";
 import { MFAPI_FLAG } from "./mfapi-params.js";
 import { buildUccRequest, readUccResponse } from "./ucc-param.js";
-import { credentialFailure } from "./web-service.js";
+import { applyRefusalRule } from "./refusals.js";
 
 export const UCC_REGISTRATION_PATH = "/StarMFCommonAPI/ClientMaster/Registration";
 
@@ -29,7 +29,8 @@ export const FATCA_DECLARATION_IP = "0.0.0.0";
  * Enhanced UCC registration, then the FATCA upload (bse-starmf-services.md §3, §4). NEW first; a NEW the
  * exchange refuses because it already has the client code (a retry after a crash, a re-registration)
  * goes again as MOD, and its FATCA record is a change (C). A value the exchange cannot carry is
- * REJECTED with the field named, before anything is sent. The outcome is final (REGISTERED or
+ * REJECTED with the field named, before anything is sent; a refusal of our login or member is
+ * "unavailable" (refusals.ts), so the job retries once the configuration is fixed. The outcome is final (REGISTERED or
  * REJECTED): the exchange has no status call for a UCC.
  */
 export async function registerClient(ctx: BseContext, ucc: UccRegistration): Promise<RegistrationOutcome> {
@@ -55,12 +56,15 @@ export async function registerClient(ctx: BseContext, ucc: UccRegistration): Pro
     outcome = readUccResponse(await ctx.transport.json("UCC registration", UCC_REGISTRATION_PATH, { ...bodyNew, RegnType: "MOD" }));
   }
   ctx.log.info({ client_code: ucc.clientCode, regn_type: regnType, status: outcome.status }, "BSE UCC registration answered");
-  if (outcome.status === "REJECTED") return { status: "REJECTED", remark: maskFreeText(outcome.remark) };
+  if (outcome.status === "REJECTED") {
+    applyRefusalRule("registration", "UCC registration", outcome.remark, ctx.log);
+    return { status: "REJECTED", remark: maskFreeText(outcome.remark) };
+  }
 
   const fatca = await callMfapi(ctx.transport, ctx.sessions, ctx.config.userId, MFAPI_FLAG.fatcaUpload, regnType === "NEW" ? fatcaNew : fatcaChange);
   ctx.log.info({ client_code: ucc.clientCode, ok: fatca.ok }, "BSE FATCA upload answered");
   if (!fatca.ok) {
-    if (fatca.kind === "credentials") throw credentialFailure("FATCA upload", fatca.message);
+    applyRefusalRule("registration", "FATCA upload", fatca.message, ctx.log);
     return { status: "REJECTED", remark: maskFreeText(`FATCA UPLOAD FAILED: ${fatca.message || "no reason given"}`) };
   }
   return { status: "REGISTERED", remark: outcome.remark === null ? null : maskFreeText(outcome.remark) };

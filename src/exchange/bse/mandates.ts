@@ -10,7 +10,8 @@ import { exchangeMandateIdsTaken, mandateRegistrationSent, recordMandateAnswer, 
 import { callMfapi } from "./mfapi.js";
 import { MFAPI_FLAG, mandateIdFrom, mandateRegistrationParam } from "./mfapi-params.js";
 import { randomPassKey } from "./sessions.js";
-import { CREDENTIAL_FAILURE, callWebService, credentialFailure, listOf, statusOf, textOf } from "./web-service.js";
+import { applyRefusalRule, BseRefusedError } from "./refusals.js";
+import { callWebService, listOf, statusOf, textOf } from "./web-service.js";
 
 type MandateOutcome = RegistrationOutcome & { exchangeMandateId: string | null };
 
@@ -49,9 +50,9 @@ export async function registerMandateAtExchange(ctx: BseContext, mandate: Mandat
   const result = await callMfapi(ctx.transport, ctx.sessions, ctx.config.userId, MFAPI_FLAG.mandateRegistration, param);
   ctx.log.info({ mandate_id: mandate.mandateId, ok: result.ok }, "BSE mandate registration answered");
   if (!result.ok) {
-    // A refused session never reached the registration; a refused registration created nothing.
-    if (result.kind === "credentials") throw credentialFailure("mandate registration", result.message);
+    // A refused registration created nothing: a retry sends it again without looking for it.
     await recordMandateAnswer(ctx.db, mandate.mandateId, null, new Date(ctx.now()));
+    applyRefusalRule("registration", "mandate registration", result.message, ctx.log);
     return { status: "REJECTED", remark: maskFreeText(result.message || "MANDATE REGISTRATION REJECTED"), exchangeMandateId: null };
   }
   const exchangeMandateId = mandateIdFrom(result.message);
@@ -164,7 +165,7 @@ async function mandateDetails(ctx: BseContext, query: { clientCode: string; exch
   const message = textOf(answer.Message);
   if (statusOf("MandateDetails", answer) === "101") {
     if (/INVALID MANDATE ID|INVALID CLIENT CODE/i.test(message)) throw new MandateRefused(message);
-    if (CREDENTIAL_FAILURE.test(message)) throw credentialFailure("mandate status", message);
+    applyRefusalRule("registration", "mandate status", message, ctx.log);
     throw new ExchangeUnavailableError(`BSE mandate status failed: ${maskFreeText(message || "(no message)")}`);
   }
   return listOf(answer.MandateDetails, "MandateDetails");
@@ -181,7 +182,8 @@ async function accessToken(ctx: BseContext): Promise<string> {
   });
   const text = textOf(answer.ResponseString);
   if (statusOf("GetAccessToken", answer) === "100" && text !== "") return text;
-  throw credentialFailure("GetAccessToken", statusOf("GetAccessToken", answer) === "101" ? text : "unexpected answer");
+  // A refused token request is a refused login: unavailable, whatever it names.
+  throw new BseRefusedError("GetAccessToken", statusOf("GetAccessToken", answer) === "101" ? text : "unexpected answer");
 }
 
 /**
@@ -204,7 +206,7 @@ export async function mandateAuthUrlAtExchange(ctx: BseContext, mandateId: strin
     if (!/^https:\/\//i.test(text) && !/^http:\/\//i.test(text)) throw new ExchangeUnavailableError("BSE EMandateAuthURL: the answer is not a URL");
     return text;
   }
-  if (/^FAILED:/i.test(text) && CREDENTIAL_FAILURE.test(text)) throw credentialFailure("EMandateAuthURL", text);
+  applyRefusalRule("registration", "EMandateAuthURL", text, ctx.log);
   ctx.log.info({ mandate_id: mandateId, exchange_message: maskFreeText(text) }, "BSE has no e-NACH authentication URL for the mandate");
   return null;
 }

@@ -126,17 +126,15 @@ export function paymentStatusParam(query: { clientCode: string; exchangeOrderNum
  * What a failure means for the caller (section 2.6 and 11.2):
  * - `session`: the encrypted password is stale (PASSWORD EXPIRED, INVALID ENCRYPTED PASSWORD): log in
  *   again and retry once;
- * - `credentials`: our configuration is wrong (user id, member code): no retry helps;
  * - `request`: the exchange could not read what we sent (param format, a blank mandatory code): a bug of ours;
- * - `rejected`: the exchange refused the request itself (a FAILED: ... message and every other text).
+ * - `rejected`: the exchange refused the request (a FAILED: ... message and every other text). A refusal
+ *   of our login or member (INVALID USER ID, INVALID MEMBER CODE, ...) is among these: the caller applies
+ *   the one refusal rule of refusals.ts, which depends on the request (an order or a registration).
  */
-export type MfapiFailureKind = "session" | "credentials" | "request" | "rejected";
+export type MfapiFailureKind = "session" | "request" | "rejected";
 
-/** The documented texts of the other kinds, matched whole (a session refusal is `isSessionRefusal`'s, as on every service). */
+/** The documented texts of the request kind, matched whole (a session refusal is `isSessionRefusal`'s, as on every service). */
 const FAILURE_KIND: Readonly<Record<string, Exclude<MfapiFailureKind, "session">>> = {
-  "INVALID USER ID": "credentials",
-  "MEMBER CODE MANDATORY": "credentials",
-  "INVALID MEMBER CODE": "credentials",
   "INVALID PARAM STRING FORMAT": "request",
   "CLIENT CODE MANDATORY": "request",
   "INVALID ACTION CODE": "request",

@@ -1,6 +1,7 @@
 import type { OrderEntry, OrderPlacement } from "../port.js";
 import { ExchangeUnavailableError } from "../port.js";
-import { failureCodeFor, providerRemark } from "./remarks.js";
+import { rejectedOrder } from "./refusals.js";
+import { providerRemark } from "./remarks.js";
 import { BseSessionError, isSessionRefusal, type Session } from "./sessions.js";
 import type { SoapParam } from "./soap.js";
 import { internalRefOf } from "./trans-no-layout.js";
@@ -97,7 +98,7 @@ export type OrderEntryAnswer = OrderPlacement & { status: "ACCEPTED" | "REJECTED
 /**
  * Reads `TransCode|TransNo|OrderNo|UserID|MemberId|ClientCode|remark|flag`, by position (the remark may
  * hold anything, even a `|`): flag 0 is ACCEPTED with the order number, 1 REJECTED with the remark and its
- * failure code. A session refusal is BseSessionError (log in again, send again); an answer of another
+ * failure code (refusals.ts: a refused login is unavailable). A session refusal is BseSessionError (log in again, send again); an answer of another
  * shape, or for another TransNo, is ExchangeUnavailableError.
  */
 export function readOrderEntryAnswer(result: string, transNo: string): OrderEntryAnswer {
@@ -114,7 +115,7 @@ export function readOrderEntryAnswer(result: string, transNo: string): OrderEntr
     return { status: "ACCEPTED", exchangeOrderNumber: knownNumber, remark: providerRemark(remark) };
   }
   if (flag === "1") {
-    return { status: "REJECTED", exchangeOrderNumber: knownNumber, remark: providerRemark(remark) ?? "REJECTED BY THE EXCHANGE", failureCode: failureCodeFor(remark) };
+    return rejectedOrder("orderEntryParam", remark, knownNumber);
   }
   throw new ExchangeUnavailableError(`BSE orderEntryParam: unexpected success flag`);
 }

@@ -7,7 +7,8 @@ import { mappingRemark } from "./investors.js";
 import { exchangeOrderNumbers, paymentsAtExchange } from "./lookups.repo.js";
 import { callMfapi } from "./mfapi.js";
 import { MFAPI_FLAG, paymentStatusParam, readPaymentStatus } from "./mfapi-params.js";
-import { credentialFailure, textOf } from "./web-service.js";
+import { applyRefusalRule } from "./refusals.js";
+import { textOf } from "./web-service.js";
 
 export const SINGLE_PAYMENT_PATH = "/StarMFSinglePaymentAPI/Single/Payment";
 
@@ -85,6 +86,7 @@ export async function initiatePayment(ctx: BseContext, payment: PaymentRequest):
     return { status: "PENDING", paymentReference, page: text.trim() === "" ? null : page };
   }
   if (code === "101") {
+    applyRefusalRule("registration", "single payment", text, ctx.log);
     const remark = maskFreeText(text.trim() || "PAYMENT REFUSED BY THE EXCHANGE");
     if (ALREADY_STARTED.test(remark)) return { status: "PENDING", paymentReference, page: null };
     return { status: "FAILED", remark, failureCode: paymentFailureCodeFor(remark) };
@@ -150,7 +152,7 @@ export async function paymentStatuses(ctx: BseContext, paymentIds: string[]): Pr
     const param = paymentStatusParam({ clientCode: payment.clientCode, exchangeOrderNumber: payment.exchangeOrderNumber });
     const result = await callMfapi(ctx.transport, ctx.sessions, ctx.config.userId, MFAPI_FLAG.clientOrderPaymentStatus, param);
     if (!result.ok) {
-      if (result.kind === "credentials") throw credentialFailure("payment status", result.message);
+      applyRefusalRule("registration", "payment status", result.message, ctx.log);
       ctx.log.warn({ payment_id: payment.paymentId, exchange_message: maskFreeText(result.message) }, "BSE payment status refused");
       continue;
     }

@@ -2,7 +2,8 @@ import type { OrderEntry } from "../port.js";
 import { ExchangeUnavailableError } from "../port.js";
 import { bseDate } from "./format.js";
 import { DP_TXN, euinOf, unreadableAnswer, type Member, type OrderEntryAnswer } from "./order-entry.js";
-import { failureCodeFor, providerRemark } from "./remarks.js";
+import { rejectedOrder } from "./refusals.js";
+import { providerRemark } from "./remarks.js";
 import { BseSessionError, isSessionRefusal, type Session } from "./sessions.js";
 import type { SoapParam } from "./soap.js";
 import { internalRefOf } from "./trans-no-layout.js";
@@ -126,6 +127,6 @@ export function readPlanAnswer(operation: string, result: string, transNo: strin
     if (!regNo && !cancellation) throw new ExchangeUnavailableError(`BSE ${operation}: registered without a registration number`);
     return { status: "ACCEPTED", exchangeOrderNumber: regNo ?? "", remark: providerRemark(remark) };
   }
-  if (flag === "1") return { status: "REJECTED", exchangeOrderNumber: regNo, remark: providerRemark(remark) ?? "REJECTED BY THE EXCHANGE", failureCode: failureCodeFor(remark) };
+  if (flag === "1") return rejectedOrder(operation, remark, regNo);
   throw new ExchangeUnavailableError(`BSE ${operation}: unexpected success flag`);
 }

@@ -1,7 +1,8 @@
 import type { OrderEntry } from "../port.js";
 import { ExchangeUnavailableError } from "../port.js";
 import { DP_TXN, euinOf, unreadableAnswer, type Member, type OrderEntryAnswer } from "./order-entry.js";
-import { failureCodeFor, providerRemark } from "./remarks.js";
+import { rejectedOrder } from "./refusals.js";
+import { providerRemark } from "./remarks.js";
 import { BseSessionError, isSessionRefusal, type Session } from "./sessions.js";
 import type { SoapParam } from "./soap.js";
 
@@ -72,7 +73,7 @@ export function readSwitchAnswer(result: string, transNo: string): OrderEntryAns
     return { status: "ACCEPTED", exchangeOrderNumber: outNo, remark: providerRemark(remark), secondOrderNumber: inNo };
   }
   if (flag === "1") {
-    return { status: "REJECTED", exchangeOrderNumber: outNo, remark: providerRemark(remark) ?? "REJECTED BY THE EXCHANGE", failureCode: failureCodeFor(remark), secondOrderNumber: null };
+    return { ...rejectedOrder("switchOrderEntryParam", remark, outNo), secondOrderNumber: null };
   }
   throw new ExchangeUnavailableError("BSE switchOrderEntryParam: unexpected success flag");
 }

@@ -5,10 +5,10 @@ import { callMfapi } from "./mfapi.js";
 import { MFAPI_FLAG, swpCancellationParam, swpRegistrationParam, type MfapiResult, type SwpRegistration } from "./mfapi-params.js";
 import type { Member, OrderEntryAnswer } from "./order-entry.js";
 import { euinOf } from "./order-entry.js";
-import { failureCodeFor, providerRemark } from "./remarks.js";
+import { rejectedOrder } from "./refusals.js";
+import { providerRemark } from "./remarks.js";
 import { buildStpRequest, readStpResponse, type StpRegistration } from "./stp-request.js";
 import { indianMobile } from "./ucc-param.js";
-import { CREDENTIAL_FAILURE, credentialFailure } from "./web-service.js";
 
 /**
  * STP (the enhanced STP JSON API, bse-starmf-services.md §5, product EXCH) and SWP (MFAPI flags 08 and
@@ -109,10 +109,7 @@ export async function sendStp(
 ): Promise<OrderEntryAnswer> {
   const body = buildStpRequest(credentials(ctx), stp, action);
   const outcome = readStpResponse(await ctx.transport.json("STP registration", STP_PATH, body, { [STP_API_KEY_HEADER]: ctx.config.apiKey }));
-  if (!outcome.ok) {
-    if (CREDENTIAL_FAILURE.test(outcome.remark)) throw credentialFailure("STP registration", outcome.remark);
-    return { status: "REJECTED", exchangeOrderNumber: null, remark: providerRemark(outcome.remark) ?? "REJECTED BY THE EXCHANGE", failureCode: failureCodeFor(outcome.remark) };
-  }
+  if (!outcome.ok) return rejectedOrder(action.transType === "CXL" ? "STP cancellation" : "STP registration", outcome.remark, null, ctx.log);
   if (action.transType === "NEW" && !outcome.registrationNo) throw new ExchangeUnavailableError("BSE STP registration: registered without a registration number");
   return { status: "ACCEPTED", exchangeOrderNumber: action.transType === "CXL" ? action.registrationNo : outcome.registrationNo!, remark: providerRemark(outcome.remark) };
 }
@@ -123,7 +120,7 @@ export function checkSwp(swp: SwpRegistration): void {
 
 export async function sendSwp(ctx: BseContext, swp: SwpRegistration): Promise<OrderEntryAnswer> {
   const result = await callMfapi(ctx.transport, ctx.sessions, ctx.config.userId, MFAPI_FLAG.swpRegistration, swpRegistrationParam(swp));
-  const answer = swpAnswer("SWP registration", result);
+  const answer = swpAnswer(ctx, "SWP registration", result);
   if (answer.status === "ACCEPTED") {
     const registrationNo = swpRegistrationNoFrom(result.message);
     if (!registrationNo) throw new ExchangeUnavailableError("BSE SWP registration: registered without a registration number");
@@ -134,15 +131,14 @@ export async function sendSwp(ctx: BseContext, swp: SwpRegistration): Promise<Or
 
 export async function cancelSwp(ctx: BseContext, record: SwpRecord, registrationNo: string): Promise<OrderEntryAnswer> {
   const param = swpCancellationParam({ registrationNo, clientCode: record.clientCode, remarks: null });
-  const answer = swpAnswer("SWP cancellation", await callMfapi(ctx.transport, ctx.sessions, ctx.config.userId, MFAPI_FLAG.swpCancellation, param));
+  const answer = swpAnswer(ctx, "SWP cancellation", await callMfapi(ctx.transport, ctx.sessions, ctx.config.userId, MFAPI_FLAG.swpCancellation, param));
   return answer.status === "ACCEPTED" ? { ...answer, exchangeOrderNumber: registrationNo } : answer;
 }
 
-/** `100|message`: accepted; `101|reason`: our credentials (the job retries) or a refusal with the exchange's remark. */
-function swpAnswer(label: string, result: MfapiResult): OrderEntryAnswer {
+/** `100|message`: accepted; `101|reason`: a refusal with the exchange's remark (a refused login is unavailable: refusals.ts). */
+function swpAnswer(ctx: BseContext, label: string, result: MfapiResult): OrderEntryAnswer {
   if (result.ok) return { status: "ACCEPTED", exchangeOrderNumber: "", remark: providerRemark(result.message) };
-  if (result.kind === "credentials") throw credentialFailure(label, result.message);
-  return { status: "REJECTED", exchangeOrderNumber: null, remark: providerRemark(result.message) ?? "REJECTED BY THE EXCHANGE", failureCode: failureCodeFor(result.message) };
+  return rejectedOrder(label, result.message, null, ctx.log);
 }
 
 /** Flag 08's success message: the document gives no sample; the registration number is taken as its last run of digits (UAT open point). */

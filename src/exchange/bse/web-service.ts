@@ -1,4 +1,3 @@
-import { maskFreeText } from "../../lib/mask.js";
 import { ExchangeUnavailableError } from "../port.js";
 import { contractParam, WEB_SERVICE } from "./soap.js";
 import type { BseTransport } from "./transport.js";
@@ -64,12 +63,4 @@ export function statusOf(operation: string, answer: Record<string, unknown>): "1
 
 export function textOf(value: unknown): string {
   return typeof value === "string" ? value.trim() : "";
-}
-
-/** The answers that mean our member's credentials or configuration are wrong: no retry of the request helps, the job retries later. */
-export const CREDENTIAL_FAILURE = /USER (ID|IS|NOT|DOES)|MEMBER CODE|PASSWORD|LOGIN ATTEMPTS|ACCOUNT INFORMATION|SUSPENDED|ACCESS TEMPORARILY/i;
-
-/** A refused login or credentials: "unavailable", with the exchange's (masked) words. */
-export function credentialFailure(operation: string, message: string): ExchangeUnavailableError {
-  return new ExchangeUnavailableError(`BSE ${operation} refused: ${maskFreeText(message || "(no message)")}`);
 }

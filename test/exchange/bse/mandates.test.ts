@@ -69,6 +69,22 @@ describe("mandates through the BSE adapter against the double", () => {
     expect(await mandateRow(refused)).toEqual({ status: "REJECTED", exchangeMandateId: null, providerRemark: "FAILED: MANDATE AMOUNT EXCEEDS THE LIMIT" });
   });
 
+  it("a registration refused for our member is unavailable (the job retries), and once the member is fixed goes again: one mandate at the exchange", async () => {
+    const id = await pendingMandate();
+    const calls = flag06Calls();
+    double.current.registrations.rejectNext("06", "THE MEMBER IS SUSPENDED. CONTACT ADMIN");
+    const error = await runTask(app, registerMandate, { mandate_id: id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExchangeUnavailableError);
+    expect((error as Error).message).toBe("BSE mandate registration refused: THE MEMBER IS SUSPENDED. CONTACT ADMIN");
+    expect(await mandateRow(id)).toEqual({ status: "PENDING", exchangeMandateId: null, providerRemark: null });
+
+    await runTask(app, registerMandate, { mandate_id: id }, { attempts: 2 });
+    const registered = await mandateRow(id);
+    expect(registered).toMatchObject({ status: "PENDING", exchangeMandateId: expect.stringMatching(/^\d+$/) });
+    expect(flag06Calls()).toBe(calls + 2);
+    expect(mandatesAtExchange(await clientCodeOf(id)).map((m) => m.mandateId)).toEqual([registered.exchangeMandateId]);
+  });
+
   it("status texts: APPROVED, the REJECT... ones and CANCELLED BY INVESTOR are final; unknown text is in progress", () => {
     expect(mandateOutcomeOf("APPROVED", "")).toEqual({ status: "REGISTERED", remark: null });
     expect(mandateOutcomeOf("INITIAL REJECTION", "")).toEqual({ status: "REJECTED", remark: "INITIAL REJECTION" });

@@ -155,9 +155,10 @@ describe("the MFAPI answer", () => {
       // A session refusal is one predicate for every service (sessions.ts isSessionRefusal), whatever surrounds the text.
       ["FAILED: INVALID ENCRYPTED PASSWORD", "session"],
       ["PASSWORD EXPIRED. PLEASE LOGIN AGAIN", "session"],
-      ["INVALID USER ID", "credentials"],
-      ["MEMBER CODE MANDATORY", "credentials"],
-      ["INVALID MEMBER CODE", "credentials"],
+      // Refusals of our login or member are read by the caller's refusal rule (refusals.ts), which depends on the request.
+      ["INVALID USER ID", "rejected"],
+      ["MEMBER CODE MANDATORY", "rejected"],
+      ["INVALID MEMBER CODE", "rejected"],
       ["INVALID PARAM STRING FORMAT", "request"],
       ["CLIENT CODE MANDATORY", "request"],
       ["INVALID ACTION CODE", "request"],

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { applyRefusalRule, BseRefusedError, refusalOf, rejectedOrder } from "../../../src/exchange/bse/refusals.js";
 import { failureCodeFor, providerRemark, REMARK_PATTERNS } from "../../../src/exchange/bse/remarks.js";
+import { capturingLogger } from "../../helpers/logs.js";
 import { internalRefOf, MAX_MEMBER_ID_LENGTH, memberIdProblem } from "../../../src/exchange/bse/trans-no-layout.js";
 
 /** README's remark table ("- **Remarks** (`remarks.ts`)"): its rows as [text, failure_code], and the code of "anything else". */
@@ -55,6 +57,39 @@ describe("the exchange's remarks -> failure_code", () => {
     expect(providerRemark("  FAILED: PAN ABCDE1234F NOT KYC COMPLIANT \n")).toBe("FAILED: PAN ABXXXXX34F NOT KYC COMPLIANT");
     expect(providerRemark(" \t")).toBeNull();
     expect(providerRemark("ORDER CONFIRMED")).toBe("ORDER CONFIRMED");
+  });
+});
+
+describe("the one rule for refusals of our login or member", () => {
+  it("a login refusal, a member refusal (the table's member_not_permitted rows) or neither; a session refusal is not a login refusal", () => {
+    const cases: Array<[string, ReturnType<typeof refusalOf>]> = [
+      ["FAILED:INVALID ACCOUNT INFORMATION", "login"],
+      ["FAILED: PASSWORD MANDATORY", "login"],
+      ["INVALID API KEY", "login"],
+      ["YOU HAVE EXCEEDED MAXIMUM LOGIN ATTEMPTS", "login"],
+      ["INVALID ENCRYPTED PASSWORD", null],
+      ["PASSWORD EXPIRED", null],
+      ["INVALID USER ID", "member"],
+      ["FAILED: INVALID MEMBER CODE", "member"],
+      ["THE MEMBER IS SUSPENDED. CONTACT ADMIN", "member"],
+      ["USER IS DISABLED. CONTACT ADMIN", "member"],
+      ["FAILED: USER DOES NOT EXIST", "member"],
+      ["INVALID MEMBER CODE FOR GIVEN MANDATE ID", null],
+      ["FAILED: INVALID CLIENT CODE", null],
+    ];
+    expect(cases.map(([text]) => [text, refusalOf(text)])).toEqual(cases);
+  });
+
+  it("orders: a member refusal is REJECTED member_not_permitted; registrations: unavailable, logged at error; a login refusal is unavailable for both", () => {
+    const capture = capturingLogger();
+    expect(rejectedOrder("STP registration", "MEMBER IS SUSPENDED ABCDE1234F", null)).toEqual({
+      status: "REJECTED", exchangeOrderNumber: null, remark: "MEMBER IS SUSPENDED ABXXXXX34F", failureCode: "member_not_permitted",
+    });
+    expect(() => applyRefusalRule("order", "orderEntryParam", "FAILED:INVALID ACCOUNT INFORMATION")).toThrow(BseRefusedError);
+    expect(() => applyRefusalRule("registration", "mandate registration", "MEMBER IS SUSPENDED", capture.logger)).toThrow("BSE mandate registration refused: MEMBER IS SUSPENDED");
+    expect(() => applyRefusalRule("registration", "single payment", "FAILED: INVALID CLIENT CODE", capture.logger)).not.toThrow();
+    expect(capture.parsed().map((l) => [l.level, l.operation, l.refusal, l.exchange_message])).toEqual([[capture.parsed()[0]!.level, "mandate registration", "member", "MEMBER IS SUSPENDED"]]);
+    expect(["error", 50]).toContain(capture.parsed()[0]!.level);
   });
 });
 

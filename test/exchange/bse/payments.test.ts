@@ -111,6 +111,18 @@ describe("payments through the BSE adapter (single payment API, flag 11) against
     expect(double.current.registrations.payments.length).toBe(before);
   });
 
+  it("a payment refused for our member is unavailable (the job retries), not FAILED; once the member is fixed it is started", async () => {
+    const ctx = await acceptedAtExchange();
+    double.current.registrations.rejectNext("PAYMENT", "FAILED: INVALID MEMBER CODE");
+    const payment = await pay(ctx, { mode: "UPI", vpa: "asha@okhdfc" });
+    const error = await runTask(app, initiatePayment, { payment_id: payment.id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExchangeUnavailableError);
+    expect((error as Error).message).toBe("BSE single payment refused: FAILED: INVALID MEMBER CODE");
+    expect((await paymentRow(payment.id)).status).not.toBe("FAILED");
+    await runTask(app, initiatePayment, { payment_id: payment.id }, { attempts: 2 });
+    expect(await paymentRow(payment.id)).toMatchObject({ status: "PENDING", failureCode: null });
+  });
+
   it("failure codes from the text", () => {
     expect(paymentFailureCodeFor("FAILED: INVALID VPA ID")).toBe("invalid_vpa");
     expect(paymentFailureCodeFor("REJECTED (UPI) INSUFFICIENT BALANCE")).toBe("insufficient_funds");

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
+import type { Services } from "../../../src/core/services.js";
+import { BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
 import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
+import { createLogger } from "../../../src/lib/logger.js";
 import { registerInvestor } from "../../../src/investors/jobs/register.js";
 import { useTestApp } from "../../helpers/app.js";
+import { doubleConfig } from "../../helpers/bse-double/adapter-world.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { UCC_PATH } from "../../helpers/bse-double/registrations.js";
 import { investorBody } from "../../helpers/factories.js";
@@ -11,9 +14,17 @@ import { runTask } from "../../helpers/jobs.js";
 import { individualUcc } from "./ucc-fixtures.js";
 
 const env: Record<string, string> = {};
-const double = useBseDouble(env, { BSE_TIMEOUT_MS: "500" });
+// The app keeps the double's 2-second call budget: a shorter one for the whole file (500 ms, for the tests
+// that script a timeout) counted Node's first-fetch load and a loaded machine's stalls against ordinary
+// calls, and now and then timed one out. Only the calls scripted to hang get a short budget (`hurried`).
+const double = useBseDouble(env);
 const app = useTestApp(env);
 const bse = () => app.services.exchange as BseExchange;
+/** The app's services with an exchange that gives up after 300 ms, for a call the double is scripted never to answer. */
+const hurried = (): Services => ({
+  ...app.services,
+  exchange: new BseExchange(app.services.prisma, doubleConfig(double.current, { apiKey: "double-api-key", timeoutMs: 300 }), createLogger("silent")),
+});
 
 async function newInvestor(body = investorBody()) {
   const { token } = await app.newDistributor();
@@ -76,9 +87,29 @@ describe("investors through the BSE adapter (enhanced UCC + FATCA) against the d
   it("a refused FATCA upload is REJECTED with the exchange's reason", async () => {
     double.current.registrations.rejectNext("01", "FAILED: INVALID PLACE OF BIRTH");
     expect(await bse().registerInvestor(ucc())).toEqual({ status: "REJECTED", remark: "FATCA UPLOAD FAILED: FAILED: INVALID PLACE OF BIRTH" });
-    // Our own credentials refused: unavailable (the job retries), named as every credential refusal of the adapter.
+    // Our user refused: for a registration that is unavailable (the job retries), named as every such refusal of the adapter.
     double.current.registrations.rejectNext("01", "INVALID USER ID");
-    await expect(bse().registerInvestor(ucc())).rejects.toThrow(new ExchangeUnavailableError("BSE FATCA upload refused: INVALID USER ID"));
+    const refused = await bse().registerInvestor(ucc()).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ExchangeUnavailableError);
+    expect((refused as Error).message).toBe("BSE FATCA upload refused: INVALID USER ID");
+  });
+
+  it("a UCC refused for our member is unavailable, logged at error with the remark: the job retries and registers once the member is fixed", async () => {
+    const investor = await newInvestor();
+    double.current.registrations.rejectNext("UCC", "FAILED: THE MEMBER IS SUSPENDED. CONTACT ADMIN");
+    const logged = app.logs.length;
+    const error = await runTask(app, registerInvestor, { investor_id: investor.id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExchangeUnavailableError);
+    expect((error as Error).message).toBe("BSE UCC registration refused: FAILED: THE MEMBER IS SUSPENDED. CONTACT ADMIN");
+    expect(await investorRow(investor.id)).toEqual({ status: "PENDING", providerRemark: null });
+    expect(await eventsOf(investor.id)).toEqual([]);
+    const errors = app.logs.slice(logged).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === "error" || l.level === 50);
+    expect(errors.map((l) => [l.operation, l.refusal, l.exchange_message])).toEqual([["UCC registration", "member", "FAILED: THE MEMBER IS SUSPENDED. CONTACT ADMIN"]]);
+
+    await runTask(app, registerInvestor, { investor_id: investor.id }, { attempts: 2 });
+    expect(await investorRow(investor.id)).toEqual({ status: "REGISTERED", providerRemark: "CLIENT REGISTERED SUCCESSFULLY" });
+    expect(uccRequestsOf(investor.uccCode)).toEqual(["NEW", "NEW"]);
+    expect(await eventsOf(investor.id)).toEqual(["investor.registered"]);
   });
 
   it("the upload session expiring mid-call is renewed once and the FATCA record sent again", async () => {
@@ -94,7 +125,7 @@ describe("investors through the BSE adapter (enhanced UCC + FATCA) against the d
   it("no answer within the timeout is ExchangeUnavailableError: the job throws, the investor stays PENDING", async () => {
     const investor = await newInvestor();
     double.current.failNext(UCC_PATH, "timeout-before");
-    await expect(runTask(app, registerInvestor, { investor_id: investor.id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await expect(runTask(app, registerInvestor, { investor_id: investor.id }, { services: hurried() })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     expect((await investorRow(investor.id)).status).toBe("PENDING");
     await runTask(app, registerInvestor, { investor_id: investor.id }, { attempts: 2 });
     expect((await investorRow(investor.id)).status).toBe("REGISTERED");
@@ -103,7 +134,7 @@ describe("investors through the BSE adapter (enhanced UCC + FATCA) against the d
   it("the UCC answer lost after the exchange registered the client: the retry's NEW is told it exists and goes as MOD, FATCA as a change; REGISTERED once", async () => {
     const investor = await newInvestor();
     double.current.failNext(UCC_PATH, "timeout");
-    await expect(runTask(app, registerInvestor, { investor_id: investor.id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await expect(runTask(app, registerInvestor, { investor_id: investor.id }, { services: hurried() })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     expect(double.current.registrations.clients.get(investor.uccCode)!.regnType).toBe("NEW");
     expect(await investorRow(investor.id)).toEqual({ status: "PENDING", providerRemark: null });
 
@@ -117,7 +148,7 @@ describe("investors through the BSE adapter (enhanced UCC + FATCA) against the d
   it("the FATCA answer lost: the retry registers the client again as MOD and sends FATCA as a change; REGISTERED once", async () => {
     const investor = await newInvestor();
     double.current.failNext("MFAPI", "timeout");
-    await expect(runTask(app, registerInvestor, { investor_id: investor.id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await expect(runTask(app, registerInvestor, { investor_id: investor.id }, { services: hurried() })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     expect(double.current.registrations.fatca.get(investor.pan)![71]).toBe("N");
     await runTask(app, registerInvestor, { investor_id: investor.id }, { attempts: 2 });
     expect(await investorRow(investor.id)).toEqual({ status: "REGISTERED", providerRemark: "CLIENT UPDATED SUCCESSFULLY" });
@@ -128,7 +159,7 @@ describe("investors through the BSE adapter (enhanced UCC + FATCA) against the d
   it("the UCC answer lost before the exchange had it: the retry sends NEW once more", async () => {
     const investor = await newInvestor();
     double.current.failNext(UCC_PATH, "timeout-before");
-    await expect(runTask(app, registerInvestor, { investor_id: investor.id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await expect(runTask(app, registerInvestor, { investor_id: investor.id }, { services: hurried() })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     expect(double.current.registrations.clients.has(investor.uccCode)).toBe(false);
     await runTask(app, registerInvestor, { investor_id: investor.id }, { attempts: 2 });
     expect(await investorRow(investor.id)).toEqual({ status: "REGISTERED", providerRemark: "CLIENT REGISTERED SUCCESSFULLY" });

@@ -84,6 +84,21 @@ describe("STP (the enhanced STP API) against the double", () => {
     expect(await refsOf(entry.orderId)).toMatchObject([{ outcome: "NOT_PLACED" }]);
     const other = stp();
     await expect(exchange({ password: "Wrong@1" }).placeOrder(other)).rejects.toThrow("BSE STP registration refused: FAILED:INVALID ACCOUNT INFORMATION");
+    // The exchange took nothing under that TransNo: once the password is fixed, the retry registers the STP.
+    expect(await refsOf(other.orderId)).toMatchObject([{ outcome: "NOT_PLACED" }]);
+    expect((await exchange().placeOrder(other)).status).toBe("ACCEPTED");
+  });
+
+  it("refused for our member: REJECTED member_not_permitted with the exchange's words, after one call; never sent again", async () => {
+    double.transfers.rejectNext("FAILED: THE MEMBER IS SUSPENDED. CONTACT ADMIN");
+    const entry = stp();
+    const received = double.transfers.received.length;
+    const rejected = { status: "REJECTED", exchangeOrderNumber: null, remark: "FAILED: THE MEMBER IS SUSPENDED. CONTACT ADMIN", failureCode: "member_not_permitted" };
+    expect(await exchange().placeOrder(entry)).toEqual(rejected);
+    expect(double.transfers.received.length).toBe(received + 1);
+    expect(await refsOf(entry.orderId)).toMatchObject([{ kind: "STP", outcome: "REJECTED", remark: rejected.remark }]);
+    expect(await exchange().placeOrder(entry)).toEqual(rejected);
+    expect(double.transfers.received.length).toBe(received + 1);
   });
 
   it("cancels (CXL repeating the registration, naming its number); a second cancel sends nothing; one the exchange already cancelled counts as cancelled", async () => {
@@ -138,6 +153,33 @@ describe("SWP (MFAPI flags 08 and 10) against the double", () => {
       status: "REJECTED", exchangeOrderNumber: null, remark: "THE INVESTOR HAS NO BANK ACCOUNT FOR THE PAYOUT", failureCode: "payout_account_invalid",
     });
     expect(mfapiCalls("08").length).toBe(calls);
+  });
+
+  it("refused for our member: REJECTED member_not_permitted with the exchange's words, after one call; never sent again", async () => {
+    double.registrations.rejectNext("08", "INVALID USER ID");
+    const entry = swp();
+    const calls = mfapiCalls("08").length;
+    const rejected = { status: "REJECTED", exchangeOrderNumber: null, remark: "INVALID USER ID", failureCode: "member_not_permitted" };
+    expect(await exchange().placeOrder(entry)).toEqual(rejected);
+    expect(await exchange().placeOrder(entry)).toEqual(rejected);
+    expect(mfapiCalls("08").length).toBe(calls + 1);
+    expect(await refsOf(entry.orderId)).toMatchObject([{ kind: "SWP", outcome: "REJECTED", remark: "INVALID USER ID" }]);
+  });
+
+  it("a refused login of the upload session is unavailable (the job retries): nothing placed, the retry registers the SWP once", async () => {
+    double.sessions.failNextLogin("USER IS DISABLED. CONTACT ADMIN");
+    const entry = swp();
+    const calls = mfapiCalls("08").length;
+    const error = await exchange().placeOrder(entry).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExchangeUnavailableError);
+    expect((error as Error).message).toBe("BSE upload login failed: USER IS DISABLED. CONTACT ADMIN");
+    expect(await refsOf(entry.orderId)).toMatchObject([{ kind: "SWP", outcome: "NOT_PLACED" }]);
+    expect(mfapiCalls("08").length).toBe(calls);
+
+    const placed = await exchange().placeOrder(entry);
+    expect(placed.status).toBe("ACCEPTED");
+    expect(mfapiCalls("08").length).toBe(calls + 1);
+    expect((await refsOf(entry.orderId)).map((r) => r.outcome)).toEqual(["NOT_PLACED", "ACCEPTED"]);
   });
 
   it("cancels with flag 10 (registration number, client code); once; one already cancelled at the exchange counts as cancelled", async () => {
