@@ -77,18 +77,23 @@ export async function waitForOutput(started: Started, pattern: RegExp, timeoutMs
  * test can signal the npm process alone (`kill`) or the whole group as a terminal's Ctrl-C does
  * (`process.kill(-pid)`). The user's npm configuration is not read (its warnings are not ours).
  */
+/** A child's environment: PATH and HOME only, the user's npm configuration not read (its warnings are not ours). */
+export function cleanChildEnv(env: Record<string, string>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "/root",
+    npm_config_userconfig: "/dev/null",
+    npm_config_update_notifier: "false",
+    ...env,
+  };
+}
+
 export function runNpm(args: string[], env: Record<string, string>): Started {
   let output = "";
   const child = spawn("npm", args, {
     cwd: ROOT,
     detached: true,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "/root",
-      npm_config_userconfig: "/dev/null",
-      npm_config_update_notifier: "false",
-      ...env,
-    },
+    env: cleanChildEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (chunk) => (output += String(chunk)));

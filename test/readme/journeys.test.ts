@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, ROOT, runEntry, waitForOutput, type Started } from "../helpers/process.js";
+import { cleanChildEnv, freePort, ROOT, runEntry, waitForOutput, type Started } from "../helpers/process.js";
 import { brokenPromises, contains, journeysOf, journeyScript, PRELUDE, promisesOf, recordedCalls } from "./journeys.js";
 
 // The README's journeys, run as a user would: bash, curl and jq against a freshly started service (its own
@@ -44,14 +44,7 @@ function runBash(script: string, env: Record<string, string>): Promise<{ code: n
     let output = "";
     const child = spawn("bash", [script], {
       cwd: work,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "/root",
-        npm_config_userconfig: "/dev/null",
-        npm_config_update_notifier: "false",
-        LOG_LEVEL: "warn",
-        ...env,
-      },
+      env: cleanChildEnv({ LOG_LEVEL: "warn", ...env }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stdout.on("data", (chunk) => (output += String(chunk)));
