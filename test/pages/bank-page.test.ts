@@ -17,7 +17,7 @@ import { sendPage } from "../helpers/pages.js";
  */
 const BASE = "https://mf.example.in";
 const env: Record<string, string> = {};
-const double = useBseDouble(env, { BSE_TIMEOUT_MS: "500", MF_PUBLIC_BASE_URL: BASE });
+const double = useBseDouble(env, { MF_PUBLIC_BASE_URL: BASE });
 const app = useTestApp(env);
 
 /** The headers of our bank form page: every page's, but its form may go to the bank (https) only. */

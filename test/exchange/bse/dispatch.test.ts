@@ -3,12 +3,14 @@ import { ExchangeUnavailableError, type ExchangePort } from "../../../src/exchan
 import { dispatchOrder } from "../../../src/orders/jobs/dispatch.js";
 import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
+import { hurried } from "../../helpers/bse-double/hurried.js";
 import { pendingInvestor } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
 import { createOpenScheme, eventNames, placedOrder, today } from "../../helpers/orders.js";
 
 const env: Record<string, string> = {};
-const double = useBseDouble(env, { BSE_TIMEOUT_MS: "500" });
+// The app keeps the double's 2-second call budget; only the calls scripted to hang get a short one (`hurried`).
+const double = useBseDouble(env);
 const app = useTestApp(env);
 
 /**
@@ -78,7 +80,7 @@ describe("dispatch through the real job with MF_EXCHANGE=bse, against the double
     const ctx = await orderingInvestor();
     const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: await scheme(), amount: 5000, purchase_type: "FRESH" });
     double.current.failNext("orderEntryParam", "timeout");
-    await expect(runTask(app, dispatchOrder, { order_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await expect(runTask(app, dispatchOrder, { order_id: id }, { services: hurried(app) })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     expect((await orderRow(id)).status).toBe("PENDING");
     const atExchange = double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode);
     expect(atExchange).toHaveLength(1);
@@ -91,7 +93,7 @@ describe("dispatch through the real job with MF_EXCHANGE=bse, against the double
     const ctx = await orderingInvestor();
     const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: await scheme(), amount: 5000, purchase_type: "FRESH" });
     double.current.failNext("orderEntryParam", "timeout-before");
-    await expect(runTask(app, dispatchOrder, { order_id: id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await expect(runTask(app, dispatchOrder, { order_id: id }, { services: hurried(app) })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     await runTask(app, dispatchOrder, { order_id: id }, { attempts: 5, maxAttempts: 5 });
     const row = await orderRow(id);
     expect(row).toMatchObject({ status: "PENDING", exchangeOrderNumber: null, failureCode: null });

@@ -209,7 +209,7 @@ describe("BSE order entry (orderEntryParam) against the double", () => {
     // Sent anyway (straight through the transport), the exchange refuses it: flag 1, nothing placed.
     const bse = exchange();
     const session = await bse.sessions.session("order");
-    const transport = new BseTransport({ baseUrl: double.baseUrl, timeoutMs: 1000, log: capturingLogger().logger });
+    const transport = new BseTransport({ baseUrl: double.baseUrl, timeoutMs: 2000, log: capturingLogger().logger });
     const params = orderEntryParams({ ...order(), orderType: "LUMPSUM_PURCHASE" }, ref!.transNo, { userId: "1023401", memberId: "10234", defaultEuin: undefined }, session);
     const placed = double.orderEntry.orders.length;
     expect(await transport.soap(ORDER_ENTRY_SERVICE, "orderEntryParam", params)).toBe(

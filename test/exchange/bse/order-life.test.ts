@@ -3,6 +3,7 @@ import { dispatchOrder } from "../../../src/orders/jobs/dispatch.js";
 import { syncOrdersWithExchange } from "../../../src/orders/jobs/sync-exchange.js";
 import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
+import { hurried } from "../../helpers/bse-double/hurried.js";
 import { registerInvestor } from "../../../src/investors/jobs/register.js";
 import { checkMandateStatus, registerMandate } from "../../../src/mandates/jobs/register.js";
 import { mandateBody, pendingInvestor } from "../../helpers/investors.js";
@@ -11,6 +12,7 @@ import { createDueInstallments } from "../../../src/orders/schedule.js";
 import { createOpenScheme, eventNames, placedOrder, today } from "../../helpers/orders.js";
 
 const env: Record<string, string> = {};
+// The app keeps the double's 2-second call budget; only the calls scripted to hang get a short one (`hurried`).
 const double = useBseDouble(env);
 const app = useTestApp(env);
 
@@ -77,7 +79,7 @@ describe("the life of an order with MF_EXCHANGE=bse, against the double", () => 
     await createOpenScheme(app, "LIFE03");
     const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: "LIFE03", amount: 5000, purchase_type: "FRESH" });
     double.current.failNext("orderEntryParam", "timeout");
-    await runTask(app, dispatchOrder, { order_id: id }).catch(() => undefined);
+    await runTask(app, dispatchOrder, { order_id: id }, { services: hurried(app) }).catch(() => undefined);
     // The job is gone (its attempts used up and deleted by hand, or never queued again).
     await app.prisma.$executeRawUnsafe(`DELETE FROM graphile_worker._private_jobs WHERE key = $1`, `orders__dispatch:${id}`);
     await sync();

@@ -7,6 +7,7 @@ import { initiatePayment, syncPendingPayments } from "../../../src/payments/jobs
 import { BANK_FORM_CSP } from "../../../src/pages/security.js";
 import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
+import { hurried } from "../../helpers/bse-double/hurried.js";
 import { PAYMENT_PATH } from "../../helpers/bse-double/registrations.js";
 import { investorBody } from "../../helpers/factories.js";
 import { pendingInvestor } from "../../helpers/investors.js";
@@ -17,7 +18,8 @@ import { expectPageHeaders, sendPage } from "../../helpers/pages.js";
 
 const BASE = "https://mf.example.in";
 const env: Record<string, string> = {};
-const double = useBseDouble(env, { BSE_TIMEOUT_MS: "500", MF_PUBLIC_BASE_URL: BASE });
+// The app keeps the double's 2-second call budget; only the calls scripted to hang get a short one (`hurried`).
+const double = useBseDouble(env, { MF_PUBLIC_BASE_URL: BASE });
 const app = useTestApp(env);
 const bse = () => app.services.exchange as BseExchange;
 
@@ -135,12 +137,12 @@ describe("payments through the BSE adapter (single payment API, flag 11) against
     const ctx = await acceptedAtExchange();
     const payment = await pay(ctx, { mode: "UPI", vpa: "asha@okhdfc" });
     double.current.failNext(PAYMENT_PATH, "timeout-before");
-    await expect(runTask(app, initiatePayment, { payment_id: payment.id })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await expect(runTask(app, initiatePayment, { payment_id: payment.id }, { services: hurried(app) })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     expect(await paymentRow(payment.id)).toMatchObject({ status: "PENDING", gatewayReference: null });
 
     // The exchange starts the payment, the answer never comes; the retry is told ORDER NUMBER ALREADY INITIATED.
     double.current.failNext(PAYMENT_PATH, "timeout");
-    await expect(runTask(app, initiatePayment, { payment_id: payment.id }, { attempts: 2 })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await expect(runTask(app, initiatePayment, { payment_id: payment.id }, { attempts: 2, services: hurried(app) })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     await runTask(app, initiatePayment, { payment_id: payment.id }, { attempts: 3 });
     expect(await paymentRow(payment.id)).toMatchObject({ status: "PENDING", gatewayReference: `BSE:${ctx.orderNo}` });
   });

@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Services } from "../../../src/core/services.js";
-import { BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
+import type { BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
 import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
-import { createLogger } from "../../../src/lib/logger.js";
 import { registerInvestor } from "../../../src/investors/jobs/register.js";
 import { useTestApp } from "../../helpers/app.js";
-import { doubleConfig } from "../../helpers/bse-double/adapter-world.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
+import { hurried } from "../../helpers/bse-double/hurried.js";
 import { UCC_PATH } from "../../helpers/bse-double/registrations.js";
 import { investorBody } from "../../helpers/factories.js";
 import { pendingInvestor } from "../../helpers/investors.js";
@@ -14,17 +12,10 @@ import { runTask } from "../../helpers/jobs.js";
 import { individualUcc } from "./ucc-fixtures.js";
 
 const env: Record<string, string> = {};
-// The app keeps the double's 2-second call budget: a shorter one for the whole file (500 ms, for the tests
-// that script a timeout) counted Node's first-fetch load and a loaded machine's stalls against ordinary
-// calls, and now and then timed one out. Only the calls scripted to hang get a short budget (`hurried`).
+// The app keeps the double's 2-second call budget; only the calls scripted to hang get a short one (`hurried`).
 const double = useBseDouble(env);
 const app = useTestApp(env);
 const bse = () => app.services.exchange as BseExchange;
-/** The app's services with an exchange that gives up after 300 ms, for a call the double is scripted never to answer. */
-const hurried = (): Services => ({
-  ...app.services,
-  exchange: new BseExchange(app.services.prisma, doubleConfig(double.current, { apiKey: "double-api-key", timeoutMs: 300 }), createLogger("silent")),
-});
 
 async function newInvestor(body = investorBody()) {
   const { token } = await app.newDistributor();
@@ -125,7 +116,7 @@ describe("investors through the BSE adapter (enhanced UCC + FATCA) against the d
   it("no answer within the timeout is ExchangeUnavailableError: the job throws, the investor stays PENDING", async () => {
     const investor = await newInvestor();
     double.current.failNext(UCC_PATH, "timeout-before");
-    await expect(runTask(app, registerInvestor, { investor_id: investor.id }, { services: hurried() })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await expect(runTask(app, registerInvestor, { investor_id: investor.id }, { services: hurried(app) })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     expect((await investorRow(investor.id)).status).toBe("PENDING");
     await runTask(app, registerInvestor, { investor_id: investor.id }, { attempts: 2 });
     expect((await investorRow(investor.id)).status).toBe("REGISTERED");
@@ -134,7 +125,7 @@ describe("investors through the BSE adapter (enhanced UCC + FATCA) against the d
   it("the UCC answer lost after the exchange registered the client: the retry's NEW is told it exists and goes as MOD, FATCA as a change; REGISTERED once", async () => {
     const investor = await newInvestor();
     double.current.failNext(UCC_PATH, "timeout");
-    await expect(runTask(app, registerInvestor, { investor_id: investor.id }, { services: hurried() })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await expect(runTask(app, registerInvestor, { investor_id: investor.id }, { services: hurried(app) })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     expect(double.current.registrations.clients.get(investor.uccCode)!.regnType).toBe("NEW");
     expect(await investorRow(investor.id)).toEqual({ status: "PENDING", providerRemark: null });
 
@@ -148,7 +139,7 @@ describe("investors through the BSE adapter (enhanced UCC + FATCA) against the d
   it("the FATCA answer lost: the retry registers the client again as MOD and sends FATCA as a change; REGISTERED once", async () => {
     const investor = await newInvestor();
     double.current.failNext("MFAPI", "timeout");
-    await expect(runTask(app, registerInvestor, { investor_id: investor.id }, { services: hurried() })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await expect(runTask(app, registerInvestor, { investor_id: investor.id }, { services: hurried(app) })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     expect(double.current.registrations.fatca.get(investor.pan)![71]).toBe("N");
     await runTask(app, registerInvestor, { investor_id: investor.id }, { attempts: 2 });
     expect(await investorRow(investor.id)).toEqual({ status: "REGISTERED", providerRemark: "CLIENT UPDATED SUCCESSFULLY" });
@@ -159,7 +150,7 @@ describe("investors through the BSE adapter (enhanced UCC + FATCA) against the d
   it("the UCC answer lost before the exchange had it: the retry sends NEW once more", async () => {
     const investor = await newInvestor();
     double.current.failNext(UCC_PATH, "timeout-before");
-    await expect(runTask(app, registerInvestor, { investor_id: investor.id }, { services: hurried() })).rejects.toBeInstanceOf(ExchangeUnavailableError);
+    await expect(runTask(app, registerInvestor, { investor_id: investor.id }, { services: hurried(app) })).rejects.toBeInstanceOf(ExchangeUnavailableError);
     expect(double.current.registrations.clients.has(investor.uccCode)).toBe(false);
     await runTask(app, registerInvestor, { investor_id: investor.id }, { attempts: 2 });
     expect(await investorRow(investor.id)).toEqual({ status: "REGISTERED", providerRemark: "CLIENT REGISTERED SUCCESSFULLY" });

@@ -29,7 +29,11 @@ export function useBseAdapterWorld(receive: (world: BseAdapterWorld) => void | P
   });
 }
 
-/** The adapter's configuration pointed at the double (short timeout, no default EUIN). */
+/**
+ * The adapter's configuration pointed at the double (no default EUIN). Its 2-second call budget is the
+ * double's own (double.ts): a shorter one counted Node's one-off loading of `fetch` on a file's first call
+ * against it; a test that scripts a call never answered passes its own short `timeoutMs`.
+ */
 export const doubleConfig = (double: BseDouble, overrides: Partial<BseConfig> = {}): BseConfig => ({
   baseUrl: double.baseUrl,
   userId: double.credentials.userId,
@@ -38,6 +42,6 @@ export const doubleConfig = (double: BseDouble, overrides: Partial<BseConfig> = 
   passKey: undefined,
   apiKey: "k",
   euin: undefined,
-  timeoutMs: 1000,
+  timeoutMs: 2000,
   ...overrides,
 });
