@@ -32,14 +32,16 @@ try {
   const { body: investor } = await createInvestor(services, { distributorId, clientId: "bench" }, CreateInvestorRequest.parse(investorBody()), undefined);
   await applyRegistration(services.prisma, investor.id, { status: "REGISTERED", remark: "BENCH" });
 
-  const requests: Array<[string, string, string, unknown]> = [
+  const requests: Array<[string, string, string, unknown | (() => unknown)]> = [
     ["uncached", "GET", "/api/masters/v1/investor-options", undefined],
     ["app", "POST", "/api/orders/v1/", { investment_account_id: investor.investment_account_id, order_type: "LUMPSUM_PURCHASE", scheme_code: "BENCH01", amount: 5000, purchase_type: "FRESH" }],
     ["app", "POST", "/api/holdings/v1/lookup", { pan: "ABCPE1234F" }],
+    // A fresh PAN for each of the two sends (warm, then recorded), as bench/investor-create.ts sends.
+    ["app", "POST", "/api/investors/v1", () => investorBody()],
   ];
   for (const [which, method, path, body] of requests) {
     const app = which === "uncached" ? stack.uncachedApp : stack.app;
-    const send = () => app.request(path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const send = () => app.request(path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(typeof body === "function" ? body() : body) });
     await (await send()).text();
     recording = true;
     const response = await send();

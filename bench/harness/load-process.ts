@@ -16,6 +16,10 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
   let firstFailure: string | undefined;
   let next = 0;
   const bodies = spec.bodies;
+  const placeholder = spec.freshPan;
+  const series = spec.panSeries ?? 0;
+  let sent = 0;
+  const bodyOf = placeholder === undefined ? (body: string) => body : (body: string) => body.replace(placeholder, panOf(series, sent++));
   const result = await autocannon({
     url: spec.url,
     connections: spec.connections,
@@ -25,7 +29,7 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
         method: spec.method,
         headers: spec.headers,
         // Bodies in turn (a list shuffled by the caller where the order matters).
-        ...(bodies && bodies.length > 0 ? { setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }) } : {}),
+        ...(bodies && bodies.length > 0 ? { setupRequest: (req) => ({ ...req, body: bodyOf(bodies[next++ % bodies.length]!) }) } : {}),
         onResponse: (status, body) => {
           if (status !== spec.expectStatus && firstFailure === undefined) firstFailure = `${status}: ${String(body).slice(0, 500)}`;
         },
@@ -44,4 +48,18 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
     errors: result.errors,
     firstFailure,
   };
+}
+
+const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const letter = (n: number) => LETTERS[n % 26]!;
+
+/**
+ * The n-th PAN of a series: an individual's PAN (fourth letter P, digits never 0000), distinct for every
+ * (series, n) up to 676 series of 175,742,424 PANs each: the series in the first two letters, n in the
+ * digits and the three other letters.
+ */
+export function panOf(series: number, n: number): string {
+  const digits = String(1 + (n % 9999)).padStart(4, "0");
+  const rest = Math.floor(n / 9999);
+  return `${letter(Math.floor(series / 26))}${letter(series)}${letter(rest)}P${letter(Math.floor(rest / 26))}${digits}${letter(Math.floor(rest / 676))}`;
 }

@@ -17,6 +17,14 @@ export interface LoadSpec {
   amount?: number;
   /** Every other status is counted as unexpected and the first one is kept. */
   expectStatus: number;
+  /**
+   * A placeholder in the bodies replaced by a PAN of its own in every request (an individual's PAN, never
+   * sent before by this benchmark process: each run gets a series of its own), for paths that refuse a PAN
+   * they already hold.
+   */
+  freshPan?: string;
+  /** Set by runLoad: which series of PANs this run sends. */
+  panSeries?: number;
 }
 
 export interface LoadResult {
@@ -39,7 +47,11 @@ export interface LoadResult {
 
 const LOAD_PROCESS = path.join(import.meta.dirname, "load-process.ts");
 
+/** The PAN series the next run with `freshPan` sends (see panOf in load-process.ts). */
+let nextPanSeries = 0;
+
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  if (spec.freshPan !== undefined) spec = { ...spec, panSeries: nextPanSeries++ };
   const child = fork(LOAD_PROCESS, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   const answer = new Promise<LoadResult | { error: string }>((resolve) => child.once("message", (m) => resolve(m as LoadResult)));

@@ -6,6 +6,9 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type pg from "pg";
+import type { DataCipher } from "../../src/lib/crypto.js";
+import { newId } from "../../src/lib/ids.js";
+import { maskPan } from "../../src/lib/mask.js";
 
 /**
  * POST /api/orders/v1/ (a lump sum, no Idempotency-Key, no client_ref): two statements, no transaction:
@@ -50,3 +53,59 @@ export async function rawPlacement(pool: pg.Pool, distributorId: string, body: L
 /** POST /api/holdings/v1/lookup: one statement, no transaction (the PAN's keyed hash computed first). */
 export const LOOKUP = `SELECT registrar, amc_code, amc_name, folio_no, coalesce(scheme_code, registrar_scheme_code) AS scheme_code, isin, scheme_name, units::text AS units, nav::text AS nav, nav_date::text AS nav_date, market_value::text AS market_value, balance_date::text AS balance_date FROM holding_positions WHERE pan_hash = $1 AND distributor_id = $2 AND holding_nature = 'SINGLE' ORDER BY registrar, amc_code, folio_no, registrar_scheme_code`;
 
+
+/**
+ * POST /api/investors/v1 (no Idempotency-Key): one transaction on one connection: BEGIN, the investor with
+ * its investment account and bank accounts in one statement (nothing inserted when the distributor holds the
+ * PAN), the registration job, COMMIT.
+ */
+export const INVESTOR_CREATION = {
+  investorWithAccounts: `WITH investor AS ( INSERT INTO investors (id, distributor_id, status, pan_hash, details_encrypted, tax_status, holding_type, client_ref, ucc_code, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) ON CONFLICT (distributor_id, pan_hash) DO NOTHING RETURNING id ), account AS ( INSERT INTO investment_accounts (id, distributor_id, investor_id, holding_mode, created_at) SELECT $11, $2, investor.id, $12, $10 FROM investor ), banks AS ( INSERT INTO bank_accounts (id, distributor_id, investor_id, account_type, account_number_encrypted, account_number_last4, ifsc, is_primary, created_at) SELECT b.id, $2, investor.id, b.account_type, b.encrypted, b.last4, b.ifsc, b.is_primary, $10 FROM investor, unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::boolean[]) AS b(id, account_type, encrypted, last4, ifsc, is_primary) ) SELECT id FROM investor`,
+  registrationJob: `SELECT id FROM graphile_worker.add_job( identifier => $1::text, payload => $2::json, queue_name => $3::text, run_at => $4::timestamptz, max_attempts => $5::int, job_key => $6::text, priority => $7::int)`,
+};
+
+/** The parts of the investor body the raw creation reads (the benchmark sends investorBody() of test/helpers/factories.ts). */
+export interface InvestorBody {
+  primary_holder: { pan: string; name: string };
+  tax_status: string;
+  holding_type: string;
+  contact: unknown;
+  address: unknown;
+  fatca: unknown;
+  nominees?: unknown[];
+  demat?: { mode: string };
+  bank_accounts: Array<{ account_type: string; account_number: string; ifsc: string; is_primary: boolean }>;
+}
+
+/**
+ * The raw investor creation: the statements above, in one transaction on one pooled connection, with the
+ * same parameters our stack sends: the PAN's keyed hash, the personal details and each account number
+ * encrypted with the same cipher (the service's, so the work per request is the same), ids of the same
+ * form. Answers the new investor's ids and masked PAN (ours answers its full masked view). Only the
+ * JavaScript a raw server needs: no schema, no idempotency, no decryption for the answer.
+ */
+export async function rawInvestorCreation(pool: pg.Pool, cipher: DataCipher, distributorId: string, body: InvestorBody): Promise<{ status: number; body: unknown }> {
+  const id = newId("inv");
+  const accountId = newId("iac");
+  const mode = body.demat?.mode ?? "PHYSICAL";
+  const details = { primary_holder: body.primary_holder, joint_holders: [], guardian: null, contact: body.contact, address: body.address, fatca: body.fatca, nominees: body.nominees ?? [], demat: body.demat ?? { mode } };
+  const banks = body.bank_accounts.map((b) => ({ id: newId("bnk"), type: b.account_type, encrypted: cipher.encrypt(b.account_number), last4: b.account_number.slice(-4), ifsc: b.ifsc, primary: b.is_primary }));
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const { rows } = await client.query(INVESTOR_CREATION.investorWithAccounts, [
+      id, distributorId, "PENDING", cipher.lookupHash(body.primary_holder.pan), cipher.encrypt(JSON.stringify(details)), body.tax_status, body.holding_type, null, `MF${id.slice(-8).toUpperCase()}`, new Date(),
+      accountId, mode, banks.map((b) => b.id), banks.map((b) => b.type), banks.map((b) => b.encrypted), banks.map((b) => b.last4), banks.map((b) => b.ifsc), banks.map((b) => b.primary),
+    ]);
+    if (rows.length === 0) throw new Error("the distributor already holds this PAN");
+    await client.query(INVESTOR_CREATION.registrationJob, ["investors__register", JSON.stringify({ investor_id: id }), null, null, null, `investors__register:${id}`, null]);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+  const pan = body.primary_holder.pan;
+  return { status: 201, body: { id, status: "PENDING", pan: maskPan(pan), name: body.primary_holder.name, investment_account_id: accountId, bank_accounts: banks.map((b) => ({ id: b.id, account_number: `XXXXXXXX${b.last4}`, ifsc: b.ifsc })) } };
+}

@@ -9,10 +9,15 @@ import { ROOT, runEntry } from "../helpers/process.js";
  */
 const BENCHMARKS: Array<{ script: string; rows: Array<{ path: string; baseline: boolean }> }> = [
   { script: "investor-options.ts", rows: [{ path: "procedure path (static responses off)", baseline: true }, { path: "full stack (static response)", baseline: true }] },
+  { script: "investor-create.ts", rows: [{ path: "POST /api/investors/v1", baseline: true }] },
   { script: "order-place.ts", rows: [{ path: "POST /api/orders/v1/ (lump sum)", baseline: true }] },
   { script: "holdings-lookup.ts", rows: [{ path: "POST /api/holdings/v1/lookup", baseline: true }] },
   { script: "order-dispatch.ts", rows: [{ path: "dispatch of a 50-order backlog", baseline: true }, { path: "placement -> ACCEPTED, idle", baseline: false }] },
   { script: "webhook-deliveries.ts", rows: [{ path: "deliveries from a 200-delivery backlog, signatures verified", baseline: true }, { path: "deliveries while events are written (event -> receipt)", baseline: true }] },
+  {
+    script: "hostile-input.ts",
+    rows: [{ path: "order body", baseline: true }, { path: "investor body", baseline: true }, { path: "hostile body (100 levels, NULs, __proto__)", baseline: true }],
+  },
   { script: "holdings-import.ts", rows: [{ path: "holdings import (parse, join, encrypt, COPY, replace)", baseline: true }, { path: "holdings import, peak RSS", baseline: false }] },
 ];
 
