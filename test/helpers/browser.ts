@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
@@ -79,3 +79,15 @@ export function useBrowser(): TestBrowser {
 }
 
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 100);
+
+/** Everything the pages loaded came from the service itself (no CDN, no font host), and nothing broke the CSP. */
+export function expectOnlyOurOrigin(open: BrowserPage, baseUrl: string): void {
+  expect(open.requests.length).toBeGreaterThan(0);
+  expect(open.requests.filter((url) => new URL(url).origin !== baseUrl)).toEqual([]);
+  expect(open.problems).toEqual([]);
+}
+
+/** A screenshot of the step was saved (and is not empty). */
+export async function expectScreenshot(open: BrowserPage, step: string): Promise<void> {
+  expect(statSync(await open.screenshot(step)).size).toBeGreaterThan(1000);
+}

@@ -1,9 +1,8 @@
-import { statSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
-import { useBrowser, type BrowserPage } from "../helpers/browser.js";
+import { expectOnlyOurOrigin, expectScreenshot, useBrowser, type BrowserPage } from "../helpers/browser.js";
 import { createLink, linkingDistributor, lumpsumProposal } from "../helpers/order-links.js";
 
 const app = useTestApp();
@@ -13,17 +12,6 @@ let ctx: Awaited<ReturnType<typeof linkingDistributor>>;
 beforeAll(async () => {
   ctx = await linkingDistributor(app);
 });
-
-/** Everything the pages loaded came from the service itself (no CDN, no font host), and nothing broke the CSP. */
-function expectOnlyOurOrigin(open: BrowserPage) {
-  expect(open.requests.length).toBeGreaterThan(0);
-  expect(open.requests.filter((url) => new URL(url).origin !== app.baseUrl)).toEqual([]);
-  expect(open.problems).toEqual([]);
-}
-
-async function expectScreenshot(open: BrowserPage, step: string) {
-  expect(statSync(await open.screenshot(step)).size).toBeGreaterThan(1000);
-}
 
 /** Submits a form by its button and waits for the page the redirect (303) leads to. */
 async function submit(page: Page, button: string) {
@@ -107,7 +95,7 @@ for (const javaScript of [true, false]) {
       const state = await dbState(linkId);
       expect(state).toMatchObject({ link: "PAID", order: "ACCEPTED", orderPayment: "PAID", payments: [{ status: "CAPTURED", basketId: state.basket, failureCode: null }] });
       expect(state.consentUserAgent).toContain("Chrome");
-      expectOnlyOurOrigin(open);
+      expectOnlyOurOrigin(open, app.baseUrl);
       await page.context().close();
     });
 
@@ -139,7 +127,7 @@ for (const javaScript of [true, false]) {
           { status: "CAPTURED", basketId: state.basket, failureCode: null },
         ],
       });
-      expectOnlyOurOrigin(open);
+      expectOnlyOurOrigin(open, app.baseUrl);
       await page.context().close();
     });
   });

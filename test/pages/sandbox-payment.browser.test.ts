@@ -1,9 +1,8 @@
-import { statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
-import { useBrowser, type BrowserPage } from "../helpers/browser.js";
+import { expectOnlyOurOrigin, expectScreenshot, useBrowser } from "../helpers/browser.js";
 import { createOpenScheme, orderingInvestor } from "../helpers/orders.js";
 import { pendingUpiPayment } from "../helpers/payments.js";
 
@@ -15,17 +14,6 @@ beforeAll(async () => {
   await createOpenScheme(app, "940001", "Bluechip Equity Fund");
   who = await orderingInvestor(app);
 });
-
-/** Everything the page loaded came from the service itself (no CDN, no font host), and nothing broke the CSP. */
-function expectOnlyOurOrigin(open: BrowserPage) {
-  expect(open.requests.length).toBeGreaterThan(0);
-  expect(open.requests.filter((url) => new URL(url).origin !== app.baseUrl)).toEqual([]);
-  expect(open.problems).toEqual([]);
-}
-
-async function expectScreenshot(open: BrowserPage, step: string) {
-  expect(statSync(await open.screenshot(step)).size).toBeGreaterThan(1000);
-}
 
 const statusOf = async (paymentId: string, orderId: string) => ({
   payment: (await app.prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).status,
@@ -63,7 +51,7 @@ for (const javaScript of [true, false]) {
         await expectScreenshot(open, button === "Pay" ? "paid" : "failed");
 
         expect(await statusOf(paymentId, orderId)).toEqual({ payment, order });
-        expectOnlyOurOrigin(open);
+        expectOnlyOurOrigin(open, app.baseUrl);
         await page.context().close();
       });
     }

@@ -57,6 +57,16 @@ export function stpRegistrationOf(order: OrderEntry, internalRef: string, member
     transfers: plan.installments,
     endDate: null,
     amount: order.amount ?? "",
+    ...sharedPlanFields(order, member),
+  };
+}
+
+/** A 10-digit Indian mobile for the exchange's verification field; an international number is not sent (the field is optional). */
+const verificationMobile = (order: OrderEntry) => (order.contact ? indianMobile(order.contact.mobile) : null);
+
+/** What an STP and an SWP registration carry alike: the distributor's EUIN and sub-broker, remarks, the investor's contact. */
+function sharedPlanFields(order: OrderEntry, member: Member) {
+  return {
     firstOrderToday: false,
     euin: euinOf(order, member),
     euinDeclared: order.euinDeclared,
@@ -66,9 +76,6 @@ export function stpRegistrationOf(order: OrderEntry, internalRef: string, member
     email: order.contact?.email ?? null,
   };
 }
-
-/** A 10-digit Indian mobile for the exchange's verification field; an international number is not sent (the field is optional). */
-const verificationMobile = (order: OrderEntry) => (order.contact ? indianMobile(order.contact.mobile) : null);
 
 export function swpRegistrationOf(order: OrderEntry, internalRef: string, member: Member): SwpRegistration {
   const plan = order.plan!;
@@ -83,13 +90,7 @@ export function swpRegistrationOf(order: OrderEntry, internalRef: string, member
     frequency: plan.frequency,
     amount: order.amount,
     units: order.amount ? null : order.units,
-    firstOrderToday: false,
-    euin: euinOf(order, member),
-    euinDeclared: order.euinDeclared,
-    remarks: order.remarks ? order.remarks.slice(0, 100) : null,
-    subBrokerArn: order.subBrokerArn,
-    mobile: verificationMobile(order),
-    email: order.contact?.email ?? null,
+    ...sharedPlanFields(order, member),
     bankAccountNumber: order.payoutAccountNumber ?? "",
   };
 }
