@@ -73,7 +73,7 @@ const IMPORT_LOCK = 7206006;
 const POSITION_COLUMNS = [
   "distributor_id", "registrar", "amc_code", "folio_no", "registrar_scheme_code", "scheme_code", "amc_name", "isin",
   "scheme_name", "units", "nav", "nav_date", "market_value", "balance_date", "holding_nature", "pan_hash",
-  "pan_encrypted", "feed_file_id",
+  "feed_file_id",
 ] as const;
 const KEY = "distributor_id, amc_code, folio_no, registrar_scheme_code";
 
@@ -192,16 +192,17 @@ async function stream(client: pg.ClientBase, ctx: Context, report: ImportReport,
   copy.on("error", (error: Error) => {
     copyError = error;
   });
+  // The keyed hash of each PAN (a position keeps no PAN, in clear or encrypted); an investor's PAN repeats per folio.
   const pans = new Map<string, string>();
-  const panFields = (pan: string | null): string => {
-    if (pan === null || !PAN_PATTERN.test(pan)) return "\\N\t\\N";
-    let fields = pans.get(pan);
-    if (fields === undefined) {
+  const panHash = (pan: string | null): string => {
+    if (pan === null || !PAN_PATTERN.test(pan)) return "\\N";
+    let hash = pans.get(pan);
+    if (hash === undefined) {
       if (pans.size >= PAN_CACHE_LIMIT) pans.clear();
-      fields = `${ctx.cipher.lookupHash(pan)}\t${ctx.cipher.encrypt(pan)}`;
-      pans.set(pan, fields);
+      hash = ctx.cipher.lookupHash(pan);
+      pans.set(pan, hash);
     }
-    return fields;
+    return hash;
   };
   const tail = `\t${ctx.feedFileId}${withSeq ? "\t" : "\n"}`;
   const registrar = `\t${ctx.batch.registrar}\t`;
@@ -253,7 +254,7 @@ async function stream(client: pg.ClientBase, ctx: Context, report: ImportReport,
           distributorId + registrar + copyText(p.amc_code) + "\t" + copyText(p.folio_no) + "\t" + copyText(p.scheme_code) + "\t" +
           copyText(scheme?.schemeCode ?? null) + "\t" + copyText(p.amc_name ?? scheme?.amcName ?? null) + "\t" + copyText(p.isin) + "\t" +
           copyText(p.scheme_name) + "\t" + copyText(p.units) + "\t" + copyText(p.nav) + "\t" + copyText(p.nav_date) + "\t" +
-          copyText(marketValue) + "\t" + copyText(p.balance_date) + "\t" + copyText(p.holding_nature) + "\t" + panFields(p.pan) + tail +
+          copyText(marketValue) + "\t" + copyText(p.balance_date) + "\t" + copyText(p.holding_nature) + "\t" + panHash(p.pan) + tail +
           (withSeq ? `${report.rows}\n` : "");
         if (buffer.length >= 256 * 1024) await flush();
       }
