@@ -249,12 +249,14 @@ async function stream(client: pg.ClientBase, ctx: Context, report: ImportReport,
         if (report.balance_date === null || p.balance_date > report.balance_date) report.balance_date = p.balance_date;
         const scheme = p.isin === null ? undefined : ctx.schemes.get(p.isin);
         const marketValue = p.market_value ?? (p.nav === null ? null : new Decimal(p.units).times(p.nav).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2));
-        // One concatenation per row (no array, no join): this runs a million times per feed.
+        // One concatenation per row (no array, no join): this runs a million times per feed. Decimals, dates, the
+        // holding nature and the checked ISIN are our own normalised text (digits, dots, dashes, letters): only text
+        // as the files or the scheme master give it needs escaping.
         buffer +=
           distributorId + registrar + copyText(p.amc_code) + "\t" + copyText(p.folio_no) + "\t" + copyText(p.scheme_code) + "\t" +
-          copyText(scheme?.schemeCode ?? null) + "\t" + copyText(p.amc_name ?? scheme?.amcName ?? null) + "\t" + copyText(p.isin) + "\t" +
-          copyText(p.scheme_name) + "\t" + copyText(p.units) + "\t" + copyText(p.nav) + "\t" + copyText(p.nav_date) + "\t" +
-          copyText(marketValue) + "\t" + copyText(p.balance_date) + "\t" + copyText(p.holding_nature) + "\t" + panHash(p.pan) + tail +
+          copyText(scheme?.schemeCode ?? null) + "\t" + copyText(p.amc_name ?? scheme?.amcName ?? null) + "\t" + (p.isin ?? "\\N") + "\t" +
+          copyText(p.scheme_name) + "\t" + p.units + "\t" + (p.nav ?? "\\N") + "\t" + (p.nav_date ?? "\\N") + "\t" +
+          (marketValue ?? "\\N") + "\t" + p.balance_date + "\t" + p.holding_nature + "\t" + panHash(p.pan) + tail +
           (withSeq ? `${report.rows}\n` : "");
         if (buffer.length >= 256 * 1024) await flush();
       }

@@ -141,7 +141,13 @@ class RecordSplitter {
     let start = 0;
     let end = this.pending.indexOf("\n");
     while (end !== -1) {
-      this.take(this.line(this.pending.slice(start, end)), out);
+      // The common case (no quoted field left open, a line without quotes) without a Line object per line.
+      const crlf = end > start && this.pending.charCodeAt(end - 1) === 13;
+      const text = this.pending.slice(start, crlf ? end - 1 : end);
+      if (this.open.length === 0 && !text.includes('"')) {
+        this.lineNumber++;
+        if (text.trim() !== "") out.push({ line: this.lineNumber, fields: text.split(",") });
+      } else this.take({ number: ++this.lineNumber, text }, out);
       start = end + 1;
       end = this.pending.indexOf("\n", start);
     }

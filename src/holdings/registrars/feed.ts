@@ -166,7 +166,7 @@ const HOLDING_NATURES = new Map<string, HoldingNature>([
  * Anything else, blank included, is OTHER, which is never served.
  */
 export function holdingNature(text: string): HoldingNature {
-  const exact = HOLDING_NATURES.get(text.toUpperCase());
+  const exact = HOLDING_NATURES.get(text) ?? HOLDING_NATURES.get(text.toUpperCase());
   if (exact !== undefined) return exact;
   return HOLDING_NATURES.get(text.toUpperCase().replace(/[^A-Z]+/g, " ").trim()) ?? "OTHER";
 }
@@ -200,9 +200,19 @@ const ISIN = /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/;
 
 /** An ISIN that is not ISIN-shaped is dropped (null) rather than failing the row: the scheme code identifies it. */
 export function optionalIsin(text: string | undefined): string | null {
-  const value = optionalText(text)?.toUpperCase();
-  return value !== undefined && ISIN.test(value) ? value : null;
+  // A feed repeats a few thousand ISINs over millions of rows: remember the answers (bounded).
+  const key = text ?? "";
+  let isin = checkedIsins.get(key);
+  if (isin === undefined) {
+    const value = optionalText(key)?.toUpperCase();
+    isin = value !== undefined && ISIN.test(value) ? value : null;
+    if (checkedIsins.size >= 10_000) checkedIsins.clear();
+    checkedIsins.set(key, isin);
+  }
+  return isin;
 }
+
+const checkedIsins = new Map<string, string | null>();
 
 // ---- Reading a feed file's rows by header name.
 
@@ -220,9 +230,9 @@ export interface FeedRow {
 /** A row read through its header's column positions (no object keyed by name per row). */
 class CsvFeedRow implements FeedRow {
   constructor(
-    readonly line: number,
+    public line: number,
     private readonly columns: ReadonlyMap<string, number>,
-    private readonly fields: string[],
+    public fields: string[],
   ) {}
 
   get(column: string): string {
@@ -261,6 +271,8 @@ export async function* readFeedFileBatches(
   read: (row: FeedRow) => FeedPosition | undefined,
 ): AsyncGenerator<FeedItem[]> {
   let positions: Map<string, number> | undefined;
+  // One row object per file, pointed at each record in turn (the readers keep no reference to it).
+  let row: CsvFeedRow | undefined;
   try {
     for await (const batch of readCsvRowBatches(file.open())) {
       const items: FeedItem[] = [];
@@ -268,9 +280,15 @@ export async function* readFeedFileBatches(
         if (item.kind === "header") {
           checkColumns(file.name, item.columns, required);
           positions = columnPositions(item.columns);
+          row = new CsvFeedRow(0, positions, []);
           continue;
         }
-        const result = item.kind === "row" ? readRecord(file.name, new CsvFeedRow(item.line, positions!, item.fields), read) : problem(file.name, item);
+        let result: FeedItem | undefined;
+        if (item.kind === "row") {
+          row!.line = item.line;
+          row!.fields = item.fields;
+          result = readRecord(file.name, row!, read);
+        } else result = problem(file.name, item);
         if (result !== undefined) items.push(result);
       }
       if (items.length > 0) yield items;
