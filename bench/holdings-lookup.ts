@@ -72,7 +72,7 @@ try {
        units, nav, nav_date, market_value, balance_date, holding_nature, pan_hash, feed_file_id) FROM STDIN`,
   )));
   await client.query(`ALTER TABLE holding_positions ADD CONSTRAINT holding_positions_pkey
-    PRIMARY KEY (distributor_id, registrar, amc_code, folio_no, registrar_scheme_code) DEFERRABLE INITIALLY IMMEDIATE`);
+    PRIMARY KEY (distributor_id, registrar, folio_no, amc_code, registrar_scheme_code) DEFERRABLE INITIALLY IMMEDIATE`);
   await client.query(`CREATE INDEX holding_positions_pan_hash_idx ON holding_positions USING HASH (pan_hash)`);
   await client.query("VACUUM ANALYZE holding_positions");
   const { rows } = await client.query<{ n: string }>("SELECT count(*)::text AS n FROM holding_positions");
