@@ -52,10 +52,10 @@ describe("holding_positions key", () => {
        VALUES ('dst_key_2', 'CAMS', 'AMC2', '1000001', 'S2', 'Again', 1, DATE '2026-11-16', 'SINGLE', 'hff_key')`,
     );
     await expect(insert).rejects.toThrow(/holding_positions_pkey|Unique constraint/);
-    const [{ key }] = await app.prisma.$queryRawUnsafe<Array<{ key: string }>>(
+    const [constraint] = await app.prisma.$queryRawUnsafe<Array<{ key: string }>>(
       "SELECT pg_get_constraintdef(oid) AS key FROM pg_constraint WHERE conname = 'holding_positions_pkey'",
     );
-    expect(key).toBe("PRIMARY KEY (distributor_id, registrar, folio_no, amc_code, registrar_scheme_code) DEFERRABLE");
+    expect(constraint?.key).toBe("PRIMARY KEY (distributor_id, registrar, folio_no, amc_code, registrar_scheme_code) DEFERRABLE");
   });
 
   it("leaves the PAN lookup on the pan_hash index", async () => {
