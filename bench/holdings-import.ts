@@ -1,6 +1,6 @@
 /**
  * Holdings import benchmark: 1,000,000 position rows (generated CAMS WBR22 + WBR9 and KFintech MFSD203 files,
- * half each) imported by the real refresh (parse, join, encrypt PANs, COPY to staging, replace positions in one
+ * half each) imported by the real refresh (parse, join, hash PANs, COPY, replace positions in one
  * transaction), next to a raw COPY of the same position files into bare text tables in the same run.
  * Prints rows/s of both, the ratio (target >= 0.5) and the peak RSS during the import (target < 512 MB).
  *   npm run bench:holdings-import     (BENCH_ROWS=1000000 by default; DATABASE_URL uses a server; --smoke for a tiny run)
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
       `holdings import of ${ROWS.toLocaleString("en")} position rows (${report.files.map((f) => `${f.registrar} ${f.outcome}`).join(", ")}): ` +
         `import ${importSeconds.toFixed(2)} s, raw COPY ${copySeconds.toFixed(2)} s; process max RSS ${mb(process.resourceUsage().maxRSS * 1024)}`,
       [
-        compare("holdings import (parse, join, encrypt, COPY, replace)", "rows/s", { rate: importRate }, "raw COPY of the same rows, bare tables", { rate: copyRate }, { minRatio: 0.5 }),
+        compare("holdings import (parse, join, hash, COPY, replace)", "rows/s", { rate: importRate }, "raw COPY of the same rows, bare tables", { rate: copyRate }, { minRatio: 0.5 }),
         { path: "holdings import, peak RSS", unit: "MB", ours: { text: peakMb.toFixed(0) }, baselineName: "-", baseline: {}, target: "< 512 MB", met: peakMb < 512 },
       ],
     );

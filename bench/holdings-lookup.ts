@@ -7,7 +7,7 @@
  *   npm run bench:holdings-lookup     (BENCH_SECONDS=10 per side, BENCH_WARMUP_SECONDS=2; --smoke for a tiny run)
  *
  * The positions are loaded with COPY into the table with its indexes dropped, then the indexes are rebuilt (setup,
- * not measured). Every row carries the same PAN ciphertext (the lookup never decrypts; only the row width matters).
+ * not measured). Positions keep no PAN ciphertext (only its keyed hash), as the import writes them.
  */
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -49,7 +49,6 @@ try {
   await client.connect();
   await client.query("ALTER TABLE holding_positions DROP CONSTRAINT holding_positions_pkey");
   await client.query("DROP INDEX holding_positions_pan_hash_idx");
-  const ciphertext = services.cipher.encrypt("ABCPE1234F");
   const pans = POSITIONS / PER_PAN;
   function* lines(): Generator<string> {
     let chunk = "";
@@ -59,7 +58,7 @@ try {
       for (let k = 0; k < PER_PAN; k++) {
         const registrar = k % 2 ? "KFINTECH" : "CAMS";
         const units = `${(n % 9000) + k}.125`;
-        chunk += `${distributor}\t${registrar}\tAMC${(n + k) % 40}\t${n}/${k}\tS${(n * 3 + k) % 500}\t${100000 + ((n + k) % 500)}\tBench Mutual Fund\tINF000B${String((n + k) % 9999).padStart(4, "0")}1\tBench Scheme ${(n + k) % 500} Growth\t${units}\t21.3456\t2026-11-16\t${(((n % 9000) + k) * 21.35).toFixed(2)}\t2026-11-16\t${k === 4 && n % 3 === 0 ? "JOINT" : "SINGLE"}\t${hash}\t${ciphertext}\thff_bench\n`;
+        chunk += `${distributor}\t${registrar}\tAMC${(n + k) % 40}\t${n}/${k}\tS${(n * 3 + k) % 500}\t${100000 + ((n + k) % 500)}\tBench Mutual Fund\tINF000B${String((n + k) % 9999).padStart(4, "0")}1\tBench Scheme ${(n + k) % 500} Growth\t${units}\t21.3456\t2026-11-16\t${(((n % 9000) + k) * 21.35).toFixed(2)}\t2026-11-16\t${k === 4 && n % 3 === 0 ? "JOINT" : "SINGLE"}\t${hash}\thff_bench\n`;
       }
       if (chunk.length > 1 << 20) {
         yield chunk;
@@ -70,10 +69,10 @@ try {
   }
   await pipeline(Readable.from(lines()), client.query(copyFrom(
     `COPY holding_positions (distributor_id, registrar, amc_code, folio_no, registrar_scheme_code, scheme_code, amc_name, isin, scheme_name,
-       units, nav, nav_date, market_value, balance_date, holding_nature, pan_hash, pan_encrypted, feed_file_id) FROM STDIN`,
+       units, nav, nav_date, market_value, balance_date, holding_nature, pan_hash, feed_file_id) FROM STDIN`,
   )));
   await client.query(`ALTER TABLE holding_positions ADD CONSTRAINT holding_positions_pkey
-    PRIMARY KEY (distributor_id, registrar, amc_code, folio_no, registrar_scheme_code) DEFERRABLE INITIALLY IMMEDIATE`);
+    PRIMARY KEY (distributor_id, registrar, folio_no, amc_code, registrar_scheme_code) DEFERRABLE INITIALLY IMMEDIATE`);
   await client.query(`CREATE INDEX holding_positions_pan_hash_idx ON holding_positions USING HASH (pan_hash)`);
   await client.query("VACUUM ANALYZE holding_positions");
   const { rows } = await client.query<{ n: string }>("SELECT count(*)::text AS n FROM holding_positions");

@@ -6,9 +6,9 @@ import type { DataCipher } from "../lib/crypto.js";
 import { PAN_PATTERN } from "../lib/formats.js";
 import { newId } from "../lib/ids.js";
 import { maskPansInText } from "../lib/mask.js";
-import { readCamsFeed } from "./registrars/cams.js";
+import { readCamsFeedBatches } from "./registrars/cams.js";
 import { FeedFileError, type FeedFile, type FeedItem, type FeedPosition, type FeedProblem, type Registrar } from "./registrars/feed.js";
-import { readKfintechFeed } from "./registrars/kfintech.js";
+import { readKfintechFeedBatches } from "./registrars/kfintech.js";
 
 /**
  * The registrar import: one feed batch (a KFintech MFSD203 file, or a CAMS WBR22 file with its WBR9) into the
@@ -73,7 +73,7 @@ const IMPORT_LOCK = 7206006;
 const POSITION_COLUMNS = [
   "distributor_id", "registrar", "amc_code", "folio_no", "registrar_scheme_code", "scheme_code", "amc_name", "isin",
   "scheme_name", "units", "nav", "nav_date", "market_value", "balance_date", "holding_nature", "pan_hash",
-  "pan_encrypted", "feed_file_id",
+  "feed_file_id",
 ] as const;
 const KEY = "distributor_id, amc_code, folio_no, registrar_scheme_code";
 
@@ -177,10 +177,11 @@ async function schemesByIsin(client: pg.ClientBase): Promise<Map<string, { schem
   return new Map(rows.map((r) => [r.isin, { schemeCode: r.scheme_code, amcName: r.amc_name }]));
 }
 
-function readBatch(batch: FeedBatch): AsyncGenerator<FeedItem> {
-  if (batch.registrar === "KFINTECH") return readKfintechFeed(batch.file);
+/** The batch's items, a chunk's worth at a time. */
+function readBatch(batch: FeedBatch): AsyncGenerator<FeedItem[]> {
+  if (batch.registrar === "KFINTECH") return readKfintechFeedBatches(batch.file);
   if (!batch.companion) throw new FeedFileError(batch.file.name, "a CAMS WBR22 file needs its WBR9 file");
-  return readCamsFeed({ positions: batch.file, investors: batch.companion });
+  return readCamsFeedBatches({ positions: batch.file, investors: batch.companion });
 }
 
 /** Streams the batch's positions with COPY into `table`; counts, problems and per-distributor dates into the report. */
@@ -191,20 +192,23 @@ async function stream(client: pg.ClientBase, ctx: Context, report: ImportReport,
   copy.on("error", (error: Error) => {
     copyError = error;
   });
+  // The keyed hash of each PAN (a position keeps no PAN, in clear or encrypted); an investor's PAN repeats per folio.
   const pans = new Map<string, string>();
-  const panFields = (pan: string | null): string => {
-    if (pan === null || !PAN_PATTERN.test(pan)) return "\\N\t\\N";
-    let fields = pans.get(pan);
-    if (fields === undefined) {
+  const panHash = (pan: string | null): string => {
+    if (pan === null || !PAN_PATTERN.test(pan)) return "\\N";
+    let hash = pans.get(pan);
+    if (hash === undefined) {
       if (pans.size >= PAN_CACHE_LIMIT) pans.clear();
-      fields = `${ctx.cipher.lookupHash(pan)}\t${ctx.cipher.encrypt(pan)}`;
-      pans.set(pan, fields);
+      hash = ctx.cipher.lookupHash(pan);
+      pans.set(pan, hash);
     }
-    return fields;
+    return hash;
   };
   const tail = `\t${ctx.feedFileId}${withSeq ? "\t" : "\n"}`;
   const registrar = `\t${ctx.batch.registrar}\t`;
 
+  // The distributor of each ARN as written in the feed (a handful over millions of rows; bounded).
+  const byArn = new Map<string, string | undefined>();
   let buffer = "";
   const flush = async () => {
     if (buffer === "") return;
@@ -214,38 +218,48 @@ async function stream(client: pg.ClientBase, ctx: Context, report: ImportReport,
     if (!ok && !copyError) await once(copy, "drain").catch(() => {});
   };
   try {
-    for await (const item of readBatch(ctx.batch)) {
-      if (copyError) break;
-      if (item.kind === "problem") {
-        report.problem_count++;
-        if (report.problems.length < MAX_PROBLEMS_KEPT) {
-          report.problems.push({ ...item.problem, reason: maskPansInText(item.problem.reason) });
+    reading: for await (const items of readBatch(ctx.batch)) {
+      for (const item of items) {
+        if (copyError) break reading;
+        if (item.kind === "problem") {
+          report.problem_count++;
+          if (report.problems.length < MAX_PROBLEMS_KEPT) {
+            report.problems.push({ ...item.problem, reason: maskPansInText(item.problem.reason) });
+          }
+          continue;
         }
-        continue;
+        const p = item.position;
+        report.rows++;
+        let distributorId = byArn.get(p.arn);
+        if (distributorId === undefined && !byArn.has(p.arn)) {
+          distributorId = ctx.distributors.get(arnKey(p.arn));
+          if (byArn.size >= 10_000) byArn.clear();
+          byArn.set(p.arn, distributorId);
+        }
+        if (distributorId === undefined) {
+          report.skipped_unknown_arn++;
+          continue;
+        }
+        const mine = ctx.seen.get(distributorId);
+        if (mine === undefined) ctx.seen.set(distributorId, { newest: p.balance_date, rows: 1 });
+        else {
+          mine.rows++;
+          if (p.balance_date > mine.newest) mine.newest = p.balance_date;
+        }
+        if (report.balance_date === null || p.balance_date > report.balance_date) report.balance_date = p.balance_date;
+        const scheme = p.isin === null ? undefined : ctx.schemes.get(p.isin);
+        const marketValue = p.market_value ?? (p.nav === null ? null : new Decimal(p.units).times(p.nav).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2));
+        // One concatenation per row (no array, no join): this runs a million times per feed. Decimals, dates, the
+        // holding nature and the checked ISIN are our own normalised text (digits, dots, dashes, letters): only text
+        // as the files or the scheme master give it needs escaping.
+        buffer +=
+          distributorId + registrar + copyText(p.amc_code) + "\t" + copyText(p.folio_no) + "\t" + copyText(p.scheme_code) + "\t" +
+          copyText(scheme?.schemeCode ?? null) + "\t" + copyText(p.amc_name ?? scheme?.amcName ?? null) + "\t" + (p.isin ?? "\\N") + "\t" +
+          copyText(p.scheme_name) + "\t" + p.units + "\t" + (p.nav ?? "\\N") + "\t" + (p.nav_date ?? "\\N") + "\t" +
+          (marketValue ?? "\\N") + "\t" + p.balance_date + "\t" + p.holding_nature + "\t" + panHash(p.pan) + tail +
+          (withSeq ? `${report.rows}\n` : "");
+        if (buffer.length >= 256 * 1024) await flush();
       }
-      const p = item.position;
-      report.rows++;
-      const distributorId = ctx.distributors.get(arnKey(p.arn));
-      if (distributorId === undefined) {
-        report.skipped_unknown_arn++;
-        continue;
-      }
-      const mine = ctx.seen.get(distributorId);
-      if (mine === undefined) ctx.seen.set(distributorId, { newest: p.balance_date, rows: 1 });
-      else {
-        mine.rows++;
-        if (p.balance_date > mine.newest) mine.newest = p.balance_date;
-      }
-      if (report.balance_date === null || p.balance_date > report.balance_date) report.balance_date = p.balance_date;
-      const scheme = p.isin === null ? undefined : ctx.schemes.get(p.isin);
-      const marketValue = p.market_value ?? (p.nav === null ? null : new Decimal(p.units).times(p.nav).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2));
-      buffer +=
-        distributorId + registrar +
-        [p.amc_code, p.folio_no, p.scheme_code, scheme?.schemeCode ?? null, p.amc_name ?? scheme?.amcName ?? null, p.isin, p.scheme_name, p.units, p.nav, p.nav_date, marketValue, p.balance_date, p.holding_nature]
-          .map(copyText)
-          .join("\t") +
-        `\t${panFields(p.pan)}${tail}${withSeq ? `${report.rows}\n` : ""}`;
-      if (buffer.length >= 256 * 1024) await flush();
     }
     await flush();
   } catch (error) {

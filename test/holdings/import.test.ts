@@ -82,9 +82,22 @@ describe("KFintech MFSD203 import", () => {
       ["1002", "TFCG", "990001", "JOINT", "10.000", true],
       ["1003", "TLQG", null, "SINGLE", "5.500", true],
     ]);
-    // The PAN is stored encrypted, never in clear.
-    expect(rows.every((r) => r.panEncrypted !== null && !r.panEncrypted.includes(r.folioNo === "1003" ? panB : panA))).toBe(true);
-    expect(app.services.cipher.decrypt(rows[0]!.panEncrypted!)).toBe(panA);
+    // No PAN is stored with the positions, in clear or encrypted: only its keyed hash.
+    const stored = await app.prisma.$queryRawUnsafe<Record<string, unknown>[]>(
+      "SELECT to_jsonb(p) AS row FROM holding_positions p WHERE distributor_id = $1 ORDER BY folio_no", d1.distributor_id,
+    ).then((found) => found.map((r) => r.row as Record<string, unknown>));
+    expect(Object.keys(stored[0]!).sort()).toEqual([
+      "amc_code", "amc_name", "balance_date", "distributor_id", "feed_file_id", "folio_no", "holding_nature", "isin", "market_value", "nav",
+      "nav_date", "pan_hash", "registrar", "registrar_scheme_code", "scheme_code", "scheme_name", "units",
+    ]);
+    for (const row of stored) {
+      const pan = row.folio_no === "1003" ? panB : panA;
+      expect(row.pan_hash).toBe(app.services.cipher.lookupHash(pan));
+      for (const value of Object.values(row)) {
+        expect(String(value).toUpperCase()).not.toContain(pan);
+        expect(() => app.services.cipher.decrypt(String(value))).toThrow();
+      }
+    }
     // Market value computed from units x NAV when the feed leaves it blank.
     expect((await positionsOf(d2.distributor_id)).map((r) => r.marketValue?.toFixed(2))).toEqual(["7003.50"]);
     const recorded = await app.prisma.holdingFeedFile.findMany();

@@ -136,11 +136,19 @@ describe("feed decimals and codes", () => {
     ["-2.345", 2, "-2.35"],
     ["-0.0001", 2, "0.00"],
     ["123456789012345678.123456", 3, "123456789012345678.123"],
+    // The plain common case (read by a character scan).
+    ["0", 2, "0.00"],
+    ["5", 0, "5"],
+    ["5.", 3, "5.000"],
+    ["5.", 0, "5"],
+    ["12.125", 3, "12.125"],
+    ["12.1", 4, "12.1000"],
+    ["0.125", 2, "0.13"],
   ])("%s at %i decimals -> %s", (text, scale, expected) => {
     expect(toFixedDecimal(text, scale)).toBe(expected);
   });
 
-  it.each(["", "abc", "1.2.3", "1e5", "12,34", "1,2345", "1234,567", "1 234", "-", "."])("rejects %j", (text) => {
+  it.each(["", "abc", "1.2.3", "1..2", "5a", "1e5", "12,34", "1,2345", "1234,567", "1 234", "-", "."])("rejects %j", (text) => {
     expect(toFixedDecimal(text, 3)).toBeUndefined();
   });
 

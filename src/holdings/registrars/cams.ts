@@ -6,7 +6,7 @@ import {
   optionalIsin,
   optionalPan,
   optionalText,
-  readFeedFile,
+  readFeedFileBatches,
   requiredDate,
   requiredText,
   RowRejected,
@@ -57,18 +57,21 @@ interface FolioStatic {
 }
 
 interface Wbr9Index {
-  /** Key: folio + "\u0000" + AMC code. */
-  folios: Map<string, FolioStatic>;
-  /** The AMCs each folio number appears under (usually one). */
-  folioAmcs: Map<string, string[]>;
+  /** By folio number: its record, or its records under several AMCs (in file order). One look-up per row, no key built. */
+  folios: Map<string, FolioStatic | FolioStatic[]>;
   productAmc: Map<string, string>;
 }
 
 /** Positions and problems of one CAMS batch (WBR9 problems first); throws FeedFileError when a file is unusable. */
 export async function* readCamsFeed(files: CamsFeedFiles): AsyncGenerator<FeedItem> {
-  const index: Wbr9Index = { folios: new Map(), folioAmcs: new Map(), productAmc: new Map() };
-  yield* readFeedFile(files.investors, WBR9_REQUIRED, (row) => addWbr9Row(row, index));
-  yield* readFeedFile(files.positions, WBR22_REQUIRED, (row) => camsPosition(row, index));
+  for await (const items of readCamsFeedBatches(files)) yield* items;
+}
+
+/** The same items, a chunk's worth at a time (what the importer reads). */
+export async function* readCamsFeedBatches(files: CamsFeedFiles): AsyncGenerator<FeedItem[]> {
+  const index: Wbr9Index = { folios: new Map(), productAmc: new Map() };
+  yield* readFeedFileBatches(files.investors, WBR9_REQUIRED, (row) => addWbr9Row(row, index));
+  yield* readFeedFileBatches(files.positions, WBR22_REQUIRED, (row) => camsPosition(row, index));
 }
 
 /** Indexes one WBR9 record; yields nothing (undefined) unless the record is unusable or contradicts another. */
@@ -79,11 +82,10 @@ function addWbr9Row(row: FeedRow, index: Wbr9Index): undefined {
   if (product !== undefined && !index.productAmc.has(product)) index.productAmc.set(product, amcCode);
 
   const entry: FolioStatic = { amcCode, pan: optionalPan(row.get("pan_no")), nature: wbr9Nature(row) };
-  const key = folioKey(folio, amcCode);
-  const earlier = index.folios.get(key);
+  const known = index.folios.get(folio);
+  const earlier = known === undefined ? undefined : underAmc(known, amcCode);
   if (earlier === undefined) {
-    index.folios.set(key, entry);
-    index.folioAmcs.set(folio, [...(index.folioAmcs.get(folio) ?? []), amcCode]);
+    index.folios.set(folio, known === undefined ? entry : Array.isArray(known) ? [...known, entry] : [known, entry]);
     return undefined;
   }
   if (earlier.pan === entry.pan && earlier.nature === entry.nature) return undefined;
@@ -127,15 +129,17 @@ function camsPosition(row: FeedRow, index: Wbr9Index): FeedPosition {
 }
 
 function lookupStatic(index: Wbr9Index, folio: string, product: string, ownAmc: string | undefined): FolioStatic {
-  const amcs = index.folioAmcs.get(folio);
-  if (amcs === undefined) throw new RowRejected("no WBR9 investor record for the folio");
-  const amcCode = ownAmc ?? index.productAmc.get(product) ?? (amcs.length === 1 ? amcs[0] : undefined);
+  const known = index.folios.get(folio);
+  if (known === undefined) throw new RowRejected("no WBR9 investor record for the folio");
+  const onlyAmc = Array.isArray(known) ? (known.length === 1 ? known[0]!.amcCode : undefined) : known.amcCode;
+  const amcCode = ownAmc ?? index.productAmc.get(product) ?? onlyAmc;
   if (amcCode === undefined) throw new RowRejected("AMC of the product unknown and the folio is under several AMCs in WBR9");
-  const found = index.folios.get(folioKey(folio, amcCode));
+  const found = underAmc(known, amcCode);
   if (found === undefined) throw new RowRejected(`no WBR9 investor record for the folio under AMC ${amcCode}`);
   return found;
 }
 
-function folioKey(folio: string, amcCode: string): string {
-  return `${folio}\u0000${amcCode}`;
+function underAmc(known: FolioStatic | FolioStatic[], amcCode: string): FolioStatic | undefined {
+  if (!Array.isArray(known)) return known.amcCode === amcCode ? known : undefined;
+  return known.find((entry) => entry.amcCode === amcCode);
 }

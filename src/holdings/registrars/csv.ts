@@ -39,6 +39,23 @@ export async function* readCsvBatches(
   source: AsyncIterable<string | Buffer>,
   options: CsvOptions = {},
 ): AsyncGenerator<CsvItem[]> {
+  for await (const batch of readCsvRowBatches(source, options)) {
+    yield batch.map((item) => (item.kind === "row" ? { kind: "record", line: item.line, record: toRecord(item.columns, item.fields) } : item));
+  }
+}
+
+/**
+ * A record as its fields in header order, with the header's columns (the same array for every row): what the
+ * feed importers read, without building an object keyed by name per row.
+ */
+export type CsvRow = { kind: "row"; line: number; columns: string[]; fields: string[] };
+export type CsvRowItem = Exclude<CsvItem, { kind: "record" }> | CsvRow;
+
+/** The items with records as CsvRow, a chunk's worth at a time: one await per chunk instead of one per row. */
+export async function* readCsvRowBatches(
+  source: AsyncIterable<string | Buffer>,
+  options: CsvOptions = {},
+): AsyncGenerator<CsvRowItem[]> {
   const splitter = new RecordSplitter(options.maxLinesPerRecord ?? DEFAULT_MAX_LINES_PER_RECORD);
   const items = new Items();
   for await (const chunk of source) {
@@ -53,17 +70,17 @@ export async function* readCsvBatches(
 class Items {
   private columns: string[] | undefined;
 
-  of(raws: Array<RawRecord | RawProblem>): CsvItem[] {
+  of(raws: Array<RawRecord | RawProblem>): CsvRowItem[] {
     return raws.map((raw) => this.item(raw));
   }
 
-  private item(raw: RawRecord | RawProblem): CsvItem {
+  private item(raw: RawRecord | RawProblem): CsvRowItem {
     if ("reason" in raw) return { kind: "mismatch", line: raw.line, reason: raw.reason };
     if (this.columns === undefined) {
       this.columns = headerColumns(raw.fields);
       return { kind: "header", line: raw.line, columns: this.columns };
     }
-    return toItem(this.columns, raw);
+    return toRow(this.columns, raw);
   }
 }
 
@@ -76,18 +93,23 @@ function headerColumns(fields: string[]): string[] {
   return columns;
 }
 
-function toItem(columns: string[], raw: RawRecord): CsvItem {
+function toRow(columns: string[], raw: RawRecord): CsvRowItem {
   const { fields, line } = raw;
   // Exports often end every data row with a comma the header lacks: extra fields that are all empty are harmless.
-  const extrasEmpty = fields.slice(columns.length).every((field) => field.trim() === "");
+  const extrasEmpty = fields.length === columns.length || fields.slice(columns.length).every((field) => field.trim() === "");
   if (fields.length < columns.length || !extrasEmpty) {
     return { kind: "mismatch", line, reason: `expected ${columns.length} fields, found ${fields.length}` };
   }
+  return { kind: "row", line, columns, fields };
+}
+
+function toRecord(columns: string[], fields: string[]): Record<string, string> {
   const record: Record<string, string> = {};
-  columns.forEach((name, index) => {
+  for (let index = 0; index < columns.length; index++) {
+    const name = columns[index]!;
     if (name !== "") record[name] = fields[index] ?? "";
-  });
-  return { kind: "record", line, record };
+  }
+  return record;
 }
 
 interface Line {
@@ -119,7 +141,13 @@ class RecordSplitter {
     let start = 0;
     let end = this.pending.indexOf("\n");
     while (end !== -1) {
-      this.take(this.line(this.pending.slice(start, end)), out);
+      // The common case (no quoted field left open, a line without quotes) without a Line object per line.
+      const crlf = end > start && this.pending.charCodeAt(end - 1) === 13;
+      const text = this.pending.slice(start, crlf ? end - 1 : end);
+      if (this.open.length === 0 && !text.includes('"')) {
+        this.lineNumber++;
+        if (text.trim() !== "") out.push({ line: this.lineNumber, fields: text.split(",") });
+      } else this.take({ number: ++this.lineNumber, text }, out);
       start = end + 1;
       end = this.pending.indexOf("\n", start);
     }

@@ -22,16 +22,17 @@ const STYLES: ReadonlyArray<{ pattern: RegExp; parts: (match: RegExpExecArray) =
 
 /** The date as `YYYY-MM-DD`, or undefined when the text is in none of the styles or is not a calendar date. */
 export function parseFeedDate(text: string): string | undefined {
-  // A feed file repeats one report date on every row: remember the last answer.
-  if (text !== lastText) {
-    lastText = text;
-    lastDate = parse(text);
+  // A feed file repeats a few report dates (in one or two styles) on every row: remember the answers (bounded).
+  let date = parsedDates.get(text);
+  if (date === undefined && !parsedDates.has(text)) {
+    date = parse(text);
+    if (parsedDates.size >= 1_000) parsedDates.clear();
+    parsedDates.set(text, date);
   }
-  return lastDate;
+  return date;
 }
 
-let lastText: string | undefined;
-let lastDate: string | undefined;
+const parsedDates = new Map<string, string | undefined>();
 
 function parse(text: string): string | undefined {
   const value = text.trim().replace(TIME_OF_DAY, "");

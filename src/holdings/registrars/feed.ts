@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { basename } from "node:path";
 import { PAN_PATTERN } from "../../lib/formats.js";
-import { CsvHeaderError, readCsvBatches } from "./csv.js";
+import { CsvHeaderError, readCsvRowBatches } from "./csv.js";
 
 /** What both registrar importers produce: one folio's position in one scheme, as the registrar reported it. */
 
@@ -68,7 +68,9 @@ export interface FeedFile {
 }
 
 export function feedFile(path: string, name = basename(path)): FeedFile {
-  return { name, open: () => createReadStream(path) };
+  // 16 KB reads (about 150 rows): an import waiting for PostgreSQL holds the rest of its chunk's rows, which the
+  // other registrar's import would otherwise push into the old generation (64 KB chunks: peaks of 500+ MB RSS).
+  return { name, open: () => createReadStream(path, { highWaterMark: 16 * 1024 }) };
 }
 
 /** Only single-holder folios under the holder's own PAN are served (design, Holdings). */
@@ -89,8 +91,6 @@ export async function collectFeed(items: AsyncIterable<FeedItem>): Promise<FeedP
 // ---- Decimals, kept as text so no binary float ever rounds a unit or a rupee.
 
 // Digits, or digits grouped by thousands (1,234,567) or the Indian way (12,34,567).
-/** The common case, already exact: no sign, no separators, no leading zeros. */
-const PLAIN_DECIMAL = /^(0|[1-9]\d*)(?:\.(\d*))?$/;
 const DECIMAL = /^([+-]?)(\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)?(?:\.(\d*))?$/;
 
 /**
@@ -99,11 +99,8 @@ const DECIMAL = /^([+-]?)(\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)?(?:\.
  * decimal (exponents, stray characters, empty).
  */
 export function toFixedDecimal(text: string, scale: number): string | undefined {
-  const plain = PLAIN_DECIMAL.exec(text);
-  if (plain) {
-    const [, integer = "0", fraction = ""] = plain;
-    if (fraction.length <= scale) return scale > 0 ? `${integer}.${fraction.padEnd(scale, "0")}` : integer;
-  }
+  const plain = plainFixedDecimal(text, scale);
+  if (plain !== undefined) return plain;
   const match = DECIMAL.exec(text.trim());
   if (!match) return undefined;
   const [, sign = "", integerText = "", fractionText = ""] = match;
@@ -119,6 +116,29 @@ export function toFixedDecimal(text: string, scale: number): string | undefined 
   const fraction = padded.slice(padded.length - scale);
   const body = scale > 0 ? `${integer}.${fraction}` : integer;
   return sign === "-" && /[1-9]/.test(scaled) ? `-${body}` : body;
+}
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/**
+ * The common case (digits, no sign, no separators, no leading zero), by a character scan rather than a regular
+ * expression (no match array: a feed has millions of these): `text` when it has
+ * `scale` decimals, padded with zeros when fewer; undefined when it is not plain or has more decimals.
+ */
+function plainFixedDecimal(text: string, scale: number): string | undefined {
+  const length = text.length;
+  const first = text.charCodeAt(0);
+  let i = 1;
+  if (first >= 49 && first <= 57) while (i < length && isDigit(text.charCodeAt(i))) i++;
+  else if (first !== 48) return undefined;
+  if (i === length) return scale > 0 ? `${text}.${"0".repeat(scale)}` : text;
+  if (text.charCodeAt(i) !== 46) return undefined;
+  const dot = i;
+  for (i = dot + 1; i < length; i++) if (!isDigit(text.charCodeAt(i))) return undefined;
+  const decimals = length - dot - 1;
+  if (decimals > scale) return undefined;
+  if (scale === 0) return text.slice(0, dot);
+  return decimals === scale ? text : text + "0".repeat(scale - decimals);
 }
 
 function incrementDigits(digits: string): string {
@@ -148,17 +168,26 @@ const HOLDING_NATURES = new Map<string, HoldingNature>([
  * Anything else, blank included, is OTHER, which is never served.
  */
 export function holdingNature(text: string): HoldingNature {
-  const exact = HOLDING_NATURES.get(text.toUpperCase());
+  const exact = HOLDING_NATURES.get(text) ?? HOLDING_NATURES.get(text.toUpperCase());
   if (exact !== undefined) return exact;
   return HOLDING_NATURES.get(text.toUpperCase().replace(/[^A-Z]+/g, " ").trim()) ?? "OTHER";
 }
 
 /** `ARN-12345`, `arn 12345`, `ARN12345` and `12345` are the same distributor code; anything else is kept as is. */
 export function normaliseArn(text: string): string {
-  const value = text.trim().toUpperCase();
-  const match = /^(?:ARN[\s-]*)?(\d+)$/.exec(value);
-  return match ? `ARN-${match[1]}` : value;
+  // A feed carries a handful of distributor codes over millions of rows: remember the answers (bounded).
+  let arn = normalisedArns.get(text);
+  if (arn === undefined) {
+    const value = text.trim().toUpperCase();
+    const match = /^(?:ARN[\s-]*)?(\d+)$/.exec(value);
+    arn = match ? `ARN-${match[1]}` : value;
+    if (normalisedArns.size >= 10_000) normalisedArns.clear();
+    normalisedArns.set(text, arn);
+  }
+  return arn;
 }
+
+const normalisedArns = new Map<string, string>();
 
 export function optionalText(text: string | undefined): string | null {
   const value = (text ?? "").trim();
@@ -173,9 +202,19 @@ const ISIN = /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/;
 
 /** An ISIN that is not ISIN-shaped is dropped (null) rather than failing the row: the scheme code identifies it. */
 export function optionalIsin(text: string | undefined): string | null {
-  const value = optionalText(text)?.toUpperCase();
-  return value !== undefined && ISIN.test(value) ? value : null;
+  // A feed repeats a few thousand ISINs over millions of rows: remember the answers (bounded).
+  const key = text ?? "";
+  let isin = checkedIsins.get(key);
+  if (isin === undefined) {
+    const value = optionalText(key)?.toUpperCase();
+    isin = value !== undefined && ISIN.test(value) ? value : null;
+    if (checkedIsins.size >= 10_000) checkedIsins.clear();
+    checkedIsins.set(key, isin);
+  }
+  return isin;
 }
+
+const checkedIsins = new Map<string, string | null>();
 
 // ---- Reading a feed file's rows by header name.
 
@@ -190,15 +229,27 @@ export interface FeedRow {
   get(column: string): string;
 }
 
+/** A row read through its header's column positions (no object keyed by name per row). */
 class CsvFeedRow implements FeedRow {
   constructor(
-    readonly line: number,
-    private readonly record: Record<string, string>,
+    public line: number,
+    private readonly columns: ReadonlyMap<string, number>,
+    public fields: string[],
   ) {}
 
   get(column: string): string {
-    return this.record[column] ?? "";
+    const index = this.columns.get(column);
+    return index === undefined ? "" : (this.fields[index] ?? "");
   }
+}
+
+/** Each named column's position (an unnamed column is never read). */
+function columnPositions(columns: string[]): Map<string, number> {
+  const positions = new Map<string, number>();
+  columns.forEach((name, index) => {
+    if (name !== "" && !positions.has(name)) positions.set(name, index);
+  });
+  return positions;
 }
 
 /**
@@ -212,24 +263,43 @@ export async function* readFeedFile(
   required: readonly string[],
   read: (row: FeedRow) => FeedPosition | undefined,
 ): AsyncGenerator<FeedItem> {
-  let sawHeader = false;
+  for await (const items of readFeedFileBatches(file, required, read)) yield* items;
+}
+
+/** The same items, a chunk's worth at a time (one await per chunk, not per row: what the importer reads). */
+export async function* readFeedFileBatches(
+  file: FeedFile,
+  required: readonly string[],
+  read: (row: FeedRow) => FeedPosition | undefined,
+): AsyncGenerator<FeedItem[]> {
+  let positions: Map<string, number> | undefined;
+  // One row object per file, pointed at each record in turn (the readers keep no reference to it).
+  let row: CsvFeedRow | undefined;
   try {
-    for await (const batch of readCsvBatches(file.open())) {
+    for await (const batch of readCsvRowBatches(file.open())) {
+      const items: FeedItem[] = [];
       for (const item of batch) {
         if (item.kind === "header") {
           checkColumns(file.name, item.columns, required);
-          sawHeader = true;
+          positions = columnPositions(item.columns);
+          row = new CsvFeedRow(0, positions, []);
           continue;
         }
-        const result = item.kind === "record" ? readRecord(file.name, item.line, item.record, read) : problem(file.name, item);
-        if (result !== undefined) yield result;
+        let result: FeedItem | undefined;
+        if (item.kind === "row") {
+          row!.line = item.line;
+          row!.fields = item.fields;
+          result = readRecord(file.name, row!, read);
+        } else result = problem(file.name, item);
+        if (result !== undefined) items.push(result);
       }
+      if (items.length > 0) yield items;
     }
   } catch (error) {
     if (error instanceof CsvHeaderError) throw new FeedFileError(file.name, error.message);
     throw error;
   }
-  if (!sawHeader) throw new FeedFileError(file.name, "empty file: no header row");
+  if (positions === undefined) throw new FeedFileError(file.name, "empty file: no header row");
 }
 
 function checkColumns(file: string, columns: string[], required: readonly string[]): void {
@@ -241,17 +311,12 @@ function problem(file: string, { line, reason }: { line: number; reason: string 
   return { kind: "problem", problem: { file, line, reason } };
 }
 
-function readRecord(
-  file: string,
-  line: number,
-  record: Record<string, string>,
-  read: (row: FeedRow) => FeedPosition | undefined,
-): FeedItem | undefined {
+function readRecord(file: string, row: CsvFeedRow, read: (row: FeedRow) => FeedPosition | undefined): FeedItem | undefined {
   try {
-    const position = read(new CsvFeedRow(line, record));
+    const position = read(row);
     return position === undefined ? undefined : { kind: "position", position };
   } catch (error) {
-    if (error instanceof RowRejected) return problem(file, { line, reason: error.message });
+    if (error instanceof RowRejected) return problem(file, { line: row.line, reason: error.message });
     throw error;
   }
 }

@@ -7,6 +7,7 @@ import {
   optionalPan,
   optionalText,
   readFeedFile,
+  readFeedFileBatches,
   requiredDate,
   requiredText,
   type FeedFile,
@@ -34,6 +35,11 @@ export const MFSD203_REQUIRED = [
 
 export function readKfintechFeed(file: FeedFile): AsyncGenerator<FeedItem> {
   return readFeedFile(file, MFSD203_REQUIRED, kfintechPosition);
+}
+
+/** The same items, a chunk's worth at a time (what the importer reads). */
+export function readKfintechFeedBatches(file: FeedFile): AsyncGenerator<FeedItem[]> {
+  return readFeedFileBatches(file, MFSD203_REQUIRED, kfintechPosition);
 }
 
 function kfintechPosition(row: FeedRow): FeedPosition {
