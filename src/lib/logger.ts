@@ -58,8 +58,8 @@ export function accessLineWriter(logger: Logger): AccessLineWriter {
     if (!child.isLevelEnabled("info")) return;
     const time = `,"time":"${new Date(Date.now()).toISOString()}"`;
     const line =
-      `{"level":30${time},"request_id":${maskLogLine(jsonString(requestId))},"method":${maskLogLine(jsonString(method))}` +
-      `,"path":${maskLogLine(jsonString(path))},"status":${jsonNumber(status)},"duration_ms":${jsonNumber(durationMs)},"msg":"request"}\n`;
+      `{"level":30${time},"request_id":${masked(jsonString(requestId))},"method":${masked(jsonString(method))}` +
+      `,"path":${masked(jsonString(path))},"status":${jsonNumber(status)},"duration_ms":${jsonNumber(durationMs)},"msg":"request"}\n`;
     // A multistream reads the line's level (and these) off the stream, as pino's own write sets them.
     if (stream[pino.symbols.needsMetadataGsym] === true) {
       stream.lastLevel = 30;
@@ -87,6 +87,34 @@ function jsonString(text: string): string {
     }
   }
   return `"${last === 0 && escaped === "" ? text : escaped + text.slice(last)}"`;
+}
+
+/**
+ * maskLogLine of a value, skipped (its regular expressions cost about half a microsecond a value) when
+ * the text has no run of 5 letters, 4 digits and a letter (the shape of every PAN) and no `nk_` in any
+ * case (in every link id).
+ */
+function masked(text: string): string {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) {
+      if (++digits === 4 && isLetter(text.charCodeAt(i + 1)) && isLetter(text.charCodeAt(i - 4)) && isLetter(text.charCodeAt(i - 5)) &&
+        isLetter(text.charCodeAt(i - 6)) && isLetter(text.charCodeAt(i - 7)) && isLetter(text.charCodeAt(i - 8))) {
+        return maskLogLine(text);
+      }
+      continue;
+    }
+    digits = 0;
+    if (code === 95 && (text.charCodeAt(i - 1) | 32) === 107 && (text.charCodeAt(i - 2) | 32) === 110) return maskLogLine(text);
+  }
+  return text;
+}
+
+/** An ASCII letter (NaN, past either end of the text, is none). */
+function isLetter(code: number): boolean {
+  const lower = code | 32;
+  return lower >= 97 && lower <= 122;
 }
 
 /** A number as pino writes it: null when not finite. */

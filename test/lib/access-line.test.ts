@@ -16,6 +16,8 @@ const REQUESTS: Request[] = [
   ["req-6", "GET", long, 404, 1],
   ["req-7", "GET", "/é/ABCDE1234F/XABCDE1234F/ABCDE1234FX/ABCDE1234F", 404, 1],
   ["req-8", "DELETE", "", 500, 1234567],
+  ["req_0b6c8f64-3a0e-4b4f-9b8e-1234f2f3a4b5", "GET", "/p/ABCDE12345F/AB1CDE1234F/ABCD1234F/abcdE1234f", 404, 1],
+  ["req-9", "GET", "/p/xABCDE1234F_lnk_01k9abcdefgh/LNK_01K9ABCDEFGH/lNk_01k9a", 404, 1],
 ];
 
 /** The line pino itself writes, as the app wrote it before: a child without field redaction, `info(fields, "request")`. */
