@@ -101,7 +101,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
     const method = c.req.method;
     const takesBody = method === "POST" || method === "PUT" || method === "PATCH";
     const isToken = c.req.path === TOKEN_PATH;
-    let body = takesBody ? await readObjectBody(c.req.raw, { allowForm: isToken }) : undefined;
+    let body = takesBody ? await readObjectBody(c.req.raw, { allowForm: isToken, fromNode: (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined }) : undefined;
     let authorization = c.req.header("authorization");
     if (isToken && body && authorization?.startsWith("Basic ")) {
       body = { ...basicCredentials(authorization), ...body };
