@@ -83,12 +83,16 @@ export async function openStack(options: StackOptions): Promise<Stack> {
   };
 }
 
-/** Serves `fetch` the way src/main.ts does (its timeouts), on a free local port. */
-export async function listenApp(stack: Stack, fetch: (request: Request) => Response | Promise<Response>): Promise<{ port: number; server: ServerType }> {
-  const counted = async (request: Request) => {
+/**
+ * Serves `fetch` the way src/main.ts does (its timeouts), on a free local port. The server's bindings
+ * (the Node request and response) are passed on, as when main.ts serves `app.fetch`: the app reads the
+ * client's address and the body of a POST from them.
+ */
+export async function listenApp(stack: Stack, fetch: (request: Request, env: unknown) => Response | Promise<Response>): Promise<{ port: number; server: ServerType }> {
+  const counted = async (request: Request, env: unknown) => {
     stack.inFlight.count++;
     try {
-      return await fetch(request);
+      return await fetch(request, env);
     } finally {
       stack.inFlight.count--;
     }
