@@ -4,7 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { AnyRouter } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { AppError } from "./lib/errors.js";
-import { lazyChild, type Log } from "./lib/logger.js";
+import { accessLineWriter, lazyChild, type Log } from "./lib/logger.js";
 import { MAX_BODY_BYTES, readObjectBody, tooLarge } from "./http/body.js";
 import { mountSignedFormDownload } from "./http/broker-change-document.js";
 import { requestClientAddress } from "./http/client-ip.js";
@@ -38,9 +38,8 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
   const router = options.router ?? appRouter;
   const rest = createRestHandler(router, services, { staticResponses: options.staticResponses ?? true });
   const openApiJson = JSON.stringify(buildOpenApiDocument(router));
-  // Access lines carry only fixed fields (no secrets), so they skip the field redaction, which
-  // costs more than the rest of the line; PAN masking over the whole line still applies.
-  const accessLog = services.logger.child({}, { redact: { paths: [] } });
+  // Access lines carry only fixed fields (no secrets), so they skip the field redaction; PANs and link ids are masked.
+  const accessLine = accessLineWriter(services.logger);
 
   app.use("*", async (c, next) => {
     const incoming = c.req.header("x-request-id");
@@ -51,16 +50,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
     c.header("X-Request-Id", requestId);
     const started = performance.now();
     await next();
-    accessLog.info(
-      {
-        request_id: requestId,
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        duration_ms: Math.round(performance.now() - started),
-      },
-      "request",
-    );
+    accessLine(requestId, c.req.method, c.req.path, c.res.status, Math.round(performance.now() - started));
   });
 
   app.use(TOKEN_PATH, noStore);
@@ -111,7 +101,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
     const method = c.req.method;
     const takesBody = method === "POST" || method === "PUT" || method === "PATCH";
     const isToken = c.req.path === TOKEN_PATH;
-    let body = takesBody ? await readObjectBody(c.req.raw, { allowForm: isToken }) : undefined;
+    let body = takesBody ? await readObjectBody(c.req.raw, { allowForm: isToken, fromNode: (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined }) : undefined;
     let authorization = c.req.header("authorization");
     if (isToken && body && authorization?.startsWith("Basic ")) {
       body = { ...basicCredentials(authorization), ...body };

@@ -4,6 +4,7 @@
  * cost counts), a distributor and its bearer token.
  */
 import type { ServerType } from "@hono/node-server";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -83,16 +84,22 @@ export async function openStack(options: StackOptions): Promise<Stack> {
   };
 }
 
-/** Serves `fetch` the way src/main.ts does (its timeouts), on a free local port. */
-export async function listenApp(stack: Stack, fetch: (request: Request) => Response | Promise<Response>): Promise<{ port: number; server: ServerType }> {
-  const counted = async (request: Request) => {
-    stack.inFlight.count++;
-    try {
-      return await fetch(request);
-    } finally {
-      stack.inFlight.count--;
-    }
+/**
+ * Serves `fetch` the way src/main.ts does (its timeouts), on a free local port. The server's bindings
+ * (the Node request and response) are passed on, as when main.ts serves `app.fetch`: the app reads the
+ * client's address and the body of a POST from them.
+ */
+export async function listenApp(stack: Stack, fetch: (request: Request, env: unknown) => Response | Promise<Response>): Promise<{ port: number; server: ServerType }> {
+  const server = await startHttpServer(fetch, httpServerOptions(stack.services.config, { port: 0, hostname: "127.0.0.1" }));
+  // Requests are counted from the server's events, not by wrapping `fetch` (an async wrapper per request that
+  // production does not have and the baselines do not pay): one in flight from its arrival until its
+  // response is sent or its connection gone.
+  const answered = () => {
+    stack.inFlight.count--;
   };
-  const server = await startHttpServer(counted, httpServerOptions(stack.services.config, { port: 0, hostname: "127.0.0.1" }));
+  (server as Server).on("request", (_request: IncomingMessage, response: ServerResponse) => {
+    stack.inFlight.count++;
+    response.once("close", answered);
+  });
   return { port: (server.address() as AddressInfo).port, server };
 }

@@ -51,20 +51,25 @@ function toPosition(row: PositionRow): PositionView {
   };
 }
 
-/** Totals in exact decimals; JSON numbers only at the end. */
+/**
+ * Totals in exact decimals; JSON numbers only at the end. Market values (numeric(20, 2), read as text:
+ * `1234.50`) are summed as whole paise in a bigint, several times cheaper than decimal.js and as exact;
+ * a value of any other form is summed with Decimal (see paiseOf).
+ */
 export function summarise(rows: PositionRow[]): SummaryView {
-  const zero = () => ({ positions: 0, value: new Decimal(0), asOf: null as string | null });
+  const zero = () => ({ positions: 0, value: new ExactSum(), asOf: null as string | null });
   const by = { CAMS: zero(), KFINTECH: zero() };
-  let total = new Decimal(0);
+  const total = new ExactSum();
   let asOf: string | null = null;
   const folios = new Set<string>();
   const schemes = new Set<string>();
   for (const row of rows) {
-    const value = row.market_value === null ? new Decimal(0) : new Decimal(row.market_value);
-    total = total.plus(value);
     const r = by[row.registrar];
+    if (row.market_value !== null) {
+      total.add(row.market_value);
+      r.value.add(row.market_value);
+    }
     r.positions++;
-    r.value = r.value.plus(value);
     if (r.asOf === null || row.balance_date > r.asOf) r.asOf = row.balance_date;
     if (asOf === null || row.balance_date > asOf) asOf = row.balance_date;
     folios.add(`${row.registrar}\u0000${row.amc_code}\u0000${row.folio_no}`);
@@ -79,4 +84,29 @@ export function summarise(rows: PositionRow[]): SummaryView {
     as_of: asOf,
     by_registrar: { CAMS: view(by.CAMS), KFINTECH: view(by.KFINTECH) },
   };
+}
+
+/** A decimal text with exactly two places (`1234.50`, `-0.05`) as whole paise; null for any other form. */
+export function paiseOf(text: string): bigint | null {
+  return /^-?\d+\.\d\d$/.test(text) ? BigInt(text.slice(0, -3) + text.slice(-2)) : null;
+}
+
+/** An exact sum of decimal texts: whole paise while every term has two places, else decimal.js. */
+class ExactSum {
+  private paise = 0n;
+  private decimal: Decimal | undefined;
+
+  add(text: string): void {
+    const paise = this.decimal === undefined ? paiseOf(text) : null;
+    if (paise !== null) this.paise += paise;
+    else this.decimal = (this.decimal ?? new Decimal(0)).plus(text);
+  }
+
+  /** The nearest JSON number, as Decimal's toNumber gives it (Number of the exact decimal text). */
+  toNumber(): number {
+    const negative = this.paise < 0n;
+    const magnitude = negative ? -this.paise : this.paise;
+    const text = `${negative ? "-" : ""}${magnitude / 100n}.${String(magnitude % 100n).padStart(2, "0")}`;
+    return this.decimal === undefined ? Number(text) : this.decimal.plus(text).toNumber();
+  }
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AuthService } from "../../src/auth/auth.service.js";
 import type { Db } from "../../src/db/client.js";
 import { sha256Hex } from "../../src/lib/crypto.js";
@@ -225,5 +225,44 @@ describe("the token check", () => {
     // Nothing is kept of a look-up once it is answered: the next miss asks again.
     await auth.authenticate("Bearer mfat_unknown").catch(() => undefined);
     expect(lookups).toBe(3);
+  });
+});
+
+describe("the token check's cache by header", () => {
+  it("trusts a token for 30 s after its look-up, whichever way it is found, and keeps no header longer than that", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    try {
+      const d = await app.newDistributor();
+      let lookups = 0;
+      const counted = app.prisma.$extends({
+        query: { accessToken: { findFirst: ({ args, query }) => (lookups++, query(args)) } },
+      }) as unknown as Db;
+      let now = Date.now();
+      const auth = new AuthService(counted, { now: () => now });
+      const byHeader = (auth as unknown as { byHeader: Map<string, unknown> }).byHeader;
+      const header = `Bearer ${d.token}`;
+      for (let i = 0; i < 3; i++) expect((await auth.authenticate(header)).clientId).toBe(d.client_id);
+      expect(lookups).toBe(1);
+      expect([...byHeader.keys()]).toEqual([header]);
+
+      now += 29_999;
+      await auth.authenticate(header);
+      expect(lookups).toBe(1);
+      now += 1;
+      await auth.authenticate(header);
+      expect(lookups).toBe(2);
+
+      vi.advanceTimersByTime(30_000);
+      expect(byHeader.size).toBe(0);
+      await app.prisma.accessToken.update({ where: { tokenHash: sha256Hex(d.token) }, data: { expiresAt: new Date(now - 1) } });
+      await auth.authenticate(header);
+      expect(lookups).toBe(2);
+      now += 30_000;
+      await expect(auth.authenticate(header)).rejects.toThrow("The access token is invalid or has expired");
+      await expect(auth.authenticate(header)).rejects.toThrow("The access token is invalid or has expired");
+      expect(lookups).toBe(4);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -65,6 +65,27 @@ describe("one error model", () => {
     expect(((await streamed.json()) as { error: { code: string } }).error.code).toBe("PAYLOAD_TOO_LARGE");
   });
 
+  it("reads a body alike with a declared length and streamed: a BOM is not JSON, bytes that are not UTF-8 become U+FFFD", async () => {
+    const send = (bytes: Uint8Array, streamed: boolean) =>
+      fetch(`${app.baseUrl}${TOKEN}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: streamed ? new ReadableStream({ start: (c) => (c.enqueue(bytes), c.close()) }) : bytes,
+        duplex: "half",
+      } as RequestInit).then(async (r) => ({ status: r.status, body: (await r.json()) as { error: { message: string; details?: unknown } } }));
+    const fields = '"grant_type":"client_credentials","client_id":"a","client_secret":"b"';
+    const withBom = Buffer.from(`\uFEFF{${fields}}`, "utf8");
+    const notUtf8 = Buffer.concat([Buffer.from(`{${fields},"x`), Buffer.from([0xff, 0xc3]), Buffer.from('":1}')]);
+    for (const streamed of [false, true]) {
+      const bom = await send(withBom, streamed);
+      expect(bom.status).toBe(400);
+      expect(bom.body.error.message).toBe("The request body is not valid JSON");
+      const replaced = await send(notUtf8, streamed);
+      expect(replaced.status).toBe(400);
+      expect(replaced.body.error.details).toEqual([{ path: "x\uFFFD\uFFFD", message: "Unknown field: remove it, or check its spelling", reason: "unknown_field" }]);
+    }
+  });
+
   it("answers a wrong content type with 415", async () => {
     const d = await app.newDistributor();
     const res = await app.http("POST", TOKEN, { body: "<xml/>", headers: { "content-type": "application/xml" } });
