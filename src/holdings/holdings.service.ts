@@ -70,8 +70,8 @@ export function summarise(rows: PositionRow[]): SummaryView {
       r.value.add(row.market_value);
     }
     r.positions++;
-    if (r.asOf === null || row.balance_date > r.asOf) r.asOf = row.balance_date;
-    if (asOf === null || row.balance_date > asOf) asOf = row.balance_date;
+    r.asOf = later(r.asOf, row.balance_date);
+    asOf = later(asOf, row.balance_date);
     folios.add(`${row.registrar}\u0000${row.amc_code}\u0000${row.folio_no}`);
     schemes.add(row.scheme_code);
   }
@@ -84,6 +84,13 @@ export function summarise(rows: PositionRow[]): SummaryView {
     as_of: asOf,
     by_registrar: { CAMS: view(by.CAMS), KFINTECH: view(by.KFINTECH) },
   };
+}
+
+/** The later of two dates (ISO texts, so compared as texts); any date is later than none. */
+function later(date: string | null, other: string): string {
+  if (date === null) return other;
+  // Stryker disable next-line EqualityOperator: of two equal dates either is the later
+  return other > date ? other : date;
 }
 
 /** A decimal text with exactly two places (`1234.50`, `-0.05`) as whole paise; null for any other form. */

@@ -1,7 +1,17 @@
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { accessLineWriter, createLogger } from "../../src/lib/logger.js";
 import { lineSink } from "../helpers/logs.js";
+
+// maskLogLine itself, watched: the access line must call it for exactly the values that may hold a PAN or a link id.
+vi.mock("../../src/lib/mask.js", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("../../src/lib/mask.js")>();
+  return { ...actual, maskLogLine: vi.fn(actual.maskLogLine) };
+});
+// The suite's workers keep the modules one test file imported for the next (isolate: false): logger.js is
+// imported afresh here, so that it is the one importing the watched mask.js.
+vi.resetModules();
+const { accessLineWriter, createLogger } = await import("../../src/lib/logger.js");
+const { maskLogLine } = await import("../../src/lib/mask.js");
 
 type Request = [requestId: string, method: string, path: string, status: number, durationMs: number];
 
@@ -87,5 +97,146 @@ describe("the access line", () => {
     viaPino(pino(options, lineSink(pinos)), REQUESTS[0]!);
     expect(ours).toEqual(pinos);
     expect(JSON.parse(ours[0]!)).toMatchObject({ time: Date.now(), request_id: REQUESTS[0]![0] });
+  });
+});
+
+describe("the access line's values", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-24T06:28:18.123Z"));
+  });
+  afterEach(() => vi.useRealTimers());
+
+  /** Our line and pino's for one request, which must be the same. */
+  function lines(request: Request): string {
+    const ours: string[] = [];
+    const pinos: string[] = [];
+    accessLineWriter(createLogger("info", lineSink(ours)))(...request);
+    viaPino(createLogger("info", lineSink(pinos)), request);
+    expect(ours).toEqual(pinos);
+    expect(ours).toHaveLength(1);
+    return ours[0]!;
+  }
+
+  /** The texts maskLogLine is called with when the access line of a request for `path` is written. */
+  function masking(path: string): string[] {
+    const write = accessLineWriter(createLogger("info", lineSink([])));
+    vi.mocked(maskLogLine).mockClear();
+    write("r1", "GET", path, 200, 1);
+    return vi.mocked(maskLogLine).mock.calls.map(([text]) => text);
+  }
+
+  it("are escaped as pino does: quotes and backslashes at either end, control characters, over 100 characters", () => {
+    const path = (text: string) => JSON.parse(lines(["r1", "GET", text, 200, 1])).path as string;
+    const raw = (text: string) => {
+      const line = lines(["r1", "GET", text, 200, 1]);
+      return line.slice(line.indexOf(',"path":') + 8, line.indexOf(',"status":'));
+    };
+    expect(raw('"ab')).toBe('"\\"ab"');
+    expect(raw('ab"')).toBe('"ab\\""');
+    expect(raw("\\ab")).toBe('"\\\\ab"');
+    expect(raw("ab\\")).toBe('"ab\\\\"');
+    expect(raw('"')).toBe('"\\""');
+    expect(raw("")).toBe('""');
+    expect(raw("\u001f")).toBe('"\\u001f"');
+    expect(raw("\n")).toBe('"\\n"');
+    expect(raw("\u001fab")).toBe('"\\u001fab"');
+    expect(raw(" ")).toBe('" "');
+    // A lone surrogate shows which way a value went: JSON.stringify escapes it, pino's own escaping keeps it (and
+    // the stream writes it as U+FFFD).
+    expect(path("a b\ud800")).toBe("a b\ufffd");
+    expect(path("\ud800")).toBe("\ufffd");
+    expect(path("\n\ud800")).toBe("\n\ud800");
+    expect(path(`${"x".repeat(99)}\ud800`)).toBe(`${"x".repeat(99)}\ufffd`);
+    expect(path(`${"x".repeat(100)}\ud800`)).toBe(`${"x".repeat(100)}\ud800`);
+    expect(raw(`"${"x".repeat(99)}`)).toBe(`"\\"${"x".repeat(99)}"`);
+    expect(raw(`"${"x".repeat(100)}`)).toBe(`"\\"${"x".repeat(100)}"`);
+  });
+
+  it("write a status or duration that is not a finite number as null, as pino does", () => {
+    expect(lines(["r1", "GET", "/", Number.NaN, Number.POSITIVE_INFINITY])).toBe(
+      '{"level":30,"time":"2026-11-24T06:28:18.123Z","request_id":"r1","method":"GET","path":"/","status":null,"duration_ms":null,"msg":"request"}',
+    );
+    expect(lines(["r1", "GET", "/", 200, -0.5])).toContain('"status":200,"duration_ms":-0.5,');
+  });
+
+  it("are masked by maskLogLine only when they hold 5 letters, 4 digits and a letter, or nk_ (any case)", () => {
+    for (const path of ["ABCDE1234F", "/x/ABCDE1234F", "ABCDE1234F/x", "abcde1234f", "zZaAz9090Z", "AZaza0999a", "xABCDEF1234G", "nk_", "lnk_x", "NK_", "nK_", "/lnk_"]) {
+      expect(masking(path), path).toEqual([JSON.stringify(path)]);
+    }
+    const nearMisses = [
+      "", "GET", "1234", "12345", "ABCD1234F", "BCDE1234F/", "ABCDE1234", "ABCDE1234/", "ABCDE123F", "ABCDE12345F", "ABCDEx123F", "ABCDEFGH1J", "ABCDE1x34F",
+      "ABCDE----F", "ABCDE/.-/F", "ABCDE::::F", "ABCDE////F", "ABCDE0000/", "ABCDE9999/",
+      "k_", "_", "_x", "n_", "nk", "nkx", "nk-", "xk_", "nx_", "mk_", "nj_", "ok_", "nl_", "k_nk", "n k_",
+    ];
+    for (const other of ["-", "@", "[", "`", "{", "~", " ", "0"]) {
+      for (let at = 0; at < 5; at++) nearMisses.push(`${"ABCDE".slice(0, at)}${other}${"ABCDE".slice(at + 1)}1234F`);
+      nearMisses.push(`ABCDE1234${other}`);
+    }
+    for (const path of nearMisses) expect(masking(path), path).toEqual([]);
+  });
+
+  it("mask PANs with 0 and 9, a and z in any case", () => {
+    expect(JSON.parse(lines(["r1", "GET", "/ZZZZZ0909A/aaaaa9090z", 200, 1])).path).toBe("/ZZXXXXX09A/aaXXXXX90z");
+  });
+});
+
+describe("the access line's stream", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-24T06:28:18.123Z"));
+  });
+  afterEach(() => vi.useRealTimers());
+
+  /** A stream that asks for the line's metadata (as pino's multistream does) and keeps what it saw at each write. */
+  function metadataSink() {
+    const seen: Record<string, unknown>[] = [];
+    const stream = {
+      [pino.symbols.needsMetadataGsym]: true,
+      write(this: Record<string, unknown>, line: string) {
+        seen.push({ line, level: this.lastLevel, obj: this.lastObj, msg: this.lastMsg, time: this.lastTime, child: this.lastLogger !== undefined });
+      },
+    };
+    return { seen, stream: stream as unknown as pino.DestinationStream };
+  }
+
+  it("is given the line's level, fields, message and time when it asks for them, as pino gives them", () => {
+    const ours = metadataSink();
+    const pinos = metadataSink();
+    accessLineWriter(createLogger("info", ours.stream))(...REQUESTS[1]!);
+    viaPino(createLogger("info", pinos.stream), REQUESTS[1]!);
+    expect(ours.seen).toEqual(pinos.seen);
+    expect(ours.seen).toEqual([
+      {
+        line: '{"level":30,"time":"2026-11-24T06:28:18.123Z","request_id":"ABXXXXX34F","method":"POST","path":"/api/investors/v1/abXXXXX34f/nominees","status":201,"duration_ms":0,"msg":"request"}\n',
+        level: 30,
+        obj: { request_id: "ABCDE1234F", method: "POST", path: "/api/investors/v1/abcde1234f/nominees", status: 201, duration_ms: 0 },
+        msg: "request",
+        time: '"2026-11-24T06:28:18.123Z"',
+        child: true,
+      },
+    ]);
+  });
+
+  it("is given no metadata when it does not ask for it", () => {
+    const sink = lineSink([]);
+    accessLineWriter(createLogger("info", sink))(...REQUESTS[0]!);
+    expect(Object.keys(sink).filter((key) => key.startsWith("last"))).toEqual([]);
+  });
+
+  it("of a logger of createLogger gets a line masked value by value, not by pino's hook over the whole line", () => {
+    const lines: string[] = [];
+    const write = accessLineWriter(createLogger("info", lineSink(lines)));
+    vi.mocked(maskLogLine).mockClear();
+    write("r1", "GET", "/x", 200, 1);
+    expect(maskLogLine).not.toHaveBeenCalled();
+    expect(lines).toHaveLength(1);
+  });
+
+  it("of a logger made elsewhere gets the line unredacted, whatever the logger redacts", () => {
+    const lines: string[] = [];
+    const logger = pino({ base: undefined, timestamp: false, redact: { paths: ["path", "method", "request_id"], censor: "[redacted]" } }, lineSink(lines));
+    accessLineWriter(logger)("r1", "GET", "/x", 200, 1);
+    expect(lines).toEqual(['{"level":30,"request_id":"r1","method":"GET","path":"/x","status":200,"duration_ms":1,"msg":"request"}']);
   });
 });
