@@ -14,7 +14,7 @@ import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { createDistributor } from "../src/auth/distributors.service.js";
-import { failOnUnexpected, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
+import { cpuPerRequest, failOnUnexpected, runBaseline, warmAndRun, type LoadSpec } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
 import { LOOKUP } from "./harness/raw-sql.js";
 import { startRawServer } from "./harness/raw-server.js";
@@ -108,7 +108,6 @@ try {
   ]);
   // Server CPU per request of each side (this process's; PostgreSQL's backends are not counted), which the
   // other work on a shared machine disturbs less than the rates.
-  const cpuPerRequest = (result: LoadResult) => (result.cpuMicros ?? Number.NaN) / result.requests;
   console.log(`server CPU per request: ours ${cpuPerRequest(ourResult).toFixed(1)} us, raw ${cpuPerRequest(rawResult).toFixed(1)} us (raw / ours ${(cpuPerRequest(rawResult) / cpuPerRequest(ourResult)).toFixed(2)})\n`);
   failOnUnexpected({ raw: rawResult, ours: ourResult });
   ours.server.close();

@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { publicCatalog } from "../src/masters/investor-options.js";
-import { failOnUnexpected, runBaseline, warmAndRun, type LoadResult } from "./harness/load.js";
+import { cpuPerRequest, failOnUnexpected, runBaseline, warmAndRun, type LoadResult } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS } from "./harness/options.js";
 import { listenApp, openStack } from "./harness/stack.js";
 import { compare, printTable } from "./harness/table.js";
@@ -57,7 +57,6 @@ try {
     compare("full stack (static response)", "req/s", fullResult, "bare Hono, same JSON", honoResult, { minRatio: 0.5 }),
   ]);
   // The same comparison in server CPU per request, which the other work on a shared machine disturbs less.
-  const cpuPerRequest = (result: LoadResult) => (result.cpuMicros ?? Number.NaN) / result.requests;
   const [oursCpu, honoCpu, fullCpu] = [cpuPerRequest(uncachedResult), cpuPerRequest(honoResult), cpuPerRequest(fullResult)];
   console.log(
     `server CPU per request: procedure path ${oursCpu.toFixed(1)} us, full stack ${fullCpu.toFixed(1)} us, bare Hono ${honoCpu.toFixed(1)} us` +

@@ -45,6 +45,11 @@ export interface LoadResult {
   cpuMicros?: number;
 }
 
+/** The server's CPU per answered request of a run, in microseconds (NaN when the run did not measure it). */
+export function cpuPerRequest(result: LoadResult): number {
+  return (result.cpuMicros ?? Number.NaN) / result.requests;
+}
+
 const LOAD_PROCESS = path.join(import.meta.dirname, "load-process.ts");
 
 /** The PAN series the next run with `freshPan` sends (see panOf in load-process.ts). */
