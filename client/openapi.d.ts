@@ -5851,7 +5851,7 @@ export interface operations {
                 /** @description Only resources in this state. */
                 status?: "PENDING" | "DELIVERED" | "PARKED" | "FAILED";
                 /** @description Only deliveries of this event. */
-                event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*";
+                event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*";
                 /** @description Page size, 1-100 (default 20). */
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `next_cursor`. */
@@ -6163,7 +6163,7 @@ export interface operations {
                     /** @description An https URL whose every address is public. */
                     url: string;
                     /** @description Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta)). */
-                    events: ("investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*")[];
+                    events: ("investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*")[];
                 };
             };
         };

@@ -17,6 +17,7 @@ export const EVENTS = {
   "order.rejected": z.object({ order_id: z.string(), status: z.literal("REJECTED"), provider_remark: remark }),
   "order.failed": z.object({ order_id: z.string(), status: z.literal("FAILED"), provider_remark: remark }),
   "order.allotted": z.object({ order_id: z.string(), status: z.literal("ALLOTTED") }),
+  "order.cancelled": z.object({ order_id: z.string(), status: z.literal("CANCELLED"), provider_remark: remark }),
   "payment.captured": z.object({ payment_id: z.string(), status: z.literal("CAPTURED") }),
   "payment.failed": z.object({ payment_id: z.string(), status: z.literal("FAILED") }),
   "payment.refunded": z.object({ payment_id: z.string(), status: z.literal("REFUNDED") }),

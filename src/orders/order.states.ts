@@ -22,5 +22,11 @@ export const ORDER_FAILURE_CODES = [
   "mandate_invalid",
   "payout_account_invalid",
   "member_not_permitted",
+  // The exchange does not know the scheme code, or not for the order's holding mode.
+  "scheme_not_tradable",
 ] as const;
 export type OrderFailureCode = (typeof ORDER_FAILURE_CODES)[number];
+
+/** orders.cancellation_status: a registration's cancellation at the exchange, asked and waiting, confirmed, or refused. */
+export const CANCELLATION_STATUSES = ["PENDING", "CONFIRMED", "REFUSED"] as const;
+export type CancellationStatus = (typeof CANCELLATION_STATUSES)[number];

@@ -16,7 +16,9 @@ import { BANK_ACCOUNT_TYPES, HOLDING_MODES, HOLDING_TYPES, INVESTOR_STATUSES, TA
 import { narrowOrNull, narrowTo } from "../../src/lib/closed-set.js";
 import { AMFI_OPTIONS, AMFI_PLANS } from "../../src/masters/amfi/navall.js";
 import { MANDATE_STATUSES, MANDATE_TYPES } from "../../src/mandates/mandate.states.js";
+import { EXCHANGE_TRANSACTION_MODES } from "../../src/masters/exchange-schemes.repo.js";
 import {
+  CANCELLATION_STATUSES,
   INSTALLMENT_STATUSES,
   ORDER_FAILURE_CODES,
   ORDER_PAYMENT_STATUSES,
@@ -53,6 +55,8 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["orders", "purchase_type", PURCHASE_TYPES],
   ["orders", "holding_mode", HOLDING_MODES],
   ["orders", "failure_code", ORDER_FAILURE_CODES],
+  ["orders", "cancellation_status", CANCELLATION_STATUSES],
+  ["exchange_schemes", "transaction_mode", EXCHANGE_TRANSACTION_MODES],
   ["order_installments", "status", INSTALLMENT_STATUSES],
   ["payments", "status", PAYMENT_STATUSES],
   ["payments", "mode", PAYMENT_MODES],
