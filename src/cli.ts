@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from "./env.js";
 import { AppError } from "./lib/errors.js";
 import { createLogger } from "./lib/logger.js";
 import { importNavAllFile } from "./masters/schemes.service.js";
+import { describeMasterImport, importExchangeMasters, MasterFileError, readMasterFiles } from "./masters/exchange-masters.import.js";
 import { describeRefresh, refreshHoldings } from "./holdings/refresh.js";
 import { openRuntime, type Runtime } from "./runtime.js";
 import { OPENAPI_FILE, openApiText } from "./openapi.js";
@@ -21,6 +22,8 @@ Commands:
   distributors:create --name N --arn ARN-123 [--json]
                                             Create a distributor and its API client (secret shown once)
   schemes:import <NAVAll.txt>               Import AMFI's NAV file (either format) into the scheme master
+  masters:import-exchange --schemes FILE [--sip FILE] [--json]
+                                            Import the exchange's scheme master (and SIP master): codes and trading rules
   holdings:refresh [--json]                 Import the registrar feeds of HOLDINGS_FEED_DIR (sandbox: its registrar's feed first)
   bse:check                                 Log in to BSE StAR MF (MF_EXCHANGE=bse) and report the sessions; places nothing
   webhooks:listen [--events order.*,payment.*] [--port N] [--base URL] [--token T]
@@ -85,6 +88,18 @@ async function run(argv: string[]): Promise<void> {
           `${stats.unchanged} older than the master (kept), ${stats.skipped.length} malformed lines skipped`,
       );
       for (const skip of stats.skipped.slice(0, 20)) console.log(`  line ${skip.line}: ${skip.reason}`);
+      return;
+    }
+    case "masters:import-exchange": {
+      const { values } = parseArgs({
+        args: rest,
+        options: { schemes: { type: "string" }, sip: { type: "string" }, json: { type: "boolean", default: false } },
+      });
+      if (!values.schemes) throw new UsageError("masters:import-exchange needs --schemes FILE (the exchange's scheme master)");
+      const texts = await readMasterFiles({ schemes: path.resolve(values.schemes), sip: values.sip === undefined ? undefined : path.resolve(values.sip) });
+      const summary = await withRuntime((rt) => importExchangeMasters(rt.services.prisma, texts));
+      if (values.json) console.log(JSON.stringify(summary));
+      else for (const line of describeMasterImport(summary)) console.log(line);
       return;
     }
     case "holdings:refresh": {
@@ -179,6 +194,8 @@ run(process.argv.slice(2)).catch((error: unknown) => {
   }
   if (error instanceof EmbeddedPostgresError) console.error(error.forTerminal());
   else if (error instanceof ConfigError || error instanceof ListenerError) console.error(error.message);
+  else if (error instanceof MasterFileError) console.error(`Refused, nothing imported: ${error.message}`);
+  else if ((error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") console.error(`No such file: ${(error as NodeJS.ErrnoException).path}`);
   else if (error instanceof AppError) {
     console.error(`${error.appCode}: ${error.message}`);
     for (const d of error.details ?? []) console.error(`  ${d.path}: ${d.message}`);

@@ -75,7 +75,9 @@ export interface OrderEntry {
   orderId: string;
   clientCode: string;
   orderType: "LUMPSUM_PURCHASE" | "REDEMPTION" | "SWITCH" | "SIP" | "XSIP" | "STP" | "SWP" | "SIP_TOPUP";
+  /** The exchange's scheme code (its scheme master's, for the order's holding mode), never AMFI's. */
   schemeCode: string;
+  /** A switch's or STP's target, as the exchange codes it. */
   toSchemeCode: string | null;
   purchaseType: "FRESH" | "ADDITIONAL" | null;
   amount: string | null;

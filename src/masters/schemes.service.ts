@@ -4,6 +4,7 @@ import { readCursor, toPage } from "../lib/zod.js";
 import { parseNavAllFile, type SkippedLine } from "./amfi/navall.js";
 import { upsertAmfiRecords, type ImportStats } from "./schemes.import.js";
 import * as repo from "./schemes.repo.js";
+import { deriveSchemeRules } from "./exchange-schemes.repo.js";
 
 
 function toApi(row: repo.SchemeRow) {
@@ -56,5 +57,7 @@ export async function importNavAllFile(
 ): Promise<ImportStats & { format: "OLD" | "NEW"; skipped: SkippedLine[] }> {
   const { format, records, skipped } = await parseNavAllFile(path);
   const stats = await upsertAmfiRecords(db, records);
+  // A scheme AMFI lists for the first time takes its rules from the exchange codes of its ISIN, if any.
+  await deriveSchemeRules(db);
   return { ...stats, format, skipped };
 }

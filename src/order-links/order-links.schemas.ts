@@ -2,7 +2,7 @@ import { z } from "zod";
 import { IsoDate } from "../lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../lib/zod.js";
 import { ORDER_TYPES } from "../orders/order-types.js";
-import { OrderProposalObject, OrderView, PaymentStatus as OrderPaymentStatus, OrderStatus, withTypeRules } from "../orders/orders.schemas.js";
+import { OrderProposalObject, OrderedDetailViews, PaymentStatus as OrderPaymentStatus, OrderStatus, withTypeRules } from "../orders/orders.schemas.js";
 import { PAYMENT_FAILURE_CODES, PAYMENT_MODES, PAYMENT_STATUSES } from "../payments/payment.states.js";
 import { ORDER_LINK_STATUSES } from "./link.states.js";
 
@@ -61,10 +61,10 @@ export const PublicLinkView = z.object({
   amount: z.number().nullable(),
   units: z.number().nullable(),
   all_units: z.boolean(),
-  sip: OrderView.shape.sip,
-  stp: OrderView.shape.stp,
-  swp: OrderView.shape.swp,
-  switch: OrderView.shape.switch,
+  sip: OrderedDetailViews.sip,
+  stp: OrderedDetailViews.stp,
+  swp: OrderedDetailViews.swp,
+  switch: OrderedDetailViews.switch,
   investor_name: z.string().describe("Masked: each word's first letter."),
   investor_pan: z.string().describe("Masked PAN."),
   distributor_name: z.string(),

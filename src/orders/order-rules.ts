@@ -1,58 +1,159 @@
 import type { ErrorDetail } from "../lib/errors.js";
 import { ORDER_TYPE } from "./order-types.js";
 import type { PlaceOrderInput } from "./orders.schemas.js";
-import type { PlacementScheme } from "./orders.repo.js";
+import type { PlacementCode, PlacementScheme } from "./orders.repo.js";
+import type { DetailReason } from "../lib/errors.js";
+import type { HoldingMode } from "../investors/investor.states.js";
+import { rupeesToDecimal } from "../lib/formats.js";
+import { Decimal } from "../lib/money.js";
+import { allowedFlag, chooseExchangeCode, noCodeMessage } from "./exchange-code.js";
 import { installmentDates } from "./schedule.js";
-
-type Scheme = PlacementScheme;
 
 /** A violated rule: the field, a closed reason code, and a sentence. */
 export type RuleViolation = ErrorDetail;
 
-const cents = (value: number) => Math.round(value * 100);
-const decimalCents = (value: { toNumber(): number } | null) => (value === null ? null : cents(value.toNumber()));
-
 export const schemeNotFound = (code: string | undefined) => `no scheme ${code} in the scheme master: find its code with GET /api/masters/v1/schemes`;
-export const notAllowed = (code: string, what: string, flag: string) => `scheme ${code} does not accept ${what}: choose a scheme whose ${flag} is true`;
+export const notAllowed = (code: string, what: string, flag: string) => `exchange code ${code} does not accept ${what}: choose a scheme whose exchange code has ${flag}`;
 
-/** The scheme master's rules for an order: scheme allowed for the order type, minimums and multiples. */
-export function schemeViolations(order: PlaceOrderInput, scheme: Scheme | null, amountPath = "amount"): RuleViolation[] {
-  if (!scheme) return [{ path: "scheme_code", reason: "scheme_not_found", message: schemeNotFound(order.scheme_code) }];
+const FLAG_REFUSAL: Record<ReturnType<typeof allowedFlag>, { reason: DetailReason; what: string; flag: string }> = {
+  purchaseAllowed: { reason: "purchase_not_allowed", what: "purchases", flag: "purchase_allowed" },
+  redemptionAllowed: { reason: "redemption_not_allowed", what: "redemptions", flag: "redemption_allowed" },
+  sipAllowed: { reason: "sip_not_allowed", what: "SIPs", flag: "sip_allowed" },
+  stpAllowed: { reason: "stp_not_allowed", what: "STPs", flag: "stp_allowed" },
+  swpAllowed: { reason: "swp_not_allowed", what: "SWPs", flag: "swp_allowed" },
+  switchAllowed: { reason: "switch_not_allowed", what: "switches", flag: "switch_allowed" },
+};
+
+/** The exchange code an order (or its target) resolved to, or the violations that say why none did. */
+export type CodeResolution = { code: PlacementCode; violations: RuleViolation[] } | { code: null; violations: RuleViolation[] };
+
+/**
+ * The exchange's rules for an order in its scheme (exchange-masters.md): the code for the holding mode
+ * (scheme_not_tradable when none takes orders today), the code's flag for the order type, and its limits:
+ * purchase minimum (additional for ADDITIONAL and top-ups), maximum and multiple; a redemption's amount or
+ * units minimum, maximum and multiple (all_units is exempt); a SIP's frequency, date, amount and number of
+ * installments by the SIP master; an STP's or SWP's amount by the SIP master where it has a row.
+ */
+export function exchangeViolations(
+  order: PlaceOrderInput,
+  scheme: PlacementScheme | null,
+  holdingMode: HoldingMode | null,
+  today: string,
+  amountPath = "amount",
+): CodeResolution {
+  if (!scheme) return { code: null, violations: [{ path: "scheme_code", reason: "scheme_not_found", message: schemeNotFound(order.scheme_code) }] };
+  const code = chooseExchangeCode(scheme.codes, { holdingMode, orderType: order.order_type, preferredIsin: scheme.isinGrowth ?? scheme.isinReinvestment }, today);
+  if (!code) return { code: null, violations: [{ path: "scheme_code", reason: "scheme_not_tradable", message: noCodeMessage(scheme.schemeCode, scheme.codes, holdingMode, today) }] };
   const out: RuleViolation[] = [];
+  const flag = allowedFlag(order.order_type);
+  if (!code[flag]) {
+    const refusal = FLAG_REFUSAL[flag];
+    out.push({ path: "scheme_code", reason: refusal.reason, message: notAllowed(code.code, refusal.what, refusal.flag) });
+  }
   const traits = ORDER_TYPE[order.order_type];
-  if (traits.units === "in" && !scheme.purchaseAllowed) {
-    out.push({ path: "scheme_code", reason: "purchase_not_allowed", message: notAllowed(scheme.schemeCode, "purchases", "purchase_allowed") });
+  const amount = order.amount === undefined ? null : new Decimal(rupeesToDecimal(order.amount));
+  const rule = traits.amountRule;
+  if (rule === "purchase" && amount) {
+    const additional = order.purchase_type === "ADDITIONAL" || traits.topsUpSip;
+    const minimum = additional ? (code.minAdditionalAmount ?? code.minPurchaseAmount) : code.minPurchaseAmount;
+    out.push(...limitViolations(amountPath, amount, { minimum, maximum: code.maxPurchaseAmount, multiple: code.purchaseMultiple }, `exchange code ${code.code}`, "amount"));
   }
-  if (traits.sip && !scheme.sipAllowed) {
-    out.push({ path: "scheme_code", reason: "sip_not_allowed", message: notAllowed(scheme.schemeCode, "SIPs", "sip_allowed") });
+  if (rule === "redemption" && !order.all_units) {
+    if (amount) out.push(...limitViolations(amountPath, amount, { minimum: code.minRedemptionAmount, maximum: code.maxRedemptionAmount, multiple: code.redemptionAmountMultiple }, `exchange code ${code.code}`, "amount"));
+    if (order.units !== undefined) {
+      out.push(...limitViolations("units", new Decimal(order.units.toFixed(3)), { minimum: code.minRedemptionUnits, maximum: code.maxRedemptionUnits, multiple: code.redemptionUnitsMultiple }, `exchange code ${code.code}`, "units"));
+    }
   }
-  if (traits.units !== "in" && !scheme.redemptionAllowed) {
-    out.push({ path: "scheme_code", reason: "redemption_not_allowed", message: notAllowed(scheme.schemeCode, "redemptions", "redemption_allowed") });
+  if (rule === "sip" || rule === "transfer") {
+    out.push(...planViolations(order, code, amount, rule === "sip", amountPath));
   }
-  if (order.amount === undefined) return out;
+  return { code, violations: out };
+}
 
-  const [minimum, multiple] =
-    traits.amountRule === "purchase"
-      ? order.purchase_type === "ADDITIONAL"
-        ? [scheme.minAdditionalAmount, scheme.purchaseMultiple]
-        : [scheme.minPurchaseAmount, scheme.purchaseMultiple]
-      : traits.amountRule === "sip"
-        ? [scheme.minSipAmount, scheme.sipMultiple]
-        : traits.amountRule === "redemption"
-          ? [scheme.minRedemptionAmount, null]
-          : [null, null];
-  const amount = cents(order.amount);
-  const min = decimalCents(minimum);
-  const step = decimalCents(multiple) || null;
-  // Both rules in every message, so one correction satisfies both.
-  const terms = [min !== null ? `minimum ${min / 100}` : "", step !== null ? `multiples of ${step / 100}` : ""].filter(Boolean).join(", ");
-  if (min !== null && amount < min) {
-    out.push({ path: amountPath, reason: "amount_below_minimum", message: `must be at least ${min / 100} for scheme ${scheme.schemeCode} (${terms})` });
+/** The plan's frequency, day, amount and installments against the SIP master rows of the code. */
+function planViolations(order: PlaceOrderInput, code: PlacementCode, amount: Decimal | null, registration: boolean, amountPath: string): RuleViolation[] {
+  const plan = order.sip ?? order.stp ?? order.swp;
+  const frequency = plan?.frequency;
+  if (!frequency) return [];
+  const rules = code.sipRules.filter((r) => r.active);
+  const rule = rules.find((r) => r.frequency === frequency);
+  const object = order.sip ? "sip" : order.stp ? "stp" : "swp";
+  if (!rule) {
+    // A registration needs a row; an STP's or SWP's amount is checked only where the master has one.
+    if (!registration) return [];
+    const offered = rules.map((r) => r.frequency);
+    return [{
+      path: `${object}.frequency`,
+      reason: "sip_frequency_not_allowed",
+      message: offered.length === 0
+        ? `the exchange's SIP master offers no frequency for exchange code ${code.code}`
+        : `exchange code ${code.code} takes ${offered.join(", ")} SIPs only`,
+    }];
   }
-  if (step !== null && amount % step !== 0) {
-    out.push({ path: amountPath, reason: "amount_not_multiple", message: `must be a multiple of ${step / 100} for scheme ${scheme.schemeCode} (${terms})` });
+  const out: RuleViolation[] = [];
+  if (registration && order.sip?.installment_day !== undefined && !rule.dates.includes(order.sip.installment_day)) {
+    out.push({ path: "sip.installment_day", reason: "sip_date_not_allowed", message: `exchange code ${code.code} takes ${frequency} installments on days ${rule.dates.join(", ")} only` });
+  }
+  if (amount) out.push(...limitViolations(amountPath, amount, { minimum: rule.minAmount, maximum: rule.maxAmount, multiple: rule.multiple }, `${frequency} plans of exchange code ${code.code}`, "amount"));
+  const installments = plan && "installments" in plan ? plan.installments : undefined;
+  if (registration && installments !== undefined) {
+    const min = rule.minInstallments;
+    const max = rule.maxInstallments;
+    if ((min !== null && installments < min) || (max !== null && installments > max)) {
+      const range = min !== null && max !== null ? `between ${min} and ${max}` : min !== null ? `at least ${min}` : `at most ${max}`;
+      out.push({ path: `${object}.installments`, reason: "installments_out_of_range", message: `must be ${range} for ${frequency} plans of exchange code ${code.code}` });
+    }
   }
   return out;
+}
+
+const REASONS = {
+  amount: { below: "amount_below_minimum", above: "amount_above_maximum", step: "amount_not_multiple" },
+  units: { below: "units_below_minimum", above: "units_above_maximum", step: "units_not_multiple" },
+} as const satisfies Record<string, Record<string, DetailReason>>;
+
+/** A quantity against a minimum, maximum and multiple (exact decimals); every limit named in each message, so one correction meets all. */
+function limitViolations(
+  path: string,
+  value: Decimal,
+  limits: { minimum: Decimal | null; maximum: Decimal | null; multiple: Decimal | null },
+  of: string,
+  kind: keyof typeof REASONS,
+): RuleViolation[] {
+  const { minimum, maximum } = limits;
+  const multiple = limits.multiple && !limits.multiple.isZero() ? limits.multiple : null;
+  const terms = [minimum && `minimum ${minimum.toString()}`, maximum && `maximum ${maximum.toString()}`, multiple && `multiples of ${multiple.toString()}`].filter(Boolean).join(", ");
+  const out: RuleViolation[] = [];
+  const reasons = REASONS[kind];
+  if (minimum && value.lessThan(minimum)) out.push({ path, reason: reasons.below, message: `must be at least ${minimum.toString()} for ${of} (${terms})` });
+  if (maximum && value.greaterThan(maximum)) out.push({ path, reason: reasons.above, message: `must be at most ${maximum.toString()} for ${of} (${terms})` });
+  if (multiple && !value.mod(multiple).isZero()) out.push({ path, reason: reasons.step, message: `must be a multiple of ${multiple.toString()} for ${of} (${terms})` });
+  return out;
+}
+
+/**
+ * A switch's or STP's target: its exchange code for the same holding mode, which must take purchases and
+ * the switch (or STP) into it.
+ */
+export function targetViolations(
+  order: PlaceOrderInput,
+  target: PlacementScheme | null,
+  targetCode: string,
+  holdingMode: HoldingMode | null,
+  today: string,
+): CodeResolution {
+  const path = order.switch ? "switch.to_scheme_code" : "stp.to_scheme_code";
+  if (!target) return { code: null, violations: [{ path, reason: "scheme_not_found", message: schemeNotFound(targetCode) }] };
+  const code = chooseExchangeCode(target.codes, { holdingMode, orderType: order.order_type, side: "into", preferredIsin: target.isinGrowth ?? target.isinReinvestment }, today);
+  if (!code) return { code: null, violations: [{ path, reason: "scheme_not_tradable", message: noCodeMessage(target.schemeCode, target.codes, holdingMode, today) }] };
+  const out: RuleViolation[] = [];
+  if (!code.purchaseAllowed) out.push({ path, reason: "purchase_not_allowed", message: notAllowed(code.code, "purchases", "purchase_allowed") });
+  const into = allowedFlag(order.order_type, "into");
+  if (!code[into]) {
+    const refusal = FLAG_REFUSAL[into];
+    out.push({ path, reason: refusal.reason, message: notAllowed(code.code, refusal.what, refusal.flag) });
+  }
+  return { code, violations: out };
 }
 
 const isoDate = (date: Date) => date.toISOString().slice(0, 10);

@@ -31,10 +31,14 @@ export interface OrderTypeTraits {
    * moves a folio's units this way, and the scheme master must allow purchases (`in`) or redemptions.
    */
   units: "in" | "out" | "move";
-  /** A SIP (the scheme master's sip_allowed, its SIP minimum and multiple; what a top-up names). */
+  /** A SIP (what a top-up names). */
   sip: boolean;
-  /** The scheme master's minimum (and multiple) that an amount must meet; null: none checked. */
-  amountRule: "purchase" | "sip" | "redemption" | null;
+  /**
+   * The exchange's limits an amount (or units) must meet: the scheme master's purchase limits (additional
+   * minimum for ADDITIONAL and top-ups) or redemption limits, the SIP master's for a SIP registration, or
+   * the SIP master's where it has a row for an STP's or SWP's plan (`transfer`); null: none checked.
+   */
+  amountRule: "purchase" | "sip" | "redemption" | "transfer" | null;
   /** Refused beyond the units the registrars report in the folio (placement). */
   checkedAgainstHolding: boolean;
   /**
@@ -77,17 +81,17 @@ export const ORDER_TYPE: Readonly<Record<OrderType, OrderTypeTraits>> = {
   },
   STP: {
     detailObject: "stp", required: ["folio_no", "amount", "stp"], quantity: "amount", payment: "NOT_REQUIRED",
-    units: "move", sip: false, amountRule: null, checkedAgainstHolding: false,
+    units: "move", sip: false, amountRule: "transfer", checkedAgainstHolding: false,
     installments: { payment: "NOT_REQUIRED", mandateDebit: false }, mandate: "optional", topsUpSip: false,
   },
   SWP: {
     detailObject: "swp", required: ["folio_no", "swp"], quantity: "amount_or_units", payment: "NOT_REQUIRED",
-    units: "out", sip: false, amountRule: null, checkedAgainstHolding: false,
+    units: "out", sip: false, amountRule: "transfer", checkedAgainstHolding: false,
     installments: { payment: "NOT_REQUIRED", mandateDebit: false }, mandate: "optional", topsUpSip: false,
   },
   SIP_TOPUP: {
     detailObject: "sip", required: ["amount"], quantity: "amount", payment: "UNPAID",
-    units: "in", sip: false, amountRule: "sip", checkedAgainstHolding: false, installments: null, mandate: "optional", topsUpSip: true,
+    units: "in", sip: false, amountRule: "purchase", checkedAgainstHolding: false, installments: null, mandate: "optional", topsUpSip: true,
   },
 };
 

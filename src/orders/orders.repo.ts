@@ -2,7 +2,8 @@ import type { DbOrTx, Prisma } from "../db/client.js";
 import { HOLDING_MODES, INVESTOR_STATUSES, type HoldingMode, type InvestorStatus } from "../investors/investor.states.js";
 import { addJobCall, addJobParameters, type JobToAdd } from "../jobs/jobs.repo.js";
 import { Decimal } from "../lib/money.js";
-import type { SchemeRow } from "../masters/schemes.repo.js";
+import { EXCHANGE_TRANSACTION_MODES } from "../masters/exchange-schemes.repo.js";
+import type { CodeCandidate } from "./exchange-code.js";
 import { ORDER_TYPES, orderTypesWhere, type OrderType } from "./order-types.js";
 import { narrowOrNull, narrowTo } from "../lib/closed-set.js";
 import {
@@ -62,6 +63,9 @@ export interface NewOrder {
   status: Extract<OrderStatus, "PENDING" | "ACCEPTED">;
   paymentStatus: Extract<OrderPaymentStatus, "NOT_REQUIRED" | "UNPAID">;
   schemeCode: string;
+  /** The exchange's code for the scheme (and a switch's or STP's target), chosen at placement; an installment takes its registration's. */
+  exchangeSchemeCode?: string | null;
+  toExchangeSchemeCode?: string | null;
   holdingMode: HoldingMode | null;
   requestHash: string;
   /** The type's detail objects (sip, stp, swp, switch, euin), as JSON. */
@@ -102,6 +106,8 @@ export async function insertOrder(tx: DbOrTx, order: NewOrder): Promise<OrderRow
         purchaseType: order.purchaseType ?? null,
         holdingMode: order.holdingMode,
         schemeCode: order.schemeCode,
+        exchangeSchemeCode: order.exchangeSchemeCode ?? null,
+        toExchangeSchemeCode: order.toExchangeSchemeCode ?? null,
         folioNo: order.folioNo ?? null,
         amount: order.amount ?? null,
         units: order.units ?? null,
@@ -131,6 +137,9 @@ const ORDER_COLUMNS = `id, distributor_id AS "distributorId", investor_id AS "in
   exchange_order_number AS "exchangeOrderNumber", provider_remark AS "providerRemark", failure_code AS "failureCode", nav,
   allotted_units AS "allottedUnits", allotted_amount AS "allottedAmount", allotment_date AS "allotmentDate",
   parent_order_id AS "parentOrderId", installment_no AS "installmentNo", request_hash AS "requestHash",
+  exchange_scheme_code AS "exchangeSchemeCode", to_exchange_scheme_code AS "toExchangeSchemeCode", nav_date_expected AS "navDateExpected",
+  cancellation_status AS "cancellationStatus", cancellation_requested_at AS "cancellationRequestedAt", cancellation_remark AS "cancellationRemark",
+  dispatch_claimed_at AS "dispatchClaimedAt",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /**
@@ -146,15 +155,16 @@ export async function insertOrderWithJob(db: DbOrTx, order: NewOrder, job: JobTo
     order.purchaseType ?? null, order.holdingMode, order.schemeCode, order.folioNo ?? null, moneyText(order.amount), moneyText(order.units),
     order.allUnits ?? false, order.bankAccountId ?? null, order.mandateId ?? null, order.clientRef ?? null, order.remarks ?? null,
     order.subBrokerArn ?? null, JSON.stringify(order.details ?? {}), order.exchangeOrderNumber ?? null, order.providerRemark ?? null,
-    order.parentOrderId ?? null, order.installmentNo ?? null, order.requestHash, now,
+    order.parentOrderId ?? null, order.installmentNo ?? null, order.requestHash, now, order.exchangeSchemeCode ?? null, order.toExchangeSchemeCode ?? null,
   ];
   const rows = await db.$queryRawUnsafe<Array<StoredOrder & { jobId: bigint | null }>>(
     `WITH placed AS (
        INSERT INTO orders (id, distributor_id, investor_id, investment_account_id, order_type, status, payment_status, purchase_type,
          holding_mode, scheme_code, folio_no, amount, units, all_units, bank_account_id, mandate_id, client_ref, remarks, sub_broker_arn,
-         details, exchange_order_number, provider_remark, parent_order_id, installment_no, request_hash, created_at, updated_at)
+         details, exchange_order_number, provider_remark, parent_order_id, installment_no, request_hash, created_at, updated_at,
+         exchange_scheme_code, to_exchange_scheme_code)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::numeric, $13::numeric, $14, $15, $16, $17, $18, $19, $20::jsonb, $21,
-         $22, $23, $24::int, $25, $26::timestamptz, $26::timestamptz)
+         $22, $23, $24::int, $25, $26::timestamptz, $26::timestamptz, $27, $28)
        ON CONFLICT DO NOTHING
        RETURNING ${ORDER_COLUMNS}
      ), job AS (
@@ -180,17 +190,101 @@ export interface PlacementAccount {
   investor: { status: InvestorStatus; bankAccounts: Array<{ id: string }> };
 }
 
-/** The scheme master's terms that placement checks (and the NAV its holding check values units at). */
-export type PlacementScheme = Pick<
-  SchemeRow,
-  "schemeCode" | "purchaseAllowed" | "redemptionAllowed" | "sipAllowed" | "minPurchaseAmount" | "purchaseMultiple" | "minAdditionalAmount" |
-  "minRedemptionAmount" | "minSipAmount" | "sipMultiple" | "nav"
->;
+/** A SIP master row of an exchange code, as placement checks it. */
+export interface PlacementSipRule {
+  frequency: string;
+  dates: number[];
+  active: boolean;
+  minAmount: Decimal | null;
+  maxAmount: Decimal | null;
+  multiple: Decimal | null;
+  minInstallments: number | null;
+  maxInstallments: number | null;
+}
+
+/** An exchange code of the scheme, with the rules placement checks (exchange_schemes and its SIP rules). */
+export interface PlacementCode extends CodeCandidate {
+  schemeType: string | null;
+  minPurchaseAmount: Decimal | null;
+  minAdditionalAmount: Decimal | null;
+  maxPurchaseAmount: Decimal | null;
+  purchaseMultiple: Decimal | null;
+  minRedemptionAmount: Decimal | null;
+  maxRedemptionAmount: Decimal | null;
+  redemptionAmountMultiple: Decimal | null;
+  minRedemptionUnits: Decimal | null;
+  maxRedemptionUnits: Decimal | null;
+  redemptionUnitsMultiple: Decimal | null;
+  sipRules: PlacementSipRule[];
+}
+
+/** The scheme placement names: our master's row (its ISINs, the NAV its holding check values units at) and its exchange codes. */
+export interface PlacementScheme {
+  schemeCode: string;
+  isinGrowth: string | null;
+  isinReinvestment: string | null;
+  nav: Decimal | null;
+  codes: PlacementCode[];
+}
+
+/**
+ * The exchange codes of the scheme aliased `s`, as one JSON array (numbers as text, so they stay exact), each
+ * with its SIP rules: a subquery of the placement statements.
+ */
+const EXCHANGE_CODES_JSON = `COALESCE((
+  SELECT json_agg(json_build_object(
+    'code', e.code, 'unique_no', e.unique_no, 'isin', e.isin, 'transaction_mode', e.transaction_mode, 'active', e.active,
+    'amc_active', e.amc_active, 'start_date', e.start_date::text, 'end_date', e.end_date::text, 'reopening_date', e.reopening_date::text,
+    'purchase_allowed', e.purchase_allowed, 'redemption_allowed', e.redemption_allowed, 'sip_allowed', e.sip_allowed,
+    'stp_allowed', e.stp_allowed, 'swp_allowed', e.swp_allowed, 'switch_allowed', e.switch_allowed, 'scheme_type', e.scheme_type,
+    'min_purchase_amount', e.min_purchase_amount::text, 'min_additional_amount', e.min_additional_amount::text,
+    'max_purchase_amount', e.max_purchase_amount::text, 'purchase_multiple', e.purchase_multiple::text,
+    'min_redemption_amount', e.min_redemption_amount::text, 'max_redemption_amount', e.max_redemption_amount::text,
+    'redemption_amount_multiple', e.redemption_amount_multiple::text, 'min_redemption_units', e.min_redemption_units::text,
+    'max_redemption_units', e.max_redemption_units::text, 'redemption_units_multiple', e.redemption_units_multiple::text,
+    'sip_rules', COALESCE((SELECT json_agg(json_build_object(
+        'frequency', r.frequency, 'dates', r.dates, 'active', r.active, 'min_amount', r.min_amount::text, 'max_amount', r.max_amount::text,
+        'multiple', r.multiple::text, 'min_installments', r.min_installments, 'max_installments', r.max_installments) ORDER BY r.frequency)
+      FROM exchange_sip_rules r WHERE r.code = e.code), '[]'::json)
+  ) ORDER BY e.unique_no NULLS LAST, e.code)
+  FROM exchange_schemes e WHERE e.isin = s.isin_growth OR e.isin = s.isin_reinvestment), '[]'::json)`;
+
+interface StoredCode {
+  code: string; unique_no: number | null; isin: string; transaction_mode: string; active: boolean; amc_active: boolean;
+  start_date: string | null; end_date: string | null; reopening_date: string | null;
+  purchase_allowed: boolean; redemption_allowed: boolean; sip_allowed: boolean; stp_allowed: boolean; swp_allowed: boolean; switch_allowed: boolean;
+  scheme_type: string | null;
+  min_purchase_amount: string | null; min_additional_amount: string | null; max_purchase_amount: string | null; purchase_multiple: string | null;
+  min_redemption_amount: string | null; max_redemption_amount: string | null; redemption_amount_multiple: string | null;
+  min_redemption_units: string | null; max_redemption_units: string | null; redemption_units_multiple: string | null;
+  sip_rules: Array<{ frequency: string; dates: number[] | null; active: boolean; min_amount: string | null; max_amount: string | null; multiple: string | null; min_installments: number | null; max_installments: number | null }>;
+}
+
+const dateOrNull = (text: string | null) => (text === null ? null : new Date(`${text}T00:00:00Z`));
+
+function toPlacementCode(c: StoredCode): PlacementCode {
+  return {
+    code: c.code, uniqueNo: c.unique_no, isin: c.isin, active: c.active, amcActive: c.amc_active,
+    transactionMode: narrowTo(EXCHANGE_TRANSACTION_MODES, c.transaction_mode, "exchange_schemes.transaction_mode"),
+    startDate: dateOrNull(c.start_date), endDate: dateOrNull(c.end_date), reopeningDate: dateOrNull(c.reopening_date),
+    purchaseAllowed: c.purchase_allowed, redemptionAllowed: c.redemption_allowed, sipAllowed: c.sip_allowed,
+    stpAllowed: c.stp_allowed, swpAllowed: c.swp_allowed, switchAllowed: c.switch_allowed, schemeType: c.scheme_type,
+    minPurchaseAmount: decimal(c.min_purchase_amount), minAdditionalAmount: decimal(c.min_additional_amount),
+    maxPurchaseAmount: decimal(c.max_purchase_amount), purchaseMultiple: decimal(c.purchase_multiple),
+    minRedemptionAmount: decimal(c.min_redemption_amount), maxRedemptionAmount: decimal(c.max_redemption_amount),
+    redemptionAmountMultiple: decimal(c.redemption_amount_multiple), minRedemptionUnits: decimal(c.min_redemption_units),
+    maxRedemptionUnits: decimal(c.max_redemption_units), redemptionUnitsMultiple: decimal(c.redemption_units_multiple),
+    sipRules: c.sip_rules.map((r) => ({
+      frequency: r.frequency, dates: r.dates ?? [], active: r.active, minAmount: decimal(r.min_amount), maxAmount: decimal(r.max_amount),
+      multiple: decimal(r.multiple), minInstallments: r.min_installments, maxInstallments: r.max_installments,
+    })),
+  };
+}
 
 /**
  * What every placement reads before it decides, in one statement: the distributor's investment account
- * (null when it is not theirs) with its investor's status and bank account ids, and the scheme named (null
- * when the master has none, or none was named).
+ * (null when it is not theirs) with its investor's status and bank account ids, and the scheme named with its
+ * exchange codes (null when the master has none, or none was named).
  */
 export async function readPlacementFacts(
   db: DbOrTx,
@@ -201,10 +295,8 @@ export async function readPlacementFacts(
   const [row] = await db.$queryRawUnsafe<PlacementFactsRow[]>(
     `SELECT a.id AS account_id, a.investor_id, a.holding_mode, i.status AS investor_status,
             ARRAY(SELECT b.id FROM bank_accounts b WHERE b.investor_id = a.investor_id) AS bank_account_ids,
-            s.scheme_code, s.purchase_allowed, s.redemption_allowed, s.sip_allowed,
-            s.min_purchase_amount::text AS min_purchase_amount, s.purchase_multiple::text AS purchase_multiple,
-            s.min_additional_amount::text AS min_additional_amount, s.min_redemption_amount::text AS min_redemption_amount,
-            s.min_sip_amount::text AS min_sip_amount, s.sip_multiple::text AS sip_multiple, s.nav::text AS nav
+            s.scheme_code, s.isin_growth, s.isin_reinvestment, s.nav::text AS nav,
+            CASE WHEN s.scheme_code IS NULL THEN NULL ELSE ${EXCHANGE_CODES_JSON} END AS codes
        FROM (SELECT 1) AS one
        LEFT JOIN (investment_accounts a JOIN investors i ON i.id = a.investor_id) ON a.id = $1 AND a.distributor_id = $2
        LEFT JOIN schemes s ON s.scheme_code = $3`,
@@ -219,39 +311,44 @@ export async function readPlacementFacts(
     holdingMode: narrowOrNull(HOLDING_MODES, row.holding_mode, "investment_accounts.holding_mode"),
     investor: { status: narrowTo(INVESTOR_STATUSES, row.investor_status!, "investors.status"), bankAccounts: row.bank_account_ids!.map((id) => ({ id })) },
   };
-  const scheme: PlacementScheme | null = row.scheme_code === null ? null : {
-    schemeCode: row.scheme_code,
-    purchaseAllowed: row.purchase_allowed!,
-    redemptionAllowed: row.redemption_allowed!,
-    sipAllowed: row.sip_allowed!,
-    minPurchaseAmount: decimal(row.min_purchase_amount),
-    purchaseMultiple: decimal(row.purchase_multiple),
-    minAdditionalAmount: decimal(row.min_additional_amount),
-    minRedemptionAmount: decimal(row.min_redemption_amount),
-    minSipAmount: decimal(row.min_sip_amount),
-    sipMultiple: decimal(row.sip_multiple),
-    nav: decimal(row.nav),
-  };
-  return { account, scheme };
+  return { account, scheme: toPlacementScheme(row) };
 }
 
-interface PlacementFactsRow {
+/** Another scheme an order names (a switch's or STP's target, a top-up's SIP's scheme), as readPlacementFacts reads the first. */
+export async function readPlacementScheme(db: DbOrTx, schemeCode: string): Promise<PlacementScheme | null> {
+  const [row] = await db.$queryRawUnsafe<SchemeFactsRow[]>(
+    `SELECT s.scheme_code, s.isin_growth, s.isin_reinvestment, s.nav::text AS nav, ${EXCHANGE_CODES_JSON} AS codes
+       FROM schemes s WHERE s.scheme_code = $1`,
+    schemeCode,
+  );
+  return row ? toPlacementScheme(row) : null;
+}
+
+function toPlacementScheme(row: SchemeFactsRow): PlacementScheme | null {
+  if (row.scheme_code === null) return null;
+  return {
+    schemeCode: row.scheme_code,
+    isinGrowth: row.isin_growth,
+    isinReinvestment: row.isin_reinvestment,
+    nav: decimal(row.nav),
+    codes: (row.codes ?? []).map(toPlacementCode),
+  };
+}
+
+interface SchemeFactsRow {
+  scheme_code: string | null;
+  isin_growth: string | null;
+  isin_reinvestment: string | null;
+  nav: string | null;
+  codes: StoredCode[] | null;
+}
+
+interface PlacementFactsRow extends SchemeFactsRow {
   account_id: string | null;
   investor_id: string | null;
   holding_mode: string | null;
   investor_status: string | null;
   bank_account_ids: string[] | null;
-  scheme_code: string | null;
-  purchase_allowed: boolean | null;
-  redemption_allowed: boolean | null;
-  sip_allowed: boolean | null;
-  min_purchase_amount: string | null;
-  purchase_multiple: string | null;
-  min_additional_amount: string | null;
-  min_redemption_amount: string | null;
-  min_sip_amount: string | null;
-  sip_multiple: string | null;
-  nav: string | null;
 }
 
 const decimal = (text: string | null) => (text === null ? null : new Decimal(text));

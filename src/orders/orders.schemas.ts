@@ -165,12 +165,24 @@ export const PlacedOrder = z.object({
   status: OrderStatus,
 });
 
+/** The type objects as ordered, without what placement adds (an order link's proposal shows these). */
+export const OrderedDetailViews = {
+  sip: Ordered.sip.nullable().describe("SIP and XSIP: the plan; SIP_TOPUP: `{sip_order_id}`; null for other types."),
+  stp: Ordered.stp.nullable().describe("STP: the target scheme and plan; null for other types."),
+  swp: Ordered.swp.nullable().describe("SWP: the plan; null for other types."),
+  switch: Ordered.switch.nullable().describe("SWITCH: the target scheme; null for other types."),
+};
+
 export const OrderView = PlacedOrder.extend({
   payment_status: PaymentStatus,
   payment_id: z.string().nullable().describe("The order's latest payment (GET /api/payments/v1/{id})."),
   investor_id: z.string(),
   investment_account_id: z.string(),
-  scheme_code: z.string(),
+  scheme_code: z.string().describe("The scheme (AMFI's code in the scheme master)."),
+  exchange_scheme_code: z
+    .string()
+    .nullable()
+    .describe("The exchange's code for the scheme, chosen at placement for the order's holding mode (the scheme's `exchange_codes`); what the order names at the exchange."),
   purchase_type: z.string().nullable(),
   holding_mode: z.string().nullable(),
   folio_no: z.string().nullable(),
@@ -193,9 +205,15 @@ export const OrderView = PlacedOrder.extend({
   sip: Ordered.sip
     .nullable()
     .describe("SIP and XSIP (and their installments): the plan as ordered; SIP_TOPUP: `{sip_order_id}`; null for other types."),
-  stp: Ordered.stp.nullable().describe("STP (and its installments): the target scheme and plan as ordered; null for other types."),
+  stp: Ordered.stp
+    .extend({ to_exchange_scheme_code: z.string().nullable().describe("The exchange's code for the target, chosen at placement.") })
+    .nullable()
+    .describe("STP (and its installments): the target scheme and plan as ordered; null for other types."),
   swp: Ordered.swp.nullable().describe("SWP (and its installments): the plan as ordered; null for other types."),
-  switch: Ordered.switch.nullable().describe("SWITCH: the target scheme as ordered; null for other types."),
+  switch: Ordered.switch
+    .extend({ to_exchange_scheme_code: z.string().nullable().describe("The exchange's code for the target, chosen at placement.") })
+    .nullable()
+    .describe("SWITCH: the target scheme as ordered; null for other types."),
   updated_at: z.string(),
 });
 

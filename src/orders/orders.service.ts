@@ -11,12 +11,12 @@ import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
 import { folioUnits } from "../holdings/holdings.service.js";
 import { findMandate } from "../mandates/mandates.repo.js";
-import { findScheme } from "../masters/schemes.repo.js";
 import { latestPaymentIds } from "../payments/payments.repo.js";
 import { orderedView } from "./order-details.js";
 import { endWithoutUnits } from "./order-moves.js";
 import { ORDER_TYPE } from "./order-types.js";
-import { mandateValidityViolations, notAllowed, schemeNotFound, schemeViolations, type RuleViolation } from "./order-rules.js";
+import { exchangeViolations, mandateValidityViolations, targetViolations, type RuleViolation } from "./order-rules.js";
+import { todayInIndia } from "../lib/india-date.js";
 import { PlaceOrderRequest, type PlaceOrderInput } from "./orders.schemas.js";
 import * as repo from "./orders.repo.js";
 import type { OrderRow, PlacementScheme } from "./orders.repo.js";
@@ -68,7 +68,7 @@ export async function placeOrderIn(
   // validation queries, so a burst of duplicates holds each connection briefly.
   const committed = input.client_ref ? await repo.findOrderByClientRef(tx, distributorId, input.client_ref) : null;
   if (committed) return { order: committed, created: false };
-  const { account, schemeCode, mandateId } = await checkOrderProposal(tx, distributorId, input);
+  const { account, schemeCode, mandateId, exchangeSchemeCode, toExchangeSchemeCode } = await checkOrderProposal(tx, distributorId, input);
   const id = newId("ord");
   const dispatchJob = { payload: { order_id: id }, options: { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS } };
   // A concurrent placement of the same client_ref makes this insert wait for it and then skip, leaving
@@ -84,6 +84,8 @@ export async function placeOrderIn(
     purchaseType: input.purchase_type,
     holdingMode: input.holding_mode ?? account.holdingMode,
     schemeCode,
+    exchangeSchemeCode,
+    toExchangeSchemeCode,
     folioNo: input.folio_no,
     amount: input.amount === undefined ? null : rupeesToDecimal(input.amount),
     units: input.units === undefined ? null : input.units.toFixed(3),
@@ -172,32 +174,42 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
   let mandateId = input.mandate_id ?? null;
 
   let schemeCode = input.scheme_code ?? "";
+  let sipSchemeNamed = true;
   if (ORDER_TYPE[input.order_type].topsUpSip && input.sip?.sip_order_id) {
     const sip = await repo.findSipOfAccount(tx, account.id, input.sip.sip_order_id);
     if (!sip || sip.status !== "ACCEPTED") {
       add("sip.sip_order_id", "sip_not_active", sip ? `the SIP is ${sip.status}; only an ACCEPTED SIP or XSIP can be topped up` : "is not a SIP or XSIP of this investment account: name one of its ACCEPTED SIPs or XSIPs");
+      sipSchemeNamed = false;
     } else {
       schemeCode = sip.schemeCode;
       // A top-up of an XSIP is debited from the XSIP's mandate unless another is named.
       mandateId ??= sip.mandateId;
     }
   }
-  if (schemeCode) {
-    const scheme = schemeCode === input.scheme_code ? facts.scheme : await findScheme(tx, schemeCode);
-    violations.push(...schemeViolations({ ...input, scheme_code: schemeCode }, scheme));
+  const holdingMode = input.holding_mode ?? account.holdingMode;
+  const today = todayInIndia();
+  let exchangeSchemeCode: string | null = null;
+  if (schemeCode && sipSchemeNamed) {
+    const scheme = schemeCode === input.scheme_code ? facts.scheme : await repo.readPlacementScheme(tx, schemeCode);
+    const resolved = exchangeViolations({ ...input, scheme_code: schemeCode }, scheme, holdingMode, today);
+    violations.push(...resolved.violations);
+    exchangeSchemeCode = resolved.code?.code ?? null;
     if (scheme && input.folio_no && ORDER_TYPE[input.order_type].checkedAgainstHolding) {
       violations.push(...(await holdingViolations(tx, distributorId, input, scheme)));
     }
   }
   const target = input.switch?.to_scheme_code ?? input.stp?.to_scheme_code;
+  let toExchangeSchemeCode: string | null = null;
   if (target) {
     const path = input.switch ? "switch.to_scheme_code" : "stp.to_scheme_code";
-    const targetScheme = await findScheme(tx, target);
-    if (!targetScheme) add(path, "scheme_not_found", schemeNotFound(target));
-    else if (!targetScheme.purchaseAllowed) add(path, "purchase_not_allowed", notAllowed(target, "purchases", "purchase_allowed"));
     if (target === schemeCode) add(path, "same_scheme", "must differ from scheme_code: name another scheme to move into");
+    else {
+      const resolved = targetViolations(input, await repo.readPlacementScheme(tx, target), target, holdingMode, today);
+      violations.push(...resolved.violations);
+      toExchangeSchemeCode = resolved.code?.code ?? null;
+    }
   }
-  return { account, schemeCode, mandateId, violations };
+  return { account, schemeCode, mandateId, exchangeSchemeCode, toExchangeSchemeCode, violations };
 }
 
 /**
@@ -251,6 +263,7 @@ function toView(row: OrderRow, paymentId: string | null, log: Log) {
     investor_id: row.investorId,
     investment_account_id: row.investmentAccountId,
     scheme_code: row.schemeCode,
+    exchange_scheme_code: row.exchangeSchemeCode,
     purchase_type: row.purchaseType,
     holding_mode: row.holdingMode,
     folio_no: row.folioNo,
@@ -269,8 +282,17 @@ function toView(row: OrderRow, paymentId: string | null, log: Log) {
     installment_no: row.installmentNo,
     bank_account_id: row.bankAccountId,
     sub_broker_arn: row.subBrokerArn,
-    ...orderedView(row, log),
+    ...withTargetCodes(orderedView(row, log), row.toExchangeSchemeCode),
     updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** A switch's or STP's target with the exchange code chosen for it at placement. */
+function withTargetCodes(view: ReturnType<typeof orderedView>, toExchangeSchemeCode: string | null) {
+  return {
+    ...view,
+    switch: view.switch && { ...view.switch, to_exchange_scheme_code: toExchangeSchemeCode },
+    stp: view.stp && { ...view.stp, to_exchange_scheme_code: toExchangeSchemeCode },
   };
 }
 

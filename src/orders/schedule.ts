@@ -134,6 +134,8 @@ async function createChild(db: Db, row: InstallmentRow, log?: Pick<Log, "warn">)
       purchaseType: parent.purchaseType,
       holdingMode: parent.holdingMode,
       schemeCode: parent.schemeCode,
+      exchangeSchemeCode: parent.exchangeSchemeCode,
+      toExchangeSchemeCode: parent.toExchangeSchemeCode,
       folioNo: parent.folioNo,
       amount: row.amount,
       units: row.units,

@@ -7,7 +7,8 @@ import { findDistributorByArn } from "../auth/auth.repo.js";
 import { SANDBOX_DISTRIBUTOR } from "../auth/sandbox-distributor.js";
 import type { AmfiSchemeRecord } from "../masters/amfi/navall.js";
 import { upsertAmfiRecords } from "../masters/schemes.import.js";
-import { setTradingRules } from "../masters/schemes.repo.js";
+import { importExchangeMasters } from "../masters/exchange-masters.import.js";
+import { PACKAGE_ROOT } from "../lib/package-root.js";
 import { newId, newSecret } from "../lib/ids.js";
 import seedSchemes from "../masters/seed/schemes.json" with { type: "json" };
 import type { Services } from "../core/services.js";
@@ -20,21 +21,16 @@ export interface SandboxCredentials {
   source: "environment" | "generated";
 }
 
-interface SeedScheme extends AmfiSchemeRecord {
-  purchase_allowed: boolean;
-  redemption_allowed: boolean;
-  sip_allowed: boolean;
-  min_purchase_amount: string | null;
-  purchase_multiple: string | null;
-  min_additional_amount: string | null;
-  min_redemption_amount: string | null;
-  min_sip_amount: string | null;
-  sip_multiple: string | null;
-}
+/** The exchange's scheme master and SIP master for the seed's schemes, in the exchange's own file layout. */
+export const SEED_EXCHANGE_MASTERS = {
+  schemes: path.join(PACKAGE_ROOT, "assets", "seed", "exchange-scheme-master.txt"),
+  sip: path.join(PACKAGE_ROOT, "assets", "seed", "exchange-sip-master.txt"),
+};
 
 /**
  * Seeds the sandbox (idempotent; runs at every sandbox start under an advisory lock): the demo
- * distributor and its API client, the scheme master's seed set with its trading rules, demo
+ * distributor and its API client, the scheme master's seed set with the exchange's masters for it (loaded by
+ * the same importer as production's, so the sandbox validates as production does), demo
  * investors with a mandate, and (through a refresh job) their holdings.
  */
 export async function seedSandbox(services: Services): Promise<SandboxCredentials> {
@@ -93,21 +89,9 @@ async function saveCredentials(file: string, clientId: string, clientSecret: str
 }
 
 async function seedSchemeMaster(db: Db): Promise<void> {
-  const schemes = seedSchemes as SeedScheme[];
-  await db.$transaction(async (tx) => {
-    await upsertAmfiRecords(tx, schemes);
-    for (const s of schemes) {
-      await setTradingRules(tx, s.scheme_code, {
-        purchaseAllowed: s.purchase_allowed,
-        redemptionAllowed: s.redemption_allowed,
-        sipAllowed: s.sip_allowed,
-        minPurchaseAmount: s.min_purchase_amount,
-        purchaseMultiple: s.purchase_multiple,
-        minAdditionalAmount: s.min_additional_amount,
-        minRedemptionAmount: s.min_redemption_amount,
-        minSipAmount: s.min_sip_amount,
-        sipMultiple: s.sip_multiple,
-      });
-    }
+  await upsertAmfiRecords(db, seedSchemes as AmfiSchemeRecord[]);
+  await importExchangeMasters(db, {
+    schemes: await readFile(SEED_EXCHANGE_MASTERS.schemes, "utf8"),
+    sip: await readFile(SEED_EXCHANGE_MASTERS.sip, "utf8"),
   });
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMfClient, fetchToken, type MfClient } from "../../client/index.js";
 import { useTestApp } from "../helpers/app.js";
 import { randomPan } from "../helpers/factories.js";
+import { createScheme } from "../helpers/orders.js";
 
 // The generated client against a real app over HTTP: if openapi.json misdescribed a path, a body or an
 // answer, this file would not compile (npm run typecheck) or the calls below would fail.
@@ -13,9 +14,7 @@ const app = useTestApp({ HOLDINGS_FEED_DIR: feedDir });
 let mf: MfClient;
 
 beforeAll(async () => {
-  await app.prisma.scheme.create({
-    data: { schemeCode: "940001", isinGrowth: "INF940T01AA1", name: "Client Journey Fund", amcCode: "CLIENTAMC", amcName: "Client Mutual Fund", category: "Equity", schemeType: "Open Ended Schemes", nav: "25.0000" },
-  });
+  await createScheme(app, "940001", { isinGrowth: "INF940T01AA1", name: "Client Journey Fund", amcCode: "CLIENTAMC", amcName: "Client Mutual Fund", category: "Equity", nav: "25.0000" });
   const distributor = await app.newDistributor();
   mf = createMfClient({ baseUrl: app.baseUrl, token: await fetchToken(app.baseUrl, distributor.client_id, distributor.client_secret) });
 });

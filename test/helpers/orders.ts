@@ -11,11 +11,55 @@ export const today = () => todayInIndia();
 /** The date in India `days` from now. */
 export const dayPlus = (days: number) => todayInIndia(new Date(Date.now() + days * 86_400_000));
 
-/** A scheme row: open for purchases, SIPs and redemptions without minimums unless `fields` says otherwise. */
+/** The SIP master's days 1-28, as the test schemes offer them. */
+export const ANY_DAY = Array.from({ length: 28 }, (_, i) => i + 1);
+
+/** An ISIN for a test scheme's code (12 characters, never a real one). */
+export const testIsin = (schemeCode: string) => `INT${schemeCode.padStart(9, "0")}`;
+
+/**
+ * A scheme row and its exchange code `BSE<scheme code>` (serving both holding modes), open for purchases, SIPs
+ * and redemptions without minimums unless `fields` says otherwise: the scheme's trading fields become the
+ * exchange row's rules (and MONTHLY, QUARTERLY and WEEKLY SIP rules on any day 1-28 when SIPs are allowed), as
+ * the exchange's masters would give them.
+ */
 export async function createScheme(app: TestApp, schemeCode: string, fields: Partial<Prisma.SchemeUncheckedCreateInput> = {}) {
+  const isin = fields.isinGrowth ?? testIsin(schemeCode);
   await app.prisma.scheme.create({
-    data: { schemeCode, name: `Test Scheme ${schemeCode}`, amcCode: "TEST_AMC", amcName: "Test Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes", ...fields },
+    data: { schemeCode, name: `Test Scheme ${schemeCode}`, amcCode: "TEST_AMC", amcName: "Test Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes", isinGrowth: isin, ...fields },
   });
+  const purchase = fields.purchaseAllowed ?? true;
+  const redeem = fields.redemptionAllowed ?? true;
+  const sip = fields.sipAllowed ?? true;
+  await createExchangeCode(app, `BSE${schemeCode}`, isin, {
+    purchaseAllowed: purchase, redemptionAllowed: redeem, sipAllowed: sip, stpAllowed: purchase && redeem, swpAllowed: redeem, switchAllowed: purchase && redeem,
+    minPurchaseAmount: fields.minPurchaseAmount as string | null | undefined, purchaseMultiple: fields.purchaseMultiple as string | null | undefined,
+    minAdditionalAmount: fields.minAdditionalAmount as string | null | undefined, minRedemptionAmount: fields.minRedemptionAmount as string | null | undefined,
+  }, sip ? { minAmount: (fields.minSipAmount as string | null | undefined) ?? null, multiple: (fields.sipMultiple as string | null | undefined) ?? null } : null);
+}
+
+/**
+ * An exchange scheme master row (mode BOTH, active, every flag Y unless `fields` says otherwise) and, unless
+ * `sip` is null, its SIP master rows for MONTHLY, QUARTERLY and WEEKLY on any day 1-28.
+ */
+export async function createExchangeCode(
+  app: TestApp,
+  code: string,
+  isin: string,
+  fields: Partial<Prisma.ExchangeSchemeUncheckedCreateInput> = {},
+  sip: Partial<Prisma.ExchangeSipRuleUncheckedCreateInput> | null = {},
+) {
+  await app.prisma.exchangeScheme.create({
+    data: {
+      code, isin, name: `Exchange ${code}`, transactionMode: "BOTH", purchaseAllowed: true, redemptionAllowed: true, sipAllowed: true,
+      stpAllowed: true, swpAllowed: true, switchAllowed: true, ...fields,
+    },
+  });
+  if (sip) {
+    await app.prisma.exchangeSipRule.createMany({
+      data: (["MONTHLY", "QUARTERLY", "WEEKLY"] as const).map((frequency) => ({ code, frequency, dates: ANY_DAY, minInstallments: 1, ...sip })),
+    });
+  }
 }
 
 /** A scheme open for purchases, SIPs and redemptions, without minimums. */

@@ -10,6 +10,7 @@ import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { registeredInvestor } from "../helpers/investors.js";
+import { createScheme } from "../helpers/orders.js";
 
 const feedDir = mkdtempSync(path.join(os.tmpdir(), "holdings-sandbox-"));
 const app = useTestApp({ HOLDINGS_FEED_DIR: feedDir });
@@ -18,9 +19,7 @@ let account = "";
 let pan = "";
 
 beforeAll(async () => {
-  await app.prisma.scheme.create({
-    data: { schemeCode: "930001", isinGrowth: "INF930T01AA1", name: "Sandbox Loop Fund", amcCode: "LOOPAMC", amcName: "Loop Mutual Fund", category: "Equity", schemeType: "Open Ended Schemes", nav: "12.3456" },
-  });
+  await createScheme(app, "930001", { isinGrowth: "INF930T01AA1", name: "Sandbox Loop Fund", amcCode: "LOOPAMC", amcName: "Loop Mutual Fund", category: "Equity", nav: "12.3456" });
   token = (await app.newDistributor()).token;
   ({ pan, account } = await registeredInvestor(app, token));
 });

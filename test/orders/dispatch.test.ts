@@ -81,7 +81,7 @@ describe("dispatch reads the details column through its schema", () => {
     await dispatchOrder({ order_id: id }, { services: app.services, log, job: { attempts: 1, max_attempts: DISPATCH_ATTEMPTS } as never });
 
     const booked = await app.prisma.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind: "ORDER", reference: id } } });
-    expect(booked.payload).toMatchObject({ orderType: "SWITCH", toSchemeCode: "900009", euin: null, euinDeclared: false });
+    expect(booked.payload).toMatchObject({ orderType: "SWITCH", schemeCode: "BSE900001", toSchemeCode: "BSE900009", euin: null, euinDeclared: false });
     expect(warnings).toEqual([{ order_id: id, invalid_paths: ["euin.code", "euin.declaration"] }]);
     expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).body.status).toBe("ACCEPTED");
   });

@@ -68,10 +68,10 @@ describe("POST /api/orders/v1/ refuses", () => {
   });
 
   it.each([
-    ["an amount below the minimum", lumpsum({ amount: 4999 }), "amount", "amount_below_minimum", "must be at least 5000 for scheme 900001 (minimum 5000, multiples of 1)"],
-    ["an amount off the multiple", lumpsum({ scheme_code: "900002", amount: 750 }), "amount", "amount_not_multiple", "must be a multiple of 500 for scheme 900002 (minimum 500, multiples of 500)"],
+    ["an amount below the minimum", lumpsum({ amount: 4999 }), "amount", "amount_below_minimum", "must be at least 5000 for exchange code BSE900001 (minimum 5000, multiples of 1)"],
+    ["an amount off the multiple", lumpsum({ scheme_code: "900002", amount: 750 }), "amount", "amount_not_multiple", "must be a multiple of 500 for exchange code BSE900002 (minimum 500, multiples of 500)"],
     ["an unknown scheme", lumpsum({ scheme_code: "999999" }), "scheme_code", "scheme_not_found", "no scheme 999999 in the scheme master: find its code with GET /api/masters/v1/schemes"],
-    ["a scheme closed to purchases", lumpsum({ scheme_code: "900003" }), "scheme_code", "purchase_not_allowed", "scheme 900003 does not accept purchases: choose a scheme whose purchase_allowed is true"],
+    ["a scheme closed to purchases", lumpsum({ scheme_code: "900003" }), "scheme_code", "purchase_not_allowed", "exchange code BSE900003 does not accept purchases: choose a scheme whose exchange code has purchase_allowed"],
   ])("says what to change: %s", async (_name, body, path, reason, message) => {
     const res = await place(body as Record<string, unknown>);
     expect(res.status).toBe(400);

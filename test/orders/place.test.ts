@@ -67,7 +67,10 @@ describe("POST /api/orders/v1/", () => {
     expect(early.status).toBe(400);
     expect(early.body.error.details).toContainEqual(expect.objectContaining({ path: "sip.sip_order_id", reason: "sip_not_active" }));
     await dispatch(base.id);
-    expect((await place({ order_type: "SIP_TOPUP", amount: 500, sip: { sip_order_id: base.id } })).status).toBe(201);
+    // A top-up is an additional purchase at the exchange: the additional purchase minimum (1,000) applies.
+    const small = await place({ order_type: "SIP_TOPUP", amount: 500, sip: { sip_order_id: base.id } });
+    expect(small.body.error.details).toEqual([{ path: "amount", reason: "amount_below_minimum", message: "must be at least 1000 for exchange code BSE900001 (minimum 1000, multiples of 1)" }]);
+    expect((await place({ order_type: "SIP_TOPUP", amount: 1000, sip: { sip_order_id: base.id } })).status).toBe(201);
   });
 
   it("answers a repeated client_ref with the same order, and another body with 409", async () => {

@@ -1,17 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
-import { orderingInvestor } from "../helpers/orders.js";
+import { createScheme, orderingInvestor } from "../helpers/orders.js";
 
 const app = useTestApp();
 let ctx: Awaited<ReturnType<typeof orderingInvestor>>;
 
 beforeAll(async () => {
-  await app.prisma.scheme.create({
-    data: { schemeCode: "960001", name: "Held Scheme", amcCode: "TEST_AMC", amcName: "Test Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes", nav: "20.0000", navDate: new Date("2026-11-20") },
-  });
-  await app.prisma.scheme.create({
-    data: { schemeCode: "960002", name: "Target Scheme", amcCode: "TEST_AMC", amcName: "Test Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes" },
-  });
+  await createScheme(app, "960001", { name: "Held Scheme", nav: "20.0000", navDate: new Date("2026-11-20") });
+  await createScheme(app, "960002", { name: "Target Scheme" });
   ctx = await orderingInvestor(app);
   const { distributorId } = await app.prisma.investor.findUniqueOrThrow({ where: { id: ctx.investorId }, select: { distributorId: true } });
   // What the registrar reported for folio 4455/12 under this distributor's ARN (the importer's own tests cover how it gets there).

@@ -28,10 +28,10 @@ describe("GET /api/orders/v1/{id} returns what was ordered", () => {
     const sip = { ...plan, installment_day: 5 };
     const bank = (await app.http("GET", `/api/investors/v1/${ctx.investorId}`, { token: ctx.token })).body.bank_accounts[0].id;
     const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
-      [{ order_type: "SWITCH", scheme_code: "970001", folio_no: "1/1", all_units: true, switch: { to_scheme_code: "970002" } }, { ...none, switch: { to_scheme_code: "970002" } }],
+      [{ order_type: "SWITCH", scheme_code: "970001", folio_no: "1/1", all_units: true, switch: { to_scheme_code: "970002" } }, { ...none, switch: { to_scheme_code: "970002", to_exchange_scheme_code: "BSE970002" } }],
       [{ order_type: "SIP", scheme_code: "970001", amount: 1000, sip }, { ...none, sip }],
       [{ order_type: "XSIP", scheme_code: "970001", amount: 1000, sip, mandate_id: ctx.mandateId }, { ...none, sip }],
-      [{ order_type: "STP", scheme_code: "970001", folio_no: "1/1", amount: 1000, stp: { to_scheme_code: "970002", ...plan } }, { ...none, stp: { to_scheme_code: "970002", ...plan } }],
+      [{ order_type: "STP", scheme_code: "970001", folio_no: "1/1", amount: 1000, stp: { to_scheme_code: "970002", ...plan } }, { ...none, stp: { to_scheme_code: "970002", ...plan, to_exchange_scheme_code: "BSE970002" } }],
       [{ order_type: "SWP", scheme_code: "970001", folio_no: "1/1", units: 5, swp: { ...plan, frequency: "QUARTERLY" } }, { ...none, swp: { ...plan, frequency: "QUARTERLY" } }],
       [
         { order_type: "LUMPSUM_PURCHASE", scheme_code: "970001", amount: 1000, purchase_type: "FRESH", euin: { code: "E123456", declaration: false }, sub_broker_arn: "ARN-4242", bank_account_id: bank },
@@ -69,7 +69,7 @@ describe("GET /api/orders/v1/{id} returns what was ordered", () => {
     await app.prisma.order.update({ where: { id }, data: { details: { switch: { to_scheme_code: "970002", legacy: true }, note: "x" } } });
     const res = await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token });
     expect(res.status).toBe(200);
-    expect(ordered(res.body)).toEqual({ ...none, switch: { to_scheme_code: "970002" } });
+    expect(ordered(res.body)).toEqual({ ...none, switch: { to_scheme_code: "970002", to_exchange_scheme_code: "BSE970002" } });
   });
 
   it("a stored details row that does not fit its schema: the fields that fit are shown, one warning names the paths, never a 500", async () => {

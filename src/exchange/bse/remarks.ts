@@ -26,6 +26,8 @@ export const REMARK_PATTERNS: ReadonlyArray<readonly [text: string, code: OrderF
   ["INVALID USER ID", "member_not_permitted"],
   ["USER NOT EXISTS", "member_not_permitted"],
   ["USER DOES NOT EXIST", "member_not_permitted"],
+  ["INVALID SCHEME CODE", "scheme_not_tradable"],
+  ["SCHEME CODE MANDATORY", "scheme_not_tradable"],
 ];
 
 export function failureCodeFor(remark: string): OrderFailureCode {

@@ -34,8 +34,9 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
       orderId: order.id,
       clientCode,
       orderType: order.orderType,
-      schemeCode: order.schemeCode,
-      toSchemeCode: targetSchemeCode(details),
+      // The exchange's own codes, chosen at placement (an order placed before they were kept names our scheme code).
+      schemeCode: order.exchangeSchemeCode ?? order.schemeCode,
+      toSchemeCode: order.toExchangeSchemeCode ?? targetSchemeCode(details),
       purchaseType: order.purchaseType as "FRESH" | "ADDITIONAL" | null,
       amount: order.amount?.toFixed(2) ?? null,
       units: order.units?.toFixed(3) ?? null,

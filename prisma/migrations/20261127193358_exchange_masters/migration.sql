@@ -11,7 +11,6 @@ ADD COLUMN     "to_exchange_scheme_code" TEXT;
 CREATE TABLE "exchange_schemes" (
     "code" TEXT NOT NULL,
     "unique_no" INTEGER,
-    "scheme_code" TEXT,
     "isin" TEXT NOT NULL,
     "name" TEXT NOT NULL,
     "rta_scheme_code" TEXT,
@@ -86,7 +85,10 @@ CREATE TABLE "exchange_holidays" (
 );
 
 -- CreateIndex
-CREATE INDEX "exchange_schemes_scheme_code_idx" ON "exchange_schemes"("scheme_code");
+CREATE INDEX "exchange_schemes_isin_idx" ON "exchange_schemes"("isin");
+
+-- CreateIndex
+CREATE INDEX "schemes_isin_reinvestment_idx" ON "schemes"("isin_reinvestment");
 
 -- Closed sets (written by hand: Prisma cannot express CHECK constraints; test/db/status-checks.test.ts keeps
 -- each list equal to its TypeScript tuple).

@@ -1,0 +1,84 @@
+import type { HoldingMode } from "../investors/investor.states.js";
+import type { ExchangeSchemeRow } from "../masters/exchange-schemes.repo.js";
+import type { OrderType } from "./order-types.js";
+
+/** What choosing a code reads of an exchange row. */
+export type CodeCandidate = Pick<
+  ExchangeSchemeRow,
+  "code" | "uniqueNo" | "isin" | "transactionMode" | "active" | "amcActive" | "startDate" | "endDate" | "reopeningDate" |
+  "purchaseAllowed" | "redemptionAllowed" | "sipAllowed" | "stpAllowed" | "swpAllowed" | "switchAllowed"
+>;
+
+/** The exchange's flag that allows an order type out of (or into, for `in`) a code. */
+export function allowedFlag(orderType: OrderType, side: "from" | "into" = "from"): keyof Pick<CodeCandidate, "purchaseAllowed" | "redemptionAllowed" | "sipAllowed" | "stpAllowed" | "swpAllowed" | "switchAllowed"> {
+  if (side === "into") return orderType === "STP" ? "stpAllowed" : "switchAllowed";
+  switch (orderType) {
+    case "LUMPSUM_PURCHASE":
+    case "SIP_TOPUP":
+      return "purchaseAllowed";
+    case "REDEMPTION":
+      return "redemptionAllowed";
+    case "SIP":
+    case "XSIP":
+      return "sipAllowed";
+    case "STP":
+      return "stpAllowed";
+    case "SWP":
+      return "swpAllowed";
+    case "SWITCH":
+      return "switchAllowed";
+  }
+}
+
+const isoDate = (date: Date | null) => (date === null ? null : date.toISOString().slice(0, 10));
+
+/** Whether a code takes orders on `today` (India): listed, its AMC active, within its dates (or reopened). */
+export function takesOrdersOn(code: CodeCandidate, today: string): boolean {
+  if (!code.active || !code.amcActive) return false;
+  const start = isoDate(code.startDate);
+  const end = isoDate(code.endDate);
+  const reopened = isoDate(code.reopeningDate);
+  const within = (start === null || start <= today) && (end === null || end >= today);
+  return within || (reopened !== null && reopened <= today);
+}
+
+/** The exchange's mode for a holding mode: physical folios, or a depository's demat account. */
+export const exchangeModeOf = (holdingMode: HoldingMode | null): "PHYSICAL" | "DEMAT" => (holdingMode === "CDSL" || holdingMode === "NSDL" ? "DEMAT" : "PHYSICAL");
+
+/**
+ * The exchange code an order names (exchange-masters.md "Choosing an order's exchange code"): among the
+ * codes that take orders today, those serving the order's mode, the exact mode before BOTH; then the one
+ * whose flag allows the order type; then the scheme's growth (or payout) ISIN before its reinvestment ISIN;
+ * then the lowest Unique No. Null when none serves the mode.
+ */
+export function chooseExchangeCode<C extends CodeCandidate>(
+  codes: readonly C[],
+  order: { holdingMode: HoldingMode | null; orderType: OrderType; side?: "from" | "into"; preferredIsin: string | null },
+  today: string,
+): C | null {
+  const mode = exchangeModeOf(order.holdingMode);
+  const flag = allowedFlag(order.orderType, order.side);
+  const rank = (c: C) => [
+    c.transactionMode === mode ? 0 : 1,
+    c[flag] ? 0 : 1,
+    order.preferredIsin !== null && c.isin === order.preferredIsin ? 0 : 1,
+    c.uniqueNo ?? Number.MAX_SAFE_INTEGER,
+  ];
+  const serving = codes.filter((c) => takesOrdersOn(c, today) && (c.transactionMode === mode || c.transactionMode === "BOTH"));
+  serving.sort((a, b) => {
+    const [ra, rb] = [rank(a), rank(b)];
+    for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return ra[i]! - rb[i]!;
+    return a.code < b.code ? -1 : a.code > b.code ? 1 : 0;
+  });
+  return serving[0] ?? null;
+}
+
+/** Why no code was chosen, for the 400's message: which mode is missing and what the exchange lists instead. */
+export function noCodeMessage(schemeCode: string, codes: readonly CodeCandidate[], holdingMode: HoldingMode | null, today: string): string {
+  const mode = exchangeModeOf(holdingMode);
+  const open = codes.filter((c) => takesOrdersOn(c, today));
+  if (codes.length === 0) return `the exchange lists no code for scheme ${schemeCode}: it cannot be traded on the exchange`;
+  if (open.length === 0) return `no exchange code of scheme ${schemeCode} takes orders today (inactive, closed, or outside its start and end dates)`;
+  const others = [...new Set(open.map((c) => c.transactionMode))].join(", ");
+  return `the exchange lists no ${mode} code for scheme ${schemeCode} (only ${others}): choose another scheme or holding mode`;
+}
