@@ -1,11 +1,9 @@
 import type { DbOrTx, Prisma } from "../db/client.js";
 import { narrowTo } from "../lib/closed-set.js";
-import type { ExchangeSchemeRecord } from "./exchange/scheme-master.js";
+import { EXCHANGE_TRANSACTION_MODES, type ExchangeSchemeRecord, type ExchangeTransactionMode } from "./exchange/scheme-master.js";
 import type { ExchangeSipRecord } from "./exchange/sip-master.js";
 
-/** exchange_schemes.transaction_mode: the holding modes an exchange code serves (the master's P, D, DP). */
-export const EXCHANGE_TRANSACTION_MODES = ["PHYSICAL", "DEMAT", "BOTH"] as const;
-export type ExchangeTransactionMode = (typeof EXCHANGE_TRANSACTION_MODES)[number];
+export { EXCHANGE_TRANSACTION_MODES, type ExchangeTransactionMode };
 
 type StoredExchangeScheme = Prisma.ExchangeSchemeGetPayload<object>;
 export type ExchangeSchemeRow = Omit<StoredExchangeScheme, "transactionMode"> & { transactionMode: ExchangeTransactionMode };

@@ -1,5 +1,8 @@
-import type { ExchangeTransactionMode } from "../exchange-schemes.repo.js";
 import { CellError, cutOffTime, decimal, flag, integer, masterDate, readMasterLines, type MasterProblem } from "./master-file.js";
+
+/** exchange_schemes.transaction_mode: the holding modes an exchange code serves (the master's P, D, DP). */
+export const EXCHANGE_TRANSACTION_MODES = ["PHYSICAL", "DEMAT", "BOTH"] as const;
+export type ExchangeTransactionMode = (typeof EXCHANGE_TRANSACTION_MODES)[number];
 
 /** One row of the exchange's scheme master, read: what the service keeps of it. */
 export interface ExchangeSchemeRecord {

@@ -1,6 +1,5 @@
 import { CellError, decimal, flag, integer, readMasterLines, type MasterProblem } from "./master-file.js";
-import { transactionMode } from "./scheme-master.js";
-import type { ExchangeTransactionMode } from "../exchange-schemes.repo.js";
+import { transactionMode, type ExchangeTransactionMode } from "./scheme-master.js";
 
 /** One row of the exchange's SIP master: a code's rules for one frequency. */
 export interface ExchangeSipRecord {
