@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   MF_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(20),
   HOLDINGS_FEED_DIR: z.string().optional(),
   HOLDINGS_REFRESH_CRON: z.string().default("0 6 * * *"),
+  EXCHANGE_MASTERS_DIR: z.string().optional(),
+  EXCHANGE_MASTERS_CRON: z.string().default("30 7 * * *"),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
   WEBHOOK_RETRY_DELAYS: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -89,6 +91,8 @@ export interface Config {
   sandbox: { clientId: string | undefined; clientSecret: string | undefined; autoRegister: boolean };
   workerConcurrency: number;
   holdings: { feedDir: string | undefined; refreshCron: string };
+  /** Where the exchange's scheme and SIP masters are dropped, and when they are imported (Asia/Kolkata). */
+  exchangeMasters: { dir: string | undefined; cron: string };
   webhooks: { allowPrivateTargets: boolean; retryDelaysMs: number[] };
   logLevel: Env["LOG_LEVEL"];
   /** Per API client, per process: a token bucket refilled at `rps`, holding at most `burst`. */
@@ -131,6 +135,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   } catch (error) {
     problems.push(`HOLDINGS_REFRESH_CRON: ${(error as Error).message} (a 5-field cron expression in Asia/Kolkata time)`);
   }
+  try {
+    indiaCronMatcher(env.EXCHANGE_MASTERS_CRON);
+  } catch (error) {
+    problems.push(`EXCHANGE_MASTERS_CRON: ${(error as Error).message} (a 5-field cron expression in Asia/Kolkata time)`);
+  }
   let tokenFailureWindowMs = 0;
   try {
     tokenFailureWindowMs = parseDuration(env.MF_TOKEN_FAILURE_WINDOW);
@@ -163,6 +172,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     workerConcurrency: env.MF_WORKER_CONCURRENCY,
     holdings: { feedDir: env.HOLDINGS_FEED_DIR, refreshCron: env.HOLDINGS_REFRESH_CRON },
+    exchangeMasters: { dir: env.EXCHANGE_MASTERS_DIR, cron: env.EXCHANGE_MASTERS_CRON },
     webhooks: { allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS, retryDelaysMs },
     logLevel: env.LOG_LEVEL,
     rateLimit: { rps: env.MF_RATE_LIMIT_RPS, burst: env.MF_RATE_LIMIT_BURST },

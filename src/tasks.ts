@@ -17,6 +17,8 @@ import type { Services } from "./core/services.js";
 import type { Config } from "./env.js";
 import { holdingsRefreshCronItem } from "./holdings/cron.js";
 import { refreshHoldingsJob } from "./holdings/jobs/refresh.js";
+import { exchangeMastersCronItem } from "./masters/exchange-masters.dir.js";
+import { importExchangeMastersJob } from "./masters/jobs/import-exchange.js";
 import { TASKS, type TaskName } from "./jobs/catalog.js";
 import type { TaskHandler } from "./jobs/task.js";
 
@@ -41,6 +43,7 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   webhooks__deliver: deliverWebhooks,
   webhooks__sweep: sweepWebhookDeliveries,
   holdings__refresh: refreshHoldingsJob,
+  masters__import_exchange: importExchangeMastersJob,
 };
 
 /** Recurring jobs (graphile-worker crontab items). */
@@ -64,7 +67,7 @@ function withoutCronMarker(payload: unknown): unknown {
 
 /** The crontab with the configured items (holdings: `HOLDINGS_REFRESH_CRON`, in Asia/Kolkata time). */
 export function cronItems(config: Config): CronItem[] {
-  return [...CRON_ITEMS, holdingsRefreshCronItem(config.holdings.refreshCron)];
+  return [...CRON_ITEMS, holdingsRefreshCronItem(config.holdings.refreshCron), exchangeMastersCronItem(config.exchangeMasters.cron)];
 }
 
 /** The worker's task list: each handler gets its payload parsed by the task's schema first. */

@@ -30,6 +30,8 @@ export const TASKS = {
   webhooks__deliver: z.strictObject({}),
   webhooks__sweep: z.strictObject({}),
   holdings__refresh: z.strictObject({}),
+  /** Imports the newest scheme and SIP masters of EXCHANGE_MASTERS_DIR (crontab EXCHANGE_MASTERS_CRON). */
+  masters__import_exchange: z.strictObject({}),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

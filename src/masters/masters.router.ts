@@ -4,8 +4,8 @@ import { NoInput } from "../lib/zod.js";
 import { authedProcedure, router } from "../trpc/init.js";
 import { findCountry, listCountries, listStates } from "./geography.js";
 import { publicCatalog } from "./investor-options.js";
-import { Countries, CountryCode, InvestorOptions, SchemePage, SchemeQuery, States } from "./masters.schemas.js";
-import { listSchemes } from "./schemes.service.js";
+import { Countries, CountryCode, InvestorOptions, SchemeCodeInput, SchemePage, SchemeQuery, SchemeWithRules, States } from "./masters.schemas.js";
+import { getScheme, listSchemes } from "./schemes.service.js";
 
 const CATALOG = publicCatalog();
 
@@ -60,4 +60,21 @@ export const mastersRouter = router({
     .input(SchemeQuery)
     .output(SchemePage)
     .query(({ ctx, input }) => listSchemes(ctx.prisma, input)),
+
+  scheme: authedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/masters/v1/schemes/{scheme_code}",
+        tags: ["masters"],
+        summary: "One scheme with its exchange codes and SIP rules (what an order in it must meet)",
+      },
+    })
+    .input(SchemeCodeInput)
+    .output(SchemeWithRules)
+    .query(async ({ ctx, input }) => {
+      const scheme = await getScheme(ctx.prisma, input.scheme_code);
+      if (!scheme) throw notFound(`Scheme ${input.scheme_code}`);
+      return scheme;
+    }),
 });

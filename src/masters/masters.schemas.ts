@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Cursor, Limit, NextCursor } from "../lib/zod.js";
 import { AMFI_OPTIONS, AMFI_PLANS } from "./amfi/navall.js";
+import { EXCHANGE_TRANSACTION_MODES } from "./exchange/scheme-master.js";
 
 const Option = z.object({ value: z.string(), label: z.string() });
 
@@ -68,4 +69,59 @@ export const Scheme = z.object({
   nav_date: z.string().nullable().describe("Date of the latest NAV, YYYY-MM-DD."),
 });
 
-export const SchemePage = z.object({ data: z.array(Scheme), next_cursor: NextCursor });
+const Time = z.string().nullable().describe("HH:MM, India time; null when the master gives none.");
+const Day = z.string().nullable().describe("YYYY-MM-DD; null when the master gives none.");
+
+export const ExchangeCode = z
+  .object({
+    code: z.string().describe("The exchange's scheme code: what an order names at the exchange (`exchange_scheme_code` on the order)."),
+    transaction_mode: z.enum(EXCHANGE_TRANSACTION_MODES).describe("The holding modes the code serves: PHYSICAL (folios), DEMAT (CDSL, NSDL) or BOTH."),
+    purchase_allowed: z.boolean(),
+    redemption_allowed: z.boolean(),
+    sip_allowed: z.boolean(),
+    stp_allowed: z.boolean(),
+    swp_allowed: z.boolean(),
+    switch_allowed: z.boolean(),
+    min_purchase_amount: Amount.describe("Fresh purchase minimum, rupees."),
+    min_additional_amount: Amount.describe("Additional purchase (and SIP top-up) minimum, rupees."),
+    max_purchase_amount: Amount,
+    purchase_multiple: Amount,
+    min_redemption_amount: Amount,
+    max_redemption_amount: Amount,
+    redemption_amount_multiple: Amount,
+    min_redemption_units: Amount,
+    max_redemption_units: Amount,
+    redemption_units_multiple: Amount,
+    purchase_cut_off: Time,
+    redemption_cut_off: Time,
+    settlement_type: z.string().nullable(),
+    exit_load: z.string().nullable().describe("As the exchange's master words it."),
+    lock_in: z.string().nullable().describe("As the exchange's master words it, e.g. `3 Years`."),
+    start_date: Day,
+    end_date: Day,
+    active: z.boolean().describe("Listed in the latest scheme master (a code it no longer lists is kept, inactive)."),
+  })
+  .describe("One of the exchange's codes for the scheme, with its trading rules (the exchange's scheme master).");
+
+export const SipRule = z
+  .object({
+    code: z.string().describe("The exchange code the rule is for."),
+    frequency: z.string().describe("MONTHLY, QUARTERLY, WEEKLY (orders take these), or another the exchange lists."),
+    dates: z.array(z.number().int()).describe("The days an installment may fall on (`sip.installment_day`)."),
+    min_amount: Amount,
+    max_amount: Amount,
+    multiple: Amount,
+    min_installments: z.number().int().nullable(),
+    max_installments: z.number().int().nullable(),
+    pause_allowed: z.boolean(),
+  })
+  .describe("The exchange's SIP master for one code and frequency (active rows only).");
+
+export const SchemeWithRules = Scheme.extend({
+  exchange_codes: z.array(ExchangeCode).describe("The exchange's codes for the scheme's ISINs; an order takes the one for its holding mode."),
+  sip_rules: z.array(SipRule),
+});
+
+export const SchemeCodeInput = z.strictObject({ scheme_code: z.string().trim().min(1).max(20).describe("AMFI scheme code.") });
+
+export const SchemePage = z.object({ data: z.array(SchemeWithRules), next_cursor: NextCursor });

@@ -4,7 +4,7 @@ import { readCursor, toPage } from "../lib/zod.js";
 import { parseNavAllFile, type SkippedLine } from "./amfi/navall.js";
 import { upsertAmfiRecords, type ImportStats } from "./schemes.import.js";
 import * as repo from "./schemes.repo.js";
-import { deriveSchemeRules } from "./exchange-schemes.repo.js";
+import { deriveSchemeRules, exchangeSchemesOfIsins, sipRulesOf, type ExchangeSchemeRow, type ExchangeSipRuleRow } from "./exchange-schemes.repo.js";
 
 
 function toApi(row: repo.SchemeRow) {
@@ -33,7 +33,67 @@ function toApi(row: repo.SchemeRow) {
   };
 }
 
-export type SchemeView = ReturnType<typeof toApi>;
+const time = (value: string | null) => value;
+const day = (value: Date | null) => (value ? value.toISOString().slice(0, 10) : null);
+
+function exchangeCodeView(row: ExchangeSchemeRow) {
+  return {
+    code: row.code,
+    transaction_mode: row.transactionMode,
+    purchase_allowed: row.purchaseAllowed && row.amcActive,
+    redemption_allowed: row.redemptionAllowed && row.amcActive,
+    sip_allowed: row.sipAllowed && row.amcActive,
+    stp_allowed: row.stpAllowed && row.amcActive,
+    swp_allowed: row.swpAllowed && row.amcActive,
+    switch_allowed: row.switchAllowed && row.amcActive,
+    min_purchase_amount: decimalOrNull(row.minPurchaseAmount),
+    min_additional_amount: decimalOrNull(row.minAdditionalAmount),
+    max_purchase_amount: decimalOrNull(row.maxPurchaseAmount),
+    purchase_multiple: decimalOrNull(row.purchaseMultiple),
+    min_redemption_amount: decimalOrNull(row.minRedemptionAmount),
+    max_redemption_amount: decimalOrNull(row.maxRedemptionAmount),
+    redemption_amount_multiple: decimalOrNull(row.redemptionAmountMultiple),
+    min_redemption_units: decimalOrNull(row.minRedemptionUnits),
+    max_redemption_units: decimalOrNull(row.maxRedemptionUnits),
+    redemption_units_multiple: decimalOrNull(row.redemptionUnitsMultiple),
+    purchase_cut_off: time(row.purchaseCutOff),
+    redemption_cut_off: time(row.redemptionCutOff),
+    settlement_type: row.settlementType,
+    exit_load: row.exitLoad,
+    lock_in: row.lockIn,
+    start_date: day(row.startDate),
+    end_date: day(row.endDate),
+    active: row.active,
+  };
+}
+
+function sipRuleView(row: ExchangeSipRuleRow) {
+  return {
+    code: row.code,
+    frequency: row.frequency,
+    dates: row.dates,
+    min_amount: decimalOrNull(row.minAmount),
+    max_amount: decimalOrNull(row.maxAmount),
+    multiple: decimalOrNull(row.multiple),
+    min_installments: row.minInstallments,
+    max_installments: row.maxInstallments,
+    pause_allowed: row.pauseAllowed,
+  };
+}
+
+export type SchemeView = ReturnType<typeof toApi> & { exchange_codes: Array<ReturnType<typeof exchangeCodeView>>; sip_rules: Array<ReturnType<typeof sipRuleView>> };
+
+/** Schemes with their exchange codes and active SIP rules: two queries for a whole page. */
+async function withExchangeRules(db: DbOrTx, rows: repo.SchemeRow[]): Promise<SchemeView[]> {
+  const isins = rows.flatMap((r) => [r.isinGrowth, r.isinReinvestment]).filter((isin): isin is string => isin !== null);
+  const codes = await exchangeSchemesOfIsins(db, isins);
+  const rules = (await sipRulesOf(db, codes.map((c) => c.code))).filter((r) => r.active);
+  return rows.map((row) => {
+    const own = codes.filter((c) => c.isin === row.isinGrowth || c.isin === row.isinReinvestment);
+    const ownCodes = new Set(own.map((c) => c.code));
+    return { ...toApi(row), exchange_codes: own.map(exchangeCodeView), sip_rules: rules.filter((r) => ownCodes.has(r.code)).map(sipRuleView) };
+  });
+}
 
 export async function listSchemes(
   db: DbOrTx,
@@ -42,12 +102,13 @@ export async function listSchemes(
   const keys = readCursor(query.cursor, 2);
   const after = keys ? { name: keys[0]!, schemeCode: keys[1]! } : undefined;
   const rows = await repo.listSchemes(db, { q: query.q, amcCode: query.amc_code, after, limit: query.limit });
-  return toPage(rows, query.limit, (row) => [row.name, row.schemeCode], toApi);
+  const page = toPage(rows, query.limit, (row) => [row.name, row.schemeCode], (row) => row);
+  return { data: await withExchangeRules(db, page.data), next_cursor: page.next_cursor };
 }
 
 export async function getScheme(db: DbOrTx, schemeCode: string): Promise<SchemeView | null> {
   const row = await repo.findScheme(db, schemeCode);
-  return row ? toApi(row) : null;
+  return row ? (await withExchangeRules(db, [row]))[0]! : null;
 }
 
 /** Imports an AMFI NAVAll.txt file (either format) into the scheme master. */
