@@ -57,14 +57,6 @@ export const ordersRouter = router({
         path: "/api/orders/v1/{id}/cancel",
         tags: ["orders"],
         summary: "Cancel an order not yet sent, or ask the exchange to cancel a registration",
-        description:
-          "Only the cancels the exchange honours. A PENDING order not yet sent to the exchange is CANCELLED at once (`order.cancelled`). " +
-          "An ACCEPTED SIP, XSIP, STP or SWP registration: its cancellation is sent to the exchange and the order stays ACCEPTED with " +
-          "`cancellation.status` PENDING; it becomes CANCELLED (`order.cancelled`) when the exchange confirms, and stays ACCEPTED with " +
-          "`cancellation.status` REFUSED and the exchange's remark when it refuses (it may be asked again). Asking again while the " +
-          "cancellation is PENDING answers the same order. 409 INVALID_STATE: an ACCEPTED lump sum, redemption, switch, SIP top-up or " +
-          "installment (the exchange does not cancel an accepted one-time order), an order being sent to the exchange or held there, " +
-          "or one that has ended. A cancellation records no refund.",
       },
     })
     .input(OrderIdInput)
