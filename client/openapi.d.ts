@@ -470,8 +470,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancel a PENDING or ACCEPTED order
-         * @description Cancels a PENDING or ACCEPTED order (and, for a registration, its future installments). The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
+         * Cancel an order not yet sent, or ask the exchange to cancel a registration
+         * @description Only the cancels the exchange honours. A PENDING order not yet sent to the exchange is CANCELLED at once (event order.cancelled). An ACCEPTED SIP, XSIP, STP or SWP registration: its cancellation is sent to the exchange and the order stays ACCEPTED with `cancellation.status` PENDING; it becomes CANCELLED (event order.cancelled, remaining installments cancelled) when the exchange confirms, and stays ACCEPTED with `cancellation.status` REFUSED and the exchange's remark when it refuses (it may be asked again). Asking again while the cancellation is PENDING answers the same order. No installment is created while it is pending. A cancel records no refund. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
          */
         post: operations["orders-cancel"];
         delete?: never;
@@ -772,6 +772,26 @@ export interface paths {
          * @description As the exchange does on the installment's due date: the child order is ACCEPTED with `parent_order_id`, `installment_no` and the exchange number `<registration's>-<n>` (an XSIP installment is debited by its mandate). `data` is the child order's id; allot it with `/allot`. 409 `INVALID_STATE` for an order that is not an ACCEPTED registration, or one with no scheduled installment left.
          */
         get: operations["simulation-nextInstallment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/simulation/orders/v1/{id}/refuse-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The exchange refuses an ACCEPTED registration's cancellation (remark optional)
+         * @description For an ACCEPTED SIP, XSIP, STP or SWP registration. Its cancellation PENDING: it becomes REFUSED at once with the remark (default `SANDBOX: CANCELLATION REFUSED BY SIMULATION`), the order stays ACCEPTED. No cancellation asked yet (or one refused before): the next one asked is refused. Either way the sandbox's books keep the refusal, so later cancellations of the order are refused too. 409 `INVALID_STATE` for an order that is not a registration (the exchange does not cancel those at all) or not ACCEPTED (a CONFIRMED cancellation has made it CANCELLED).
+         */
+        get: operations["simulation-refuseCancelOrder"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3803,6 +3823,18 @@ export interface operations {
                             parent_order_id: string | null;
                             /** @description The installment's number, from 1. */
                             installment_no: number | null;
+                            /** @description A SIP, XSIP, STP or SWP registration's cancellation at the exchange; null when none was asked (and for every other order). */
+                            cancellation: {
+                                /** @description When the cancellation was (last) asked. */
+                                requested_at: string | null;
+                                /**
+                                 * @description PENDING: asked, the exchange has not answered; CONFIRMED: the exchange cancelled it (the order is CANCELLED); REFUSED: the exchange refused (the order stays ACCEPTED; it may be asked again).
+                                 * @enum {string}
+                                 */
+                                status: "PENDING" | "CONFIRMED" | "REFUSED";
+                                /** @description The exchange's remark when it refused. */
+                                remark: string | null;
+                            } | null;
                             /** @description The id of one of the investor's bank accounts (GET /api/investors/v1/{id}). */
                             bank_account_id: string | null;
                             /** @description A sub-broker's ARN (`ARN-` + digits). */
@@ -4142,6 +4174,18 @@ export interface operations {
                         parent_order_id: string | null;
                         /** @description The installment's number, from 1. */
                         installment_no: number | null;
+                        /** @description A SIP, XSIP, STP or SWP registration's cancellation at the exchange; null when none was asked (and for every other order). */
+                        cancellation: {
+                            /** @description When the cancellation was (last) asked. */
+                            requested_at: string | null;
+                            /**
+                             * @description PENDING: asked, the exchange has not answered; CONFIRMED: the exchange cancelled it (the order is CANCELLED); REFUSED: the exchange refused (the order stays ACCEPTED; it may be asked again).
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "CONFIRMED" | "REFUSED";
+                            /** @description The exchange's remark when it refused. */
+                            remark: string | null;
+                        } | null;
                         /** @description The id of one of the investor's bank accounts (GET /api/investors/v1/{id}). */
                         bank_account_id: string | null;
                         /** @description A sub-broker's ARN (`ARN-` + digits). */
@@ -4306,6 +4350,18 @@ export interface operations {
                         parent_order_id: string | null;
                         /** @description The installment's number, from 1. */
                         installment_no: number | null;
+                        /** @description A SIP, XSIP, STP or SWP registration's cancellation at the exchange; null when none was asked (and for every other order). */
+                        cancellation: {
+                            /** @description When the cancellation was (last) asked. */
+                            requested_at: string | null;
+                            /**
+                             * @description PENDING: asked, the exchange has not answered; CONFIRMED: the exchange cancelled it (the order is CANCELLED); REFUSED: the exchange refused (the order stays ACCEPTED; it may be asked again).
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "CONFIRMED" | "REFUSED";
+                            /** @description The exchange's remark when it refused. */
+                            remark: string | null;
+                        } | null;
                         /** @description The id of one of the investor's bank accounts (GET /api/investors/v1/{id}). */
                         bank_account_id: string | null;
                         /** @description A sub-broker's ARN (`ARN-` + digits). */
@@ -4381,7 +4437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The order is neither PENDING nor ACCEPTED (INVALID_STATE): an allotted, rejected, failed or cancelled order cannot be cancelled. */
+            /** @description INVALID_STATE: an ACCEPTED lump sum, redemption, switch, SIP top-up or installment (the exchange does not cancel an accepted one-time order); an order being sent to the exchange or held there (wait for order.accepted); an allotted, rejected, failed or cancelled order. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5568,7 +5624,72 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The order is not an ACCEPTED registration with an installment left (INVALID_STATE). */
+            /** @description The order is not an ACCEPTED registration with an installment left, or its cancellation is pending (INVALID_STATE). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "simulation-refuseCancelOrder": {
+        parameters: {
+            query?: {
+                /** @description The remark to report (default: a sandbox remark). */
+                remark?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The resource's id, as its creation answered it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true on a success; false in the error envelope.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description What the simulation did, in words. */
+                        message: string;
+                        /** @description The id of the resource that moved. */
+                        data: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. Or: Outside the sandbox the simulation does not exist (NOT_FOUND): use the sandbox. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The order is not a SIP, XSIP, STP or SWP registration, or not ACCEPTED (a confirmed cancellation has made it CANCELLED) (INVALID_STATE). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -59,14 +59,18 @@ export interface MandateRegistration {
 /**
  * The exchange could not be reached or answered nonsense; the job retries. `retryAfterMs`: the exchange
  * asks for a retry that soon instead of the job's usual backoff (the sandbox's simulated failures).
+ * `notPlaced` (placeOrder only): the exchange certainly holds nothing of the order, so the dispatch
+ * releases its claim and a cancel may go through before the retry; unset when that is not certain.
  */
 export class ExchangeUnavailableError extends Error {
   readonly retryAfterMs: number | undefined;
+  readonly notPlaced: boolean;
 
-  constructor(message: string, options: { retryAfterMs?: number } = {}) {
+  constructor(message: string, options: { retryAfterMs?: number; notPlaced?: boolean } = {}) {
     super(message);
     this.name = "ExchangeUnavailableError";
     this.retryAfterMs = options.retryAfterMs;
+    this.notPlaced = options.notPlaced ?? false;
   }
 }
 

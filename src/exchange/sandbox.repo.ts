@@ -86,3 +86,10 @@ export async function upsertRecord(
 export async function decidePending(db: DbOrTx, kind: RecordKind, reference: string, data: { status: RecordStatus; remark: string | null }): Promise<void> {
   await db.sandboxExchangeRecord.updateMany({ where: { kind, reference, status: "PENDING" }, data });
 }
+
+/** Merges `patch` into a record's payload (top-level keys); a record not booked stays absent. */
+export async function mergePayload(db: DbOrTx, kind: RecordKind, reference: string, patch: Record<string, string>): Promise<void> {
+  await db.$executeRaw`
+    UPDATE sandbox_exchange_records SET payload = payload || ${JSON.stringify(patch)}::jsonb, updated_at = now()
+     WHERE kind = ${kind} AND reference = ${reference}`;
+}

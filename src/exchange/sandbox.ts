@@ -19,6 +19,14 @@ import { Batcher } from "../lib/batcher.js";
 
 type Kind = books.RecordKind;
 
+/** What the books keep of an order that cancellation reads: the order entry's type, and a simulated refusal. */
+interface OrderBooks {
+  orderType?: string;
+  refuseCancel?: string;
+}
+/** The registrations the exchange cancels (bse-starmf-orders.md section 5); one-time orders it does not. */
+const REGISTRATION_TYPES = new Set(["SIP", "XSIP", "STP", "SWP"]);
+
 /** A simulated transport failure asks for a retry this soon, so SIM:FAIL ends FAILED in seconds, not minutes. */
 const SIMULATED_FAILURE_RETRY_MS = 500;
 type Status = books.RecordStatus;
@@ -81,7 +89,7 @@ export class SandboxExchange implements ExchangePort {
   async placeOrder(order: OrderEntry): Promise<OrderPlacement> {
     const remarks = order.remarks ?? "";
     if (remarks.includes("SIM:FAIL")) {
-      throw new ExchangeUnavailableError("SANDBOX: SIMULATED TRANSPORT FAILURE", { retryAfterMs: SIMULATED_FAILURE_RETRY_MS });
+      throw new ExchangeUnavailableError("SANDBOX: SIMULATED TRANSPORT FAILURE", { retryAfterMs: SIMULATED_FAILURE_RETRY_MS, notPlaced: true });
     }
     const [status, remark] = remarks.includes("SIM:REJECT")
       ? (["REJECTED", "SANDBOX: ORDER REJECTED (SIM:REJECT)"] as const)
@@ -92,13 +100,34 @@ export class SandboxExchange implements ExchangePort {
     return placement(booked.status, sandboxOrderNumber(order.orderId), booked.remark);
   }
 
+  /**
+   * As the exchange: a SIP, XSIP, STP or SWP registration it has accepted is cancelled (again: still
+   * cancelled); a one-time order is not (the exchange withdrew their cancellation), nor an order it has
+   * not accepted. A registration whose cancellation a simulation refused (`refuseCancellation`) is refused.
+   */
   async cancelOrder(orderId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
     const record = await this.record("ORDER", orderId);
-    if (!record || record.status === "ALLOTTED" || record.status === "REJECTED") {
-      return { cancelled: false, remark: record ? `ORDER ${record.status}` : "ORDER NOT FOUND" };
-    }
+    if (!record) return { cancelled: false, remark: "ORDER NOT FOUND" };
+    const payload = record.payload as OrderBooks;
+    if (!payload.orderType || !REGISTRATION_TYPES.has(payload.orderType)) return { cancelled: false, remark: "THE EXCHANGE DOES NOT CANCEL ORDERS OF THIS TYPE" };
+    if (record.status === "CANCELLED") return { cancelled: true };
+    if (record.status !== "ACCEPTED") return { cancelled: false, remark: `ORDER ${record.status}` };
+    if (payload.refuseCancel) return { cancelled: false, remark: payload.refuseCancel };
     await this.set("ORDER", orderId, "CANCELLED", "CANCELLED BY MEMBER");
     return { cancelled: true };
+  }
+
+  /**
+   * Simulation: from now on the exchange refuses this order's cancellations with `exchangeRemark` (kept in
+   * its books, so a cancellation job running at the same time is refused too).
+   */
+  async refuseCancellation(orderId: string, orderType: string, exchangeRemark: string): Promise<void> {
+    await books.mergePayload(this.db, "ORDER", orderId, { orderType, refuseCancel: maskFreeText(exchangeRemark) });
+  }
+
+  /** Simulation: the order type of an order a simulation decided on before it was ever sent (its books had no entry). */
+  async noteOrderType(orderId: string, orderType: string): Promise<void> {
+    await books.mergePayload(this.db, "ORDER", orderId, { orderType });
   }
 
   async orderStatus(orderIds: string[]): Promise<OrderStatusReport[]> {

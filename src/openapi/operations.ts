@@ -87,8 +87,17 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   "orders-get": { description: "One of your orders, masked, with its status, payment status and allotment. " + PATH_ID },
   "orders-cancel": {
-    description: "Cancels a PENDING or ACCEPTED order (and, for a registration, its future installments). " + PATH_ID,
-    conflict: "The order is neither PENDING nor ACCEPTED (INVALID_STATE): an allotted, rejected, failed or cancelled order cannot be cancelled.",
+    description:
+      "Only the cancels the exchange honours. A PENDING order not yet sent to the exchange is CANCELLED at once (event order.cancelled). " +
+      "An ACCEPTED SIP, XSIP, STP or SWP registration: its cancellation is sent to the exchange and the order stays ACCEPTED with " +
+      "`cancellation.status` PENDING; it becomes CANCELLED (event order.cancelled, remaining installments cancelled) when the exchange " +
+      "confirms, and stays ACCEPTED with `cancellation.status` REFUSED and the exchange's remark when it refuses (it may be asked again). " +
+      "Asking again while the cancellation is PENDING answers the same order. No installment is created while it is pending. A cancel " +
+      "records no refund. " + PATH_ID,
+    conflict:
+      "INVALID_STATE: an ACCEPTED lump sum, redemption, switch, SIP top-up or installment (the exchange does not cancel an accepted " +
+      "one-time order); an order being sent to the exchange or held there (wait for order.accepted); an allotted, rejected, failed or " +
+      "cancelled order.",
   },
   "orders-installments": {},
   "payments-get": { description: "One of your payments, masked (a UPI address as `a***@psp`, a cheque by its last 4 digits), with its failure code when it failed. " + PATH_ID },
@@ -114,7 +123,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "simulation-acceptOrder": { notFound: SANDBOX_ONLY, description: "Sandbox only: the exchange accepts a PENDING order held for simulation (event order.accepted). " + PATH_ID, conflict: "The order is not PENDING (INVALID_STATE)." },
   "simulation-allotOrder": { notFound: SANDBOX_ONLY, description: "Sandbox only: allots an ACCEPTED order; units, nav, folio_no and allotment_date are optional (derived from the amount and the scheme's NAV). Event order.allotted. " + PATH_ID, conflict: "The order is not ACCEPTED, or is a registration whose installments are allotted instead (INVALID_STATE)." },
   "simulation-failOrder": { notFound: SANDBOX_ONLY, description: "Sandbox only: the order's dispatch fails in transport and the order ends FAILED (event order.failed). " + PATH_ID, conflict: "The order is not PENDING (INVALID_STATE)." },
-  "simulation-nextInstallment": { notFound: SANDBOX_ONLY, conflict: "The order is not an ACCEPTED registration with an installment left (INVALID_STATE)." },
+  "simulation-nextInstallment": { notFound: SANDBOX_ONLY, conflict: "The order is not an ACCEPTED registration with an installment left, or its cancellation is pending (INVALID_STATE)." },
+  "simulation-refuseCancelOrder": {
+    notFound: SANDBOX_ONLY,
+    conflict: "The order is not a SIP, XSIP, STP or SWP registration, or not ACCEPTED (a confirmed cancellation has made it CANCELLED) (INVALID_STATE).",
+  },
   "simulation-rejectOrder": { notFound: SANDBOX_ONLY, description: "Sandbox only: the exchange rejects a PENDING order held for simulation, with an optional remark (event order.rejected). " + PATH_ID, conflict: "The order is not PENDING (INVALID_STATE)." },
   "simulation-capturePayment": { notFound: SANDBOX_ONLY, description: "Sandbox only: the gateway captures a PENDING payment; the order's payment_status becomes PAID (event payment.captured). " + PATH_ID, conflict: "The payment is not PENDING (INVALID_STATE)." },
   "simulation-failPayment": { notFound: SANDBOX_ONLY, description: "Sandbox only: a PENDING payment fails with `failure_code` (default bank_declined); a new attempt may follow (event payment.failed). " + PATH_ID, conflict: "The payment is not PENDING (INVALID_STATE)." },

@@ -111,8 +111,8 @@ export async function afterAcceptance(tx: Tx, order: OrderRow): Promise<void> {
 
 /**
  * The exchange rejects an order it had accepted (status sync, or an allotment row marked invalid):
- * REJECTED with `order.rejected`; money captured for it is refunded and a registration's remaining
- * installments are cancelled, in the same transaction.
+ * REJECTED with `order.rejected`; money captured for it is refunded (the exchange returns the funds of an
+ * order it rejects) and a registration's remaining installments are cancelled, in the same transaction.
  */
 export async function rejectAccepted(db: Db, orderId: string, exchangeRemark: string, failureCode: OrderFailureCode): Promise<boolean> {
   const remark = maskFreeText(exchangeRemark);
@@ -131,7 +131,52 @@ export async function rejectAccepted(db: Db, orderId: string, exchangeRemark: st
   });
 }
 
-/** An order that ended without units: its captured money goes back, its schedule stops. */
+/**
+ * A PENDING order the exchange has nothing of (no number, no dispatch claim) is cancelled by us alone:
+ * CANCELLED with `order.cancelled`, in the caller's transaction. False when it is no longer such an order.
+ * No payment can exist yet (payments start on acceptance), so there is nothing to refund.
+ */
+export async function cancelUnsentOrder(tx: Tx, order: Pick<OrderRow, "id" | "distributorId">): Promise<boolean> {
+  if (!(await repo.cancelUnsent(tx, order.id))) return false;
+  await recordCancelled(tx, order.distributorId, order.id);
+  return true;
+}
+
+/**
+ * The exchange confirmed a registration's cancellation: ACCEPTED -> CANCELLED (cancellation CONFIRMED) with
+ * `order.cancelled`, its remaining installments cancelled. No refund: a registration holds no money itself,
+ * and its installments' payments are their own orders'.
+ */
+export async function confirmCancellation(db: Db, orderId: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    if (!(await repo.confirmCancellation(tx, orderId))) return false;
+    const { distributorId } = await repo.getOrderById(tx, orderId);
+    await recordCancelled(tx, distributorId, orderId);
+    await cancelSchedule(tx, orderId);
+    return true;
+  });
+}
+
+/** The exchange refused a registration's cancellation: REFUSED with its remark (masked); the order stays ACCEPTED. */
+export async function refuseCancellation(db: Db, orderId: string, exchangeRemark: string): Promise<boolean> {
+  return repo.refuseCancellation(db, orderId, maskFreeText(exchangeRemark));
+}
+
+async function recordCancelled(tx: Tx, distributorId: string, orderId: string): Promise<void> {
+  await recordEvent(tx, {
+    distributorId,
+    resourceType: "order",
+    resourceId: orderId,
+    event: "order.cancelled",
+    data: { order_id: orderId, status: "CANCELLED", provider_remark: null },
+  });
+}
+
+/**
+ * An order the exchange rejected after accepting it: its captured money goes back (the exchange refunds
+ * the payment of an order it rejects), its schedule stops. A cancellation never comes here: nothing is
+ * recorded as refunded for it.
+ */
 export async function endWithoutUnits(tx: Tx, orderId: string, refundRemark: string): Promise<void> {
   await refundCapturedPayments(tx, orderId, refundRemark);
   await cancelSchedule(tx, orderId);

@@ -7,11 +7,13 @@ import type { CodeCandidate } from "./exchange-code.js";
 import { ORDER_TYPES, orderTypesWhere, type OrderType } from "./order-types.js";
 import { narrowOrNull, narrowTo } from "../lib/closed-set.js";
 import {
+  CANCELLATION_STATUSES,
   INSTALLMENT_STATUSES,
   ORDER_FAILURE_CODES,
   ORDER_PAYMENT_STATUSES,
   ORDER_STATUSES,
   PURCHASE_TYPES,
+  type CancellationStatus,
   type InstallmentStatus,
   type OrderFailureCode,
   type OrderPaymentStatus,
@@ -23,8 +25,9 @@ type StoredOrder = Prisma.OrderGetPayload<object>;
 type StoredInstallment = Prisma.OrderInstallmentGetPayload<object>;
 
 /** An order as stored, its closed-set columns narrowed to their sets. */
-export type OrderRow = Omit<StoredOrder, "orderType" | "status" | "paymentStatus" | "purchaseType" | "holdingMode" | "failureCode"> & {
+export type OrderRow = Omit<StoredOrder, "orderType" | "status" | "paymentStatus" | "purchaseType" | "holdingMode" | "failureCode" | "cancellationStatus"> & {
   orderType: OrderType;
+  cancellationStatus: CancellationStatus | null;
   status: OrderStatus;
   paymentStatus: OrderPaymentStatus;
   purchaseType: PurchaseType | null;
@@ -45,6 +48,7 @@ function toOrderRow(row: StoredOrder): OrderRow {
     purchaseType: narrowOrNull(PURCHASE_TYPES, row.purchaseType, "orders.purchase_type"),
     holdingMode: narrowOrNull(HOLDING_MODES, row.holdingMode, "orders.holding_mode"),
     failureCode: narrowOrNull(ORDER_FAILURE_CODES, row.failureCode, "orders.failure_code"),
+    cancellationStatus: narrowOrNull(CANCELLATION_STATUSES, row.cancellationStatus, "orders.cancellation_status"),
   };
 }
 
@@ -461,6 +465,58 @@ export async function moveOrder(
   return count === 1;
 }
 
+/**
+ * Cancels a PENDING order the exchange has nothing of: no exchange number and no dispatch claim (see
+ * claimForDispatch). False when the order is not such an order any more.
+ */
+export async function cancelUnsent(tx: DbOrTx, id: string): Promise<boolean> {
+  const { count } = await tx.order.updateMany({ where: { id, status: "PENDING", exchangeOrderNumber: null, dispatchClaimedAt: null }, data: { status: "CANCELLED" } });
+  return count === 1;
+}
+
+/**
+ * The dispatch's claim of PENDING orders it is about to send: once claimed, a cancel refuses (the order may
+ * reach the exchange); a cancel that committed first leaves the order CANCELLED and unclaimed, so it is not
+ * sent. The row lock of the two UPDATEs orders them. Answers the ids claimed.
+ */
+export async function claimForDispatch(db: DbOrTx, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    UPDATE orders SET dispatch_claimed_at = now()
+     WHERE id = ANY(${[...ids]}::text[]) AND status = 'PENDING' AND exchange_order_number IS NULL
+    RETURNING id`;
+  return rows.map((r) => r.id);
+}
+
+/** Releases a dispatch claim when the exchange certainly holds nothing of the order (its send was never received). */
+export async function releaseDispatchClaim(db: DbOrTx, id: string): Promise<void> {
+  await db.order.updateMany({ where: { id, status: "PENDING", exchangeOrderNumber: null }, data: { dispatchClaimedAt: null } });
+}
+
+/**
+ * Asks for an ACCEPTED registration's cancellation (never asked, or refused before): PENDING from `now`, no
+ * remark. False when the order is not such a registration any more (or a cancellation is already asked).
+ */
+export async function askCancellation(tx: DbOrTx, id: string, registrationTypes: readonly OrderType[], now: Date): Promise<boolean> {
+  const { count } = await tx.order.updateMany({
+    where: { id, status: "ACCEPTED", parentOrderId: null, orderType: { in: [...registrationTypes] }, OR: [{ cancellationStatus: null }, { cancellationStatus: "REFUSED" }] },
+    data: { cancellationStatus: "PENDING", cancellationRequestedAt: now, cancellationRemark: null },
+  });
+  return count === 1;
+}
+
+/** The exchange confirmed a pending cancellation: ACCEPTED -> CANCELLED, cancellation CONFIRMED. */
+export async function confirmCancellation(tx: DbOrTx, id: string): Promise<boolean> {
+  const { count } = await tx.order.updateMany({ where: { id, status: "ACCEPTED", cancellationStatus: "PENDING" }, data: { status: "CANCELLED", cancellationStatus: "CONFIRMED" } });
+  return count === 1;
+}
+
+/** The exchange refused a pending cancellation: REFUSED with its remark (masked by the caller); the order stays ACCEPTED. */
+export async function refuseCancellation(tx: DbOrTx, id: string, remark: string | null): Promise<boolean> {
+  const { count } = await tx.order.updateMany({ where: { id, status: "ACCEPTED", cancellationStatus: "PENDING" }, data: { cancellationStatus: "REFUSED", cancellationRemark: remark } });
+  return count === 1;
+}
+
 export interface MoveFromPending {
   id: string;
   status: Extract<OrderStatus, "ACCEPTED" | "REJECTED" | "FAILED">;
@@ -523,14 +579,30 @@ export async function listInstallments(db: DbOrTx, orderId: string): Promise<Ins
   return rows.map(toInstallmentRow);
 }
 
-/** SCHEDULED installments due on or before `day`, oldest first. */
+/**
+ * SCHEDULED installments due on or before `day`, oldest first; none of a registration whose cancellation is
+ * asked or confirmed (they wait for the exchange's answer: a refusal lets them come).
+ */
 export async function dueInstallments(db: DbOrTx, day: Date, limit: number): Promise<InstallmentRow[]> {
-  const rows = await db.orderInstallment.findMany({
-    where: { status: "SCHEDULED", dueDate: { lte: day } },
-    orderBy: [{ dueDate: "asc" }, { orderId: "asc" }, { installmentNo: "asc" }],
-    take: limit,
-  });
+  const rows = await db.$queryRaw<StoredInstallment[]>`
+    SELECT i.order_id AS "orderId", i.installment_no AS "installmentNo", i.due_date AS "dueDate", i.amount, i.units, i.status,
+           i.child_order_id AS "childOrderId", i.created_at AS "createdAt", i.updated_at AS "updatedAt"
+      FROM order_installments i
+      JOIN orders o ON o.id = i.order_id
+     WHERE i.status = 'SCHEDULED' AND i.due_date <= ${day}::date
+       AND (o.cancellation_status IS NULL OR o.cancellation_status = 'REFUSED')
+     ORDER BY i.due_date, i.order_id, i.installment_no
+     LIMIT ${limit}`;
   return rows.map(toInstallmentRow);
+}
+
+/**
+ * Reads a registration for creating its installment, holding a share lock until the transaction ends: a
+ * cancellation asked meanwhile (an UPDATE of the row) waits for the installment, and one asked before is seen.
+ */
+export async function lockRegistration(tx: DbOrTx, id: string): Promise<OrderRow> {
+  await tx.$queryRaw`SELECT id FROM orders WHERE id = ${id} FOR SHARE`;
+  return getOrderById(tx, id);
 }
 
 export async function nextScheduledInstallment(db: DbOrTx, orderId: string): Promise<InstallmentRow | null> {

@@ -51,7 +51,14 @@ export const ordersRouter = router({
     .query(({ ctx, input }) => listInstallments(ctx, ctx.caller, input.id)),
 
   cancel: authedProcedure
-    .meta({ openapi: { method: "POST", path: "/api/orders/v1/{id}/cancel", tags: ["orders"], summary: "Cancel a PENDING or ACCEPTED order" } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/orders/v1/{id}/cancel",
+        tags: ["orders"],
+        summary: "Cancel an order not yet sent, or ask the exchange to cancel a registration",
+      },
+    })
     .input(OrderIdInput)
     .output(OrderView)
     .mutation(({ ctx, input }) => cancelOrder(ctx, ctx.caller, input.id)),

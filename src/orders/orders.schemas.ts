@@ -4,7 +4,7 @@ import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../lib/zod.js";
 import { ORDER_TYPE, ORDER_TYPES, type DetailObject } from "./order-types.js";
 import type { HoldingMode } from "../investors/investor.states.js";
-import { INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES, PURCHASE_TYPES } from "./order.states.js";
+import { CANCELLATION_STATUSES, INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES, PURCHASE_TYPES } from "./order.states.js";
 
 const Frequency = z.enum(["MONTHLY", "QUARTERLY", "WEEKLY"]);
 const StartDate = TodayOrLater;
@@ -199,6 +199,14 @@ export const OrderView = PlacedOrder.extend({
   allotment_date: z.string().nullable(),
   parent_order_id: z.string().nullable().describe("An installment: the SIP, XSIP, STP or SWP registration it belongs to."),
   installment_no: z.number().int().nullable(),
+  cancellation: z
+    .object({
+      requested_at: z.string().nullable().describe("When the cancellation was (last) asked."),
+      status: z.enum(CANCELLATION_STATUSES).describe("PENDING: asked, the exchange has not answered; CONFIRMED: the exchange cancelled it (the order is CANCELLED); REFUSED: the exchange refused (the order stays ACCEPTED; it may be asked again)."),
+      remark: z.string().nullable().describe("The exchange's remark when it refused."),
+    })
+    .nullable()
+    .describe("A SIP, XSIP, STP or SWP registration's cancellation at the exchange; null when none was asked (and for every other order)."),
   bank_account_id: z.string().nullable(),
   sub_broker_arn: z.string().nullable(),
   euin: StoredOrderDetails.shape.euin.unwrap().nullable().describe("As ordered; null when none was given."),

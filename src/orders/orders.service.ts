@@ -13,8 +13,8 @@ import { folioUnits } from "../holdings/holdings.service.js";
 import { findMandate } from "../mandates/mandates.repo.js";
 import { latestPaymentIds } from "../payments/payments.repo.js";
 import { orderedView } from "./order-details.js";
-import { endWithoutUnits } from "./order-moves.js";
-import { ORDER_TYPE } from "./order-types.js";
+import { cancelUnsentOrder } from "./order-moves.js";
+import { isRegistration, ORDER_TYPE, orderTypesWhere } from "./order-types.js";
 import { exchangeViolations, mandateValidityViolations, targetViolations, type RuleViolation } from "./order-rules.js";
 import { todayInIndia } from "../lib/india-date.js";
 import { PlaceOrderRequest, type PlaceOrderInput } from "./orders.schemas.js";
@@ -280,6 +280,9 @@ function toView(row: OrderRow, paymentId: string | null, log: Log) {
     allotment_date: row.allotmentDate ? row.allotmentDate.toISOString().slice(0, 10) : null,
     parent_order_id: row.parentOrderId,
     installment_no: row.installmentNo,
+    cancellation: row.cancellationStatus
+      ? { requested_at: row.cancellationRequestedAt?.toISOString() ?? null, status: row.cancellationStatus, remark: row.cancellationRemark }
+      : null,
     bank_account_id: row.bankAccountId,
     sub_broker_arn: row.subBrokerArn,
     ...withTargetCodes(orderedView(row, log), row.toExchangeSchemeCode),
@@ -296,19 +299,51 @@ function withTargetCodes(view: ReturnType<typeof orderedView>, toExchangeSchemeC
   };
 }
 
+/** The types whose registrations the exchange cancels (SIP, XSIP, STP, SWP). */
+const CANCELLABLE_REGISTRATIONS = orderTypesWhere((type) => type.installments !== null);
+
 /**
- * Cancels an order that is PENDING or ACCEPTED (before allotment). The order stops at once; when the
- * exchange already has it, a job cancels it there too.
+ * Cancels only what the exchange honours (bse-starmf-orders.md section 5). A PENDING order the exchange has
+ * nothing of is CANCELLED at once. An ACCEPTED SIP, XSIP, STP or SWP registration gets its cancellation
+ * asked at the exchange (cancellation PENDING, the job `orders__cancel_at_exchange` in the same transaction)
+ * and stays ACCEPTED until the exchange answers; asking again while it is pending answers the same view.
+ * Everything else is 409: a one-time order or an installment the exchange has (it cancels neither), an order
+ * being sent (the dispatch has claimed it) or held at the exchange, or an order that has ended.
  */
 export async function cancelOrder(services: Services, caller: Caller, id: string): Promise<OrderView> {
   const order = await repo.findOrder(services.prisma, caller.distributorId, id);
   if (!order) throw notFound(`Order ${id}`);
   await services.prisma.$transaction(async (tx) => {
-    if (!(await repo.moveOrder(tx, id, ["PENDING", "ACCEPTED"], { status: "CANCELLED" }))) throw new AppError("INVALID_STATE", `Order ${id} is ${order.status}; only a PENDING or ACCEPTED order can be cancelled`);
-    await endWithoutUnits(tx, id, "REFUNDED: ORDER CANCELLED");
-    if (order.exchangeOrderNumber) await enqueue(tx, "orders__cancel_at_exchange", { order_id: id }, { jobKey: `orders__cancel_at_exchange:${id}` });
+    let row = order;
+    if (row.status === "PENDING") {
+      if (await cancelUnsentOrder(tx, row)) return;
+      // Sent meanwhile, or being sent: decide on what the order is now.
+      row = await repo.getOrderById(tx, id);
+      if (row.status === "PENDING" && row.exchangeOrderNumber) {
+        throw new AppError("INVALID_STATE", `Order ${id} is PENDING at the exchange (held as ${row.exchangeOrderNumber}); wait for order.accepted or order.rejected (a registration can then be cancelled)`);
+      }
+      if (row.status === "PENDING") {
+        throw new AppError("INVALID_STATE", `Order ${id} is being sent to the exchange; wait for order.accepted (a registration can then be cancelled)`);
+      }
+    }
+    if (row.status !== "ACCEPTED" || !isRegistration(row)) throw cancelRefusal(row);
+    if (row.cancellationStatus === "PENDING") return;
+    if (await repo.askCancellation(tx, id, CANCELLABLE_REGISTRATIONS, new Date())) {
+      await enqueue(tx, "orders__cancel_at_exchange", { order_id: id }, { jobKey: `orders__cancel_at_exchange:${id}` });
+      return;
+    }
+    row = await repo.getOrderById(tx, id);
+    if (row.status !== "ACCEPTED" || row.cancellationStatus !== "PENDING") throw cancelRefusal(row);
   });
   return getOrder(services, caller, id);
+}
+
+function cancelRefusal(order: OrderRow): AppError {
+  if (order.status === "ACCEPTED") {
+    const what = order.parentOrderId ? `an installment of ${order.parentOrderId}` : `a ${order.orderType}`;
+    return new AppError("INVALID_STATE", `Order ${order.id} is ${what} ACCEPTED by the exchange; the exchange does not cancel an accepted one-time order (only a SIP, XSIP, STP or SWP registration)`);
+  }
+  return new AppError("INVALID_STATE", `Order ${order.id} is ${order.status}; only a PENDING order not yet sent to the exchange, or an ACCEPTED SIP, XSIP, STP or SWP registration, can be cancelled`);
 }
 
 export async function listOrders(

@@ -6,7 +6,7 @@ import { todayInIndia } from "../lib/india-date.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
 import { amountFor, Decimal, unitsFor } from "../lib/money.js";
-import { allotOrder, applyPlacement, markDispatchFailed } from "./order-moves.js";
+import { allotOrder, applyPlacement, markDispatchFailed, refuseCancellation } from "./order-moves.js";
 import { isRegistration } from "./order-types.js";
 import { findOrder } from "./orders.repo.js";
 import { createNextInstallment } from "./schedule.js";
@@ -29,6 +29,7 @@ export async function simulateOrderDecision(services: SandboxServices, caller: C
     const status = decision === "accept" ? "ACCEPTED" : "REJECTED";
     const providerRemark = remark ?? (decision === "accept" ? "ORDER CONFIRMED" : "SANDBOX: ORDER REJECTED BY SIMULATION");
     await services.sandboxExchange.set("ORDER", id, status, providerRemark);
+    await services.sandboxExchange.noteOrderType(id, order.orderType);
     moved = await applyPlacement(
       services.prisma,
       id,
@@ -97,7 +98,34 @@ export async function simulateNextInstallment(services: SandboxServices, caller:
   if (order.parentOrderId) throw invalidState(`Order ${id} is an installment of ${order.parentOrderId}, not a registration`);
   if (!isRegistration(order)) throw invalidState(`Order ${id} is a ${order.orderType}, not a SIP, XSIP, STP or SWP registration`);
   requireState(`Registration ${id}`, order.status, "ACCEPTED", "registration has installments to create");
+  if (order.cancellationStatus === "PENDING") throw invalidState(`Registration ${id} has its cancellation pending at the exchange; no installment is created until the exchange answers`);
   const created = await createNextInstallment(services.prisma, id, services.logger);
   if (!created) throw invalidState(`Registration ${id} has no scheduled installment left`);
   return answer(`Installment ${created.installmentNo} of ${created.installments} created`, created.childId);
+}
+
+const REFUSED_BY_SIMULATION = "SANDBOX: CANCELLATION REFUSED BY SIMULATION";
+
+/**
+ * Sandbox: the exchange refuses an ACCEPTED registration's cancellation. A cancellation PENDING (its job not
+ * run yet) is REFUSED at once; otherwise the next one asked will be. Either way the sandbox's books keep the
+ * refusal, so the exchange refuses this order's cancellations from now on (the job's own call included).
+ */
+export async function simulateCancelRefusal(services: SandboxServices, caller: Caller, id: string, remark?: string) {
+  const order = await ownOrder(services.prisma, caller, id);
+  if (!isRegistration(order)) {
+    const what = order.parentOrderId ? `an installment of ${order.parentOrderId}` : `a ${order.orderType}`;
+    throw invalidState(`Order ${id} is ${what}, not a SIP, XSIP, STP or SWP registration: the exchange has no cancellation of it to refuse`);
+  }
+  requireState(`Registration ${id}`, order.status, "ACCEPTED", "registration's cancellation can be refused");
+  const exchangeRemark = remark ?? REFUSED_BY_SIMULATION;
+  await services.sandboxExchange.refuseCancellation(id, order.orderType, exchangeRemark);
+  if (order.cancellationStatus === "PENDING") {
+    // The job may have answered first (refused too, by the books); either way the cancellation is REFUSED now.
+    await refuseCancellation(services.prisma, id, exchangeRemark);
+    const now = await findOrder(services.prisma, caller.distributorId, id);
+    if (now?.cancellationStatus !== "REFUSED") throw invalidState(`Registration ${id}'s cancellation is ${now?.cancellationStatus ?? "gone"}; it can no longer be refused`);
+    return answer("Cancellation refused", id);
+  }
+  return answer("The exchange will refuse this registration's cancellation", id);
 }

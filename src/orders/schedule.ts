@@ -93,31 +93,40 @@ export async function createDueInstallments(db: Db, today: string, log?: Pick<Lo
   for (;;) {
     const due = await repo.dueInstallments(db, new Date(`${today}T00:00:00Z`), INSTALLMENT_BATCH);
     if (due.length === 0) return created;
-    for (const row of due) if (await createChild(db, row, log)) created++;
+    for (const row of due) {
+      const child = await createChild(db, row, log);
+      if (child && child !== "held") created++;
+    }
   }
 }
 
 /**
  * The sandbox's next-installment: the registration's next SCHEDULED installment becomes its child order
- * now, through the same code as on its due date. Null when none is left (or the registration has ended).
+ * now, through the same code as on its due date. Null when none is left (or the registration has ended, or
+ * its cancellation is asked or confirmed).
  */
 export async function createNextInstallment(db: Db, orderId: string, log?: Pick<Log, "warn">): Promise<{ childId: string; installmentNo: number; installments: number | undefined } | null> {
   for (;;) {
     const next = await repo.nextScheduledInstallment(db, orderId);
     if (!next) return null;
     const created = await createChild(db, next, log);
+    if (created === "held") return null;
     // Null: a concurrent call (or the hourly job) took this one first, or the registration ended; look again.
     if (created) return { ...created, installmentNo: next.installmentNo };
   }
 }
 
-async function createChild(db: Db, row: InstallmentRow, log?: Pick<Log, "warn">): Promise<{ childId: string; installments: number | undefined } | null> {
+/** A registration whose cancellation is asked (or confirmed) gets no installment until the exchange refuses it. */
+const HELD_BY_CANCELLATION = new Set(["PENDING", "CONFIRMED"]);
+
+async function createChild(db: Db, row: InstallmentRow, log?: Pick<Log, "warn">): Promise<{ childId: string; installments: number | undefined } | "held" | null> {
   return db.$transaction(async (tx) => {
-    const parent = await repo.getOrderById(tx, row.orderId);
+    const parent = await repo.lockRegistration(tx, row.orderId);
     if (!LIVE_REGISTRATION.has(parent.status)) {
       await repo.cancelScheduledInstallments(tx, row.orderId, row.installmentNo);
       return null;
     }
+    if (parent.cancellationStatus && HELD_BY_CANCELLATION.has(parent.cancellationStatus)) return "held";
     const childId = newId("ord");
     if (!(await repo.claimInstallment(tx, row.orderId, row.installmentNo, childId))) return null;
     const terms = orderType(parent.orderType).installments;

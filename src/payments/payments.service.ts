@@ -23,8 +23,12 @@ export type PaymentMove = keyof typeof MOVES;
 /** A failure the gateway reports without a reason of ours. */
 export const DEFAULT_FAILURE_CODE: PaymentFailureCode = "bank_declined";
 
-/** Orders that are over without an allotment: money captured for them goes back. */
-const ORDER_ENDED_WITHOUT_UNITS = new Set(["REJECTED", "CANCELLED", "FAILED"]);
+/**
+ * Orders that are over without an allotment whose money the exchange returns. Not CANCELLED: only an order
+ * with no payment yet (never sent) or a registration (which holds no money) is ever cancelled, and a
+ * cancellation records no refund the exchange has not made.
+ */
+const ORDER_ENDED_WITHOUT_UNITS = new Set(["REJECTED", "FAILED"]);
 
 export interface NewPayment {
   order: OrderRow;
@@ -66,7 +70,7 @@ export async function createPayment(tx: Tx, input: NewPayment): Promise<PaymentR
 /**
  * Moves a payment along its state table with its event, keeping the order's payment_status in step,
  * in one transaction. A FAILED payment keeps its closed failure code (default `bank_declined`). Money
- * captured for an order that has meanwhile ended without units (rejected, cancelled, failed) is
+ * captured for an order that has meanwhile ended without units (rejected, failed) is
  * refunded at once. Returns false when the payment was not in the move's starting state (nothing changes).
  */
 export async function movePayment(

@@ -4,7 +4,7 @@ import { RefreshQuery, simulateHoldingsRefresh } from "../holdings/holdings.simu
 import { simulateInvestorRegistration } from "../investors/investors.simulation.js";
 import { simulateMandateRegistration } from "../mandates/mandates.simulation.js";
 import { AllotQuery, OrderIdInput } from "../orders/orders.schemas.js";
-import { simulateAllotment, simulateNextInstallment, simulateOrderDecision } from "../orders/orders.simulation.js";
+import { simulateAllotment, simulateCancelRefusal, simulateNextInstallment, simulateOrderDecision } from "../orders/orders.simulation.js";
 import { FailPaymentQuery } from "../payments/payments.schemas.js";
 import { simulatePayment } from "../payments/payments.simulation.js";
 import { router, sandboxProcedure } from "../trpc/init.js";
@@ -40,6 +40,21 @@ export const simulationRouter = router({
     simulateOrderDecision(ctx, ctx.caller, t.id, "reject", t.remark)),
   failOrder: move("/orders/v1/{id}/fail", "Dispatch of a PENDING order fails in transport", (ctx, t) =>
     simulateOrderDecision(ctx, ctx.caller, t.id, "fail", t.remark)),
+  refuseCancelOrder: sandboxProcedure
+    .meta({
+      openapi: {
+        ...simulate("/orders/v1/{id}/refuse-cancel", "The exchange refuses an ACCEPTED registration's cancellation (remark optional)").openapi,
+        description:
+          "For an ACCEPTED SIP, XSIP, STP or SWP registration. Its cancellation PENDING: it becomes REFUSED at once with the " +
+          "remark (default `SANDBOX: CANCELLATION REFUSED BY SIMULATION`), the order stays ACCEPTED. No cancellation asked yet (or " +
+          "one refused before): the next one asked is refused. Either way the sandbox's books keep the refusal, so later " +
+          "cancellations of the order are refused too. 409 `INVALID_STATE` for an order that is not a registration (the exchange " +
+          "does not cancel those at all) or not ACCEPTED (a CONFIRMED cancellation has made it CANCELLED).",
+      },
+    })
+    .input(SimulationTarget)
+    .output(SimulationResponse)
+    .query(({ ctx, input }) => simulateCancelRefusal(ctx, ctx.caller, input.id, input.remark)),
   capturePayment: move("/payments/v1/{id}/capture", "The gateway captures (settles) a PENDING payment", (ctx, t) =>
     simulatePayment(ctx, ctx.caller, t.id, "CAPTURED", t.remark)),
   failPayment: sandboxProcedure

@@ -52,11 +52,17 @@ describe("the sandbox exchange's order entry (for the orders domain)", () => {
     expect(await app.prisma.sandboxExchangeRecord.count({ where: { reference: failing.orderId } })).toBe(0);
   });
 
-  it("cancels an accepted order, reports allotments the simulation recorded, and books payments once", async () => {
-    const cancellable = order();
-    await exchange().placeOrder(cancellable);
-    expect(await exchange().cancelOrder(cancellable.orderId)).toEqual({ cancelled: true });
+  it("cancels an accepted registration (not a one-time order), reports allotments the simulation recorded, and books payments once", async () => {
+    const registration = { ...order(), orderType: "SIP" as const };
+    await exchange().placeOrder(registration);
+    expect(await exchange().cancelOrder(registration.orderId)).toEqual({ cancelled: true });
+    expect(await exchange().cancelOrder(registration.orderId)).toEqual({ cancelled: true });
+    const oneTime = order();
+    await exchange().placeOrder(oneTime);
+    expect(await exchange().cancelOrder(oneTime.orderId)).toEqual({ cancelled: false, remark: "THE EXCHANGE DOES NOT CANCEL ORDERS OF THIS TYPE" });
     expect(await exchange().cancelOrder(newId("ord"))).toEqual({ cancelled: false, remark: "ORDER NOT FOUND" });
+    const failing = order("SIM:FAIL");
+    await expect(exchange().placeOrder(failing)).rejects.toMatchObject({ notPlaced: true });
 
     const allotted = order();
     await exchange().placeOrder(allotted);
@@ -65,7 +71,7 @@ describe("the sandbox exchange's order entry (for the orders domain)", () => {
       where: { kind_reference: { kind: "ORDER", reference: allotted.orderId } },
       data: { status: "ALLOTTED", payload: { allotment } },
     });
-    expect(await exchange().allotments([allotted.orderId, cancellable.orderId])).toEqual([
+    expect(await exchange().allotments([allotted.orderId, registration.orderId])).toEqual([
       { ...allotment, orderId: allotted.orderId, exchangeOrderNumber: expect.stringMatching(/^SBX/) },
     ]);
 

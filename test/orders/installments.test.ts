@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { cancelOrderAtExchange } from "../../src/orders/jobs/cancel-at-exchange.js";
 import { createInstallments } from "../../src/orders/jobs/create-installments.js";
 import { createDueInstallments, installmentDates } from "../../src/orders/schedule.js";
 import { useTestApp } from "../helpers/app.js";
@@ -88,13 +89,19 @@ describe("SIP-type registrations", () => {
     expect((await app.http("GET", `/api/orders/v1/${child.id}`, { token: ctx.token })).body).toMatchObject({ status: "ALLOTTED", units: 100 });
   });
 
-  it("stops a cancelled registration: its scheduled installments are cancelled and never created", async () => {
+  it("stops a cancelled registration: none created while the cancellation is pending; cancelled when the exchange confirms", async () => {
     const id = await registration({
       order_type: "STP", scheme_code: "940001", folio_no: "555/2", amount: 3000,
-      stp: { to_scheme_code: "940002", frequency: "MONTHLY", start_date: dayPlus(1), installments: 6 },
+      stp: { to_scheme_code: "940002", frequency: "MONTHLY", start_date: today(), installments: 6 },
     });
     expect((await installments(id)).every((r) => r.status === "SCHEDULED")).toBe(true);
-    expect((await app.http("POST", `/api/orders/v1/${id}/cancel`, { token: ctx.token })).body.status).toBe("CANCELLED");
+    expect((await app.http("POST", `/api/orders/v1/${id}/cancel`, { token: ctx.token })).body).toMatchObject({ status: "ACCEPTED", cancellation: { status: "PENDING" } });
+    // The first installment is due today: while the exchange has not answered, it is not created.
+    await createDueInstallments(app.prisma, dayPlus(400));
+    expect((await installments(id)).every((r) => r.status === "SCHEDULED")).toBe(true);
+    expect(await app.prisma.order.count({ where: { parentOrderId: id } })).toBe(0);
+    await runTask(app, cancelOrderAtExchange, { order_id: id });
+    expect((await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token })).body).toMatchObject({ status: "CANCELLED", cancellation: { status: "CONFIRMED" } });
     expect((await installments(id)).map((r) => r.status)).toEqual(Array(6).fill("CANCELLED"));
     await createDueInstallments(app.prisma, dayPlus(400));
     expect(await app.prisma.order.count({ where: { parentOrderId: id } })).toBe(0);

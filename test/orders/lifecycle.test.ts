@@ -118,13 +118,19 @@ describe("the order state table", () => {
 });
 
 describe("cancel and list", () => {
-  it("cancels PENDING and ACCEPTED orders, not allotted ones", async () => {
+  it("cancels a PENDING order not yet sent (order.cancelled); refuses an ACCEPTED lump sum and an allotted one", async () => {
     const pending = (await place()).id;
     const cancelled = await app.http("POST", `/api/orders/v1/${pending}/cancel`, { token });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body.status).toBe("CANCELLED");
+    expect(cancelled.body).toMatchObject({ status: "CANCELLED", cancellation: null });
+    expect((await app.prisma.event.findMany({ where: { resourceId: pending }, select: { event: true, data: true } }))).toEqual([
+      { event: "order.cancelled", data: { order_id: pending, status: "CANCELLED", provider_remark: null } },
+    ]);
     const acceptedId = await accepted();
-    expect((await app.http("POST", `/api/orders/v1/${acceptedId}/cancel`, { token })).body.status).toBe("CANCELLED");
+    const oneTime = await app.http("POST", `/api/orders/v1/${acceptedId}/cancel`, { token });
+    expect([oneTime.status, oneTime.body.error.code]).toEqual([409, "INVALID_STATE"]);
+    expect(oneTime.body.error.message).toContain("the exchange does not cancel an accepted one-time order");
+    expect(await get(acceptedId)).toMatchObject({ status: "ACCEPTED", cancellation: null });
     const allotted = await accepted();
     await sim(`${allotted}/allot`);
     const refused = await app.http("POST", `/api/orders/v1/${allotted}/cancel`, { token });

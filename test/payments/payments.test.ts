@@ -129,17 +129,23 @@ describe("the payment state table", () => {
     expect(await eventNames(app, paymentId)).toEqual(["payment.captured", "payment.refunded"]);
   });
 
-  it("refunds on cancellation, and refunds at once money captured after the order ended", async () => {
+  it("a cancel records no refund: an ACCEPTED lump sum whose money is captured is refused and stays PAID", async () => {
     const first = await acceptedWithMandate();
     await sim(`${first.paymentId}/capture`);
-    expect((await app.http("POST", `/api/orders/v1/${first.orderId}/cancel`, { token: ctx.token })).body).toMatchObject({ status: "CANCELLED", payment_status: "REFUNDED" });
-    expect(await eventNames(app, first.paymentId)).toEqual(["payment.captured", "payment.refunded"]);
+    const cancel = await app.http("POST", `/api/orders/v1/${first.orderId}/cancel`, { token: ctx.token });
+    expect([cancel.status, cancel.body.error.code]).toEqual([409, "INVALID_STATE"]);
+    expect(await getOrder(first.orderId)).toMatchObject({ status: "ACCEPTED", payment_status: "PAID" });
+    expect((await getPayment(first.paymentId)).body).toMatchObject({ status: "CAPTURED", refunded_at: null });
+    expect(await eventNames(app, first.paymentId)).toEqual(["payment.captured"]);
+  });
 
+  it("refunds at once money captured after the exchange rejected the order", async () => {
     const late = await acceptedWithMandate();
-    await app.http("POST", `/api/orders/v1/${late.orderId}/cancel`, { token: ctx.token });
+    await app.services.sandboxExchange!.set("ORDER", late.orderId, "REJECTED", "RTA: SCHEME CLOSED FOR SUBSCRIPTION");
+    await runTask(app, syncOrdersWithExchange, {});
     expect((await getOrder(late.orderId)).payment_status).toBe("PENDING");
     expect((await sim(`${late.paymentId}/capture`)).status).toBe(200);
-    expect((await getPayment(late.paymentId)).body).toMatchObject({ status: "REFUNDED", provider_remark: "REFUNDED: ORDER CANCELLED" });
+    expect((await getPayment(late.paymentId)).body).toMatchObject({ status: "REFUNDED", provider_remark: "REFUNDED: ORDER REJECTED" });
     expect((await getOrder(late.orderId)).payment_status).toBe("REFUNDED");
     expect(await eventNames(app, late.paymentId)).toEqual(["payment.captured", "payment.refunded"]);
   });

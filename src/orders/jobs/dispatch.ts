@@ -9,7 +9,7 @@ import { findMandateById } from "../../mandates/mandates.repo.js";
 import { orderDetails, targetSchemeCode } from "../order-details.js";
 import type { StoredOrderDetails } from "../orders.schemas.js";
 import { applyPlacements, markDispatchFailed } from "../order-moves.js";
-import { findOrdersByIds, type OrderRow } from "../orders.repo.js";
+import { claimForDispatch, findOrdersByIds, releaseDispatchClaim, type OrderRow } from "../orders.repo.js";
 
 /** The longest retry delay a dispatch job waits out itself (the sandbox asks for 500 ms). */
 const SHORT_RETRY_MAX_MS = 1_000;
@@ -26,6 +26,8 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
   const loaded = await batch.load.add(order_id);
   if (!loaded || loaded.order.status !== "PENDING" || loaded.order.exchangeOrderNumber) return;
   const { order, clientCode } = loaded;
+  // Cancelled meanwhile (or taken by another path): nothing is sent. Once claimed, a cancel is refused.
+  if (!(await batch.claim.add(order.id))) return;
   const details = orderDetails(order, log);
   const payout = order.orderType === "REDEMPTION" || order.orderType === "SWP" ? await findPayoutAccount(services.prisma, order.investorId, order.bankAccountId) : null;
   const contact = order.orderType === "SWP" || order.orderType === "STP" ? await investorContact(services, order.investorId) : null;
@@ -55,6 +57,8 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
     });
     await batch.apply.add({ orderId: order.id, placement });
   } catch (error) {
+    // The exchange certainly has nothing: a cancel may go through until the next attempt claims it again.
+    if (error instanceof ExchangeUnavailableError && error.notPlaced) await releaseDispatchClaim(services.prisma, order.id);
     if (error instanceof ExchangeUnavailableError && job.attempts >= job.max_attempts) {
       await markDispatchFailed(services.prisma, order.id, error.message);
       log.warn({ order_id, attempts: job.attempts }, "order dispatch failed for good");
@@ -73,12 +77,14 @@ export const dispatchOrder: TaskHandler<"orders__dispatch"> = async ({ order_id 
 
 /**
  * The dispatch jobs running at the same time in a process share their database work (see Batcher): their
- * orders (with the investors' client codes) are read together, and the exchange's answers applied in one
+ * orders (with the investors' client codes) are read together, claimed together (one UPDATE), and the exchange's answers applied in one
  * transaction (applyPlacements). Each job still places its own order at the exchange, one call per order
  * under its own job (the exchange's retry contract is per order), and fails or retries alone.
  */
 interface DispatchBatchers {
   load: Batcher<string, { order: OrderRow; clientCode: string } | null>;
+  /** The claim just before sending (orders.repo claimForDispatch): true when the order is still PENDING and unsent. */
+  claim: Batcher<string, boolean>;
   apply: Batcher<{ orderId: string; placement: OrderPlacement }, boolean>;
 }
 const batchers = new WeakMap<Services, DispatchBatchers>();
@@ -98,6 +104,10 @@ function batchersOf(services: Services): DispatchBatchers {
           if (clientCode === undefined) throw new Error(`order ${id}: its investor is missing`);
           return { order, clientCode };
         });
+      }),
+      claim: new Batcher(async (ids) => {
+        const claimed = new Set(await claimForDispatch(db, ids));
+        return ids.map((id) => claimed.has(id));
       }),
       apply: new Batcher((answers) => applyPlacements(db, answers)),
     };

@@ -217,4 +217,23 @@ describe("BSE order entry (orderEntryParam) against the double", () => {
     );
     expect(double.orderEntry.orders.length).toBe(placed);
   });
+
+  it("refuses a lump sum's CXL (and MOD): the exchange no longer cancels or modifies one-time orders", async () => {
+    const entry = order();
+    const placement = await exchange().placeOrder(entry);
+    const bse = exchange();
+    const session = await bse.sessions.session("order");
+    const transport = new BseTransport({ baseUrl: double.baseUrl, timeoutMs: 2000, log: capturingLogger().logger });
+    const [ref] = await refsOf(entry.orderId);
+    for (const code of ["CXL", "MOD"]) {
+      const transNo = `${ref!.transNo.slice(0, 13)}9${code === "CXL" ? "00001" : "00002"}`;
+      const params = orderEntryParams({ ...entry, orderType: "LUMPSUM_PURCHASE" }, transNo, { userId: "1023401", memberId: "10234", defaultEuin: undefined }, session).map(
+        ([name, value]) => [name, name === "TransCode" ? code : name === "OrderId" ? placement.exchangeOrderNumber : value] as const,
+      );
+      expect(await transport.soap(ORDER_ENTRY_SERVICE, "orderEntryParam", params)).toBe(
+        `${code}|${transNo}|${placement.exchangeOrderNumber}|1023401|10234|UCC0001|FAILED: ORDER ${code === "CXL" ? "CANCELLATION" : "MODIFICATION"} NOT ALLOWED|1`,
+      );
+    }
+    expect(double.orderEntry.orders.filter((o) => o.clientCode === "UCC0001" && o.transNo === ref!.transNo)).toHaveLength(1);
+  });
 });

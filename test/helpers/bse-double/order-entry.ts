@@ -7,7 +7,8 @@ import { ORDER_ACTION, ORDER_PATH, type Credentials, type DoubleSessions } from 
  * order, each checked for mandatory, length and code values, the session, the TransNo (format, today's
  * date in India, the member's code, never seen before: a repeat is refused even when the first was
  * rejected), and the purchase/redemption rules (OrderVal or Qty, nothing with AllRedeem Y, Param3 for a
- * redemption, none for a purchase). Answers the 8 pipe fields: `NEW|TransNo|OrderNo|UserID|MemberId|ClientCode|remark|flag`.
+ * redemption, none for a purchase); a lump sum's CXL or MOD is refused, as the exchange no longer cancels or
+ * modifies one-time orders (§5). Answers the 8 pipe fields: `NEW|TransNo|OrderNo|UserID|MemberId|ClientCode|remark|flag`.
  */
 
 const AMOUNT = /^\d{1,11}(\.\d{1,2})?$/;
@@ -15,7 +16,8 @@ const UNITS = /^\d{1,8}(\.\d{1,3})?$/;
 const YN = ["Y", "N"] as const;
 
 export const ORDER_ENTRY_FIELDS: readonly FieldSpec[] = [
-  { name: "TransCode", max: 3, mandatory: true, values: ["NEW"] },
+  // MOD and CXL are still codes of the message, but refused: real-time RTA integration withdrew them (§5).
+  { name: "TransCode", max: 3, mandatory: true, values: ["NEW", "MOD", "CXL"] },
   { name: "TransNo", max: 19, mandatory: true },
   { name: "OrderId", max: 8, pattern: /^\d+$/ },
   { name: "UserID", max: 10, mandatory: true, pattern: /^\d+$/ },
@@ -114,6 +116,8 @@ export class DoubleOrderEntry {
     const repeated = this.transNos.has(transNo);
     this.transNos.add(transNo);
     if (repeated) return answer("0", "FAILED: DUPLICATE TRANSACTION NUMBER", "1");
+    const transCode = v.get("TransCode");
+    if (transCode === "CXL" || transCode === "MOD") return answer(v.get("OrderId") || "0", `FAILED: ORDER ${transCode === "CXL" ? "CANCELLATION" : "MODIFICATION"} NOT ALLOWED`, "1");
     if (problem) return answer("0", problem, "1");
     if (v.get("UserID") !== this.credentials.userId) return answer("0", "FAILED: INVALID USER ID", "1");
     if (v.get("MemberId") !== this.credentials.memberId) return answer("0", "FAILED: INVALID MEMBER CODE", "1");

@@ -114,6 +114,7 @@ export interface Registration {
 
 export class DoublePlans {
   readonly registrations: Registration[] = [];
+  private readonly cancelRefusals: string[] = [];
   /** When set (registrations.ts `refuseUnknownClients`), why the exchange refuses an XSIP's mandate id for the client, or null. */
   mandateProblem: ((clientCode: string, mandateId: string) => string | null) | null = null;
   private nextRegNo = 75_342;
@@ -127,6 +128,11 @@ export class DoublePlans {
     server.soap(ORDER_PATH, ORDER_ACTION("switchOrderEntryParam"), ({ params }) => this.switchOrder(params));
     server.soap(ORDER_PATH, ORDER_ACTION("sipOrderEntryParam"), ({ params }) => this.plan("SIP", params));
     server.soap(ORDER_PATH, ORDER_ACTION("xsipOrderEntryParam"), ({ params }) => this.plan("XSIP", params));
+  }
+
+  /** The next SIP or XSIP CXL is refused with this remark (flag 1), as the exchange refuses one it will not honour. */
+  refuseNextCancel(remark: string): void {
+    this.cancelRefusals.push(remark);
   }
 
   private switchOrder(params: Array<[string, string]>): string {
@@ -165,6 +171,8 @@ export class DoublePlans {
     const problem = this.orderEntry.takeTransNo(transNo, v.get("MemberCode")!) ?? fieldProblem(specs, v) ?? this.member(userId, v.get("MemberCode"));
     if (problem) return answer("", problem, "1");
     if (v.get("TransactionCode") === "CXL") {
+      const refusal = this.cancelRefusals.shift();
+      if (refusal) return answer(v.get(regField) ?? "", refusal, "1");
       const registration = this.registrations.find((r) => r.kind === kind && r.regNo === v.get(regField));
       if (!registration || registration.clientCode !== v.get("ClientCode")) return answer(v.get(regField) ?? "", `FAILED: INVALID ${kind} REGISTRATION NUMBER`, "1");
       if (registration.cancelled) return answer(registration.regNo, `FAILED: ${kind} ALREADY CANCELLED`, "1");

@@ -65,6 +65,11 @@ export interface DoubleServer {
   json(path: string, handler: JsonHandler): void;
   /** Scripts the next call(s) of `operation` (a SOAP operation name or a JSON path), in order. */
   failNext(operation: string, ...outcomes: ScriptedOutcome[]): void;
+  /**
+   * Holds the next call of `operation` before it runs, until `release()`: `arrived` resolves when it has come
+   * (a test acts while the caller waits for the exchange's answer, then lets it go on).
+   */
+  gateNext(operation: string): { arrived: Promise<void>; release: () => void };
   /** Called for `expire-session`. */
   onExpireSessions(callback: () => void): void;
   /** Every SOAP call received, in order. */
@@ -87,6 +92,13 @@ export async function startDoubleServer(): Promise<DoubleServer> {
   let baseUrl = "";
 
   const nextScript = (operation: string): ScriptedOutcome | undefined => scripts.get(operation)?.shift();
+  const gates = new Map<string, Array<{ arrive: () => void; released: Promise<void> }>>();
+  const passGate = async (operation: string): Promise<void> => {
+    const gate = gates.get(operation)?.shift();
+    if (!gate) return;
+    gate.arrive();
+    await gate.released;
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
@@ -118,6 +130,7 @@ export async function startDoubleServer(): Promise<DoubleServer> {
     }
     if (!request.action.endsWith(`/${request.operation}`)) return sendFault(res, `The operation element ${request.operation} does not match the action ${request.action}.`);
     calls.push({ path, operation: request.operation, params: request.params });
+    await passGate(request.operation);
     const run = async () => handler(request);
     const script = nextScript(request.operation);
     if (script && (await scripted(res, script, run))) return;
@@ -171,6 +184,14 @@ export async function startDoubleServer(): Promise<DoubleServer> {
     soap: (path, action, handler) => void soapRoutes.set(`${path} ${action}`, handler),
     json: (path, handler) => void jsonRoutes.set(path, handler),
     failNext: (operation, ...outcomes) => void scripts.set(operation, [...(scripts.get(operation) ?? []), ...outcomes]),
+    gateNext: (operation) => {
+      let arrive!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((resolve) => (arrive = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      gates.set(operation, [...(gates.get(operation) ?? []), { arrive, released }]);
+      return { arrived, release };
+    },
     onExpireSessions: (callback) => void expireCallbacks.push(callback),
     close: async () => {
       for (const res of hanging) res.destroy();
