@@ -24,10 +24,7 @@ export const testIsin = (schemeCode: string) => `INT${schemeCode.padStart(9, "0"
  * the exchange's masters would give them.
  */
 export async function createScheme(app: TestApp, schemeCode: string, fields: Partial<Prisma.SchemeUncheckedCreateInput> = {}) {
-  const isin = fields.isinGrowth ?? testIsin(schemeCode);
-  await app.prisma.scheme.create({
-    data: { schemeCode, name: `Test Scheme ${schemeCode}`, amcCode: "TEST_AMC", amcName: "Test Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes", isinGrowth: isin, ...fields },
-  });
+  const isin = await createAmfiScheme(app, schemeCode, fields);
   const purchase = fields.purchaseAllowed ?? true;
   const redeem = fields.redemptionAllowed ?? true;
   const sip = fields.sipAllowed ?? true;
@@ -36,6 +33,15 @@ export async function createScheme(app: TestApp, schemeCode: string, fields: Par
     minPurchaseAmount: fields.minPurchaseAmount as string | null | undefined, purchaseMultiple: fields.purchaseMultiple as string | null | undefined,
     minAdditionalAmount: fields.minAdditionalAmount as string | null | undefined, minRedemptionAmount: fields.minRedemptionAmount as string | null | undefined,
   }, sip ? { minAmount: (fields.minSipAmount as string | null | undefined) ?? null, multiple: (fields.sipMultiple as string | null | undefined) ?? null } : null);
+}
+
+/** Only our scheme master's row (AMFI's), with its growth ISIN (testIsin unless given): its exchange codes come from elsewhere. */
+export async function createAmfiScheme(app: TestApp, schemeCode: string, fields: Partial<Prisma.SchemeUncheckedCreateInput> = {}): Promise<string> {
+  const isin = fields.isinGrowth ?? testIsin(schemeCode);
+  await app.prisma.scheme.create({
+    data: { schemeCode, name: `Test Scheme ${schemeCode}`, amcCode: "TEST_AMC", amcName: "Test Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes", isinGrowth: isin, ...fields },
+  });
+  return isin;
 }
 
 /**

@@ -4,10 +4,11 @@ import { dispatchOrder } from "../../../src/orders/jobs/dispatch.js";
 import { createDueInstallments } from "../../../src/orders/schedule.js";
 import { maskFreeText } from "../../../src/lib/mask.js";
 import { useTestApp } from "../../helpers/app.js";
+import { createBseScheme } from "../../helpers/bse-double/schemes.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { pendingInvestor } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
-import { createOpenScheme, dayPlus, eventNames, placedOrder, today } from "../../helpers/orders.js";
+import { dayPlus, eventNames, placedOrder, today } from "../../helpers/orders.js";
 
 /** POST /api/orders/v1/{id}/cancel with MF_EXCHANGE=bse, against the double (issue 23 points 7 and 8). */
 
@@ -34,7 +35,7 @@ const lumpSum = (scheme: string) => ({ order_type: "LUMPSUM_PURCHASE", scheme_co
 describe("cancelling with MF_EXCHANGE=bse", () => {
   it("a SIP registration: the CXL goes to the exchange (a transport failure is retried); confirmed -> CANCELLED, order.cancelled, schedule cancelled", async () => {
     const ctx = await registeredInvestor();
-    await createOpenScheme(app, "CXL01");
+    await createBseScheme(app, double.current, "CXL01");
     const id = await placedOrder(app, ctx, sip("CXL01"));
     await runTask(app, dispatchOrder, { order_id: id });
     const registration = double.current.plans.registrations.find((r) => r.clientCode === ctx.uccCode)!;
@@ -56,7 +57,7 @@ describe("cancelling with MF_EXCHANGE=bse", () => {
 
   it("a cancellation the exchange refuses: REFUSED with its remark (masked), the order ACCEPTED; asked again and confirmed", async () => {
     const ctx = await registeredInvestor();
-    await createOpenScheme(app, "CXL02");
+    await createBseScheme(app, double.current, "CXL02");
     const id = await placedOrder(app, ctx, sip("CXL02"));
     await runTask(app, dispatchOrder, { order_id: id });
     await cancel(ctx, id);
@@ -75,7 +76,7 @@ describe("cancelling with MF_EXCHANGE=bse", () => {
 
   it("the exchange unreachable on the job's last attempt: REFUSED saying so, to be asked again", async () => {
     const ctx = await registeredInvestor();
-    await createOpenScheme(app, "CXL03");
+    await createBseScheme(app, double.current, "CXL03");
     const id = await placedOrder(app, ctx, sip("CXL03"));
     await runTask(app, dispatchOrder, { order_id: id });
     await cancel(ctx, id);
@@ -86,7 +87,7 @@ describe("cancelling with MF_EXCHANGE=bse", () => {
 
   it("an ACCEPTED lump sum: 409, nothing sent to the exchange", async () => {
     const ctx = await registeredInvestor();
-    await createOpenScheme(app, "CXL04");
+    await createBseScheme(app, double.current, "CXL04");
     const id = await placedOrder(app, ctx, lumpSum("CXL04"));
     await runTask(app, dispatchOrder, { order_id: id });
     const sent = double.current.calls.length;
@@ -99,7 +100,7 @@ describe("cancelling with MF_EXCHANGE=bse", () => {
 
   it("mid-send: a cancel while the dispatch waits for the exchange's answer is refused; the order ends ACCEPTED, one exchange order", async () => {
     const ctx = await registeredInvestor();
-    await createOpenScheme(app, "CXL05");
+    await createBseScheme(app, double.current, "CXL05");
     const id = await placedOrder(app, ctx, lumpSum("CXL05"));
     const gate = double.current.gateNext("orderEntryParam");
     const dispatching = runTask(app, dispatchOrder, { order_id: id });
@@ -118,7 +119,7 @@ describe("cancelling with MF_EXCHANGE=bse", () => {
 
   it("mid-send SIP: refused while being sent, then (ACCEPTED) cancelled at the exchange", async () => {
     const ctx = await registeredInvestor();
-    await createOpenScheme(app, "CXL06");
+    await createBseScheme(app, double.current, "CXL06");
     const id = await placedOrder(app, ctx, sip("CXL06"));
     const gate = double.current.gateNext("sipOrderEntryParam");
     const dispatching = runTask(app, dispatchOrder, { order_id: id });
@@ -134,7 +135,7 @@ describe("cancelling with MF_EXCHANGE=bse", () => {
 
   it("a cancel before the dispatch: CANCELLED, and the dispatch sends nothing to the exchange", async () => {
     const ctx = await registeredInvestor();
-    await createOpenScheme(app, "CXL07");
+    await createBseScheme(app, double.current, "CXL07");
     const id = await placedOrder(app, ctx, lumpSum("CXL07"));
     expect((await cancel(ctx, id)).body.status).toBe("CANCELLED");
     const sent = calls("orderEntryParam");

@@ -2,11 +2,12 @@ import { describe, expect, it } from "vitest";
 import { ExchangeUnavailableError, type ExchangePort } from "../../../src/exchange/port.js";
 import { dispatchOrder } from "../../../src/orders/jobs/dispatch.js";
 import { useTestApp } from "../../helpers/app.js";
+import { createBseScheme } from "../../helpers/bse-double/schemes.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { hurried } from "../../helpers/bse-double/hurried.js";
 import { pendingInvestor } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
-import { createOpenScheme, eventNames, placedOrder, today } from "../../helpers/orders.js";
+import { eventNames, placedOrder, today } from "../../helpers/orders.js";
 
 const env: Record<string, string> = {};
 // The app keeps the double's 2-second call budget; only the calls scripted to hang get a short one (`hurried`).
@@ -29,7 +30,7 @@ let schemes = 0;
 async function scheme() {
   schemes += 1;
   const code = `BSE${String(schemes).padStart(3, "0")}`;
-  await createOpenScheme(app, code);
+  await createBseScheme(app, double.current, code);
   return code;
 }
 
@@ -116,7 +117,7 @@ describe("dispatch through the real job with MF_EXCHANGE=bse, against the double
     expect(swp.fields.slice(16)).toEqual(["9876543210", "asha.rao@example.in", "001234567890"]);
     expect(await orderRow(swpId)).toMatchObject({ status: "ACCEPTED", exchangeOrderNumber: swp.registrationNo });
     const stp = [...double.current.transfers.stps.values()].find((r) => r.clientCode === ctx.uccCode)!;
-    expect(stp.body).toMatchObject({ FromBSESchemeCode: stpScheme, Filler1: "9876543210", Filler2: "asha.rao@example.in", InstAmount: "2000.00" });
+    expect(stp.body).toMatchObject({ FromBSESchemeCode: `BSE${stpScheme}`, Filler1: "9876543210", Filler2: "asha.rao@example.in", InstAmount: "2000.00" });
     expect(await orderRow(stpId)).toMatchObject({ status: "ACCEPTED", exchangeOrderNumber: stp.registrationNo });
     expect(app.logs.join("\n")).not.toMatch(/9876543210|asha\.rao|001234567890/);
   });

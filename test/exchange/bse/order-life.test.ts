@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { dispatchOrder } from "../../../src/orders/jobs/dispatch.js";
 import { syncOrdersWithExchange } from "../../../src/orders/jobs/sync-exchange.js";
 import { useTestApp } from "../../helpers/app.js";
+import { createBseScheme } from "../../helpers/bse-double/schemes.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { hurried } from "../../helpers/bse-double/hurried.js";
 import { registerInvestor } from "../../../src/investors/jobs/register.js";
@@ -9,7 +10,7 @@ import { checkMandateStatus, registerMandate } from "../../../src/mandates/jobs/
 import { mandateBody, pendingInvestor } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
 import { createDueInstallments } from "../../../src/orders/schedule.js";
-import { createOpenScheme, eventNames, placedOrder, today } from "../../helpers/orders.js";
+import { eventNames, placedOrder, today } from "../../helpers/orders.js";
 
 const env: Record<string, string> = {};
 // The app keeps the double's 2-second call budget; only the calls scripted to hang get a short one (`hurried`).
@@ -33,12 +34,12 @@ const sync = () => runTask(app, syncOrdersWithExchange, {});
 describe("the life of an order with MF_EXCHANGE=bse, against the double", () => {
   it("a lump sum: placed -> dispatched -> ACCEPTED -> the allotment statement -> ALLOTTED with the exchange's exact NAV and units", async () => {
     const ctx = await registeredInvestor();
-    await createOpenScheme(app, "LIFE01");
+    await createBseScheme(app, double.current, "LIFE01");
     const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: "LIFE01", amount: 5000, purchase_type: "FRESH" });
 
     await runTask(app, dispatchOrder, { order_id: id });
     const [booked] = double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode);
-    expect(booked).toMatchObject({ schemeCode: "LIFE01", buySell: "P", amount: "5000.00" });
+    expect(booked).toMatchObject({ schemeCode: "BSELIFE01", buySell: "P", amount: "5000.00" });
     let res = await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token });
     expect(res.body).toMatchObject({ status: "ACCEPTED", exchange_order_number: booked!.orderNo });
 
@@ -64,7 +65,7 @@ describe("the life of an order with MF_EXCHANGE=bse, against the double", () => 
 
   it("an order the exchange later marks INVALID (its payment never came) ends REJECTED with the exchange's remark", async () => {
     const ctx = await registeredInvestor();
-    await createOpenScheme(app, "LIFE02");
+    await createBseScheme(app, double.current, "LIFE02");
     const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: "LIFE02", amount: 5000, purchase_type: "FRESH" });
     await runTask(app, dispatchOrder, { order_id: id });
     const [booked] = double.current.orderEntry.orders.filter((o) => o.clientCode === ctx.uccCode);
@@ -76,7 +77,7 @@ describe("the life of an order with MF_EXCHANGE=bse, against the double", () => 
 
   it("a dispatch whose answer was lost and whose job is gone: the status sync's recovery finds it in the report and applies it, one exchange order", async () => {
     const ctx = await registeredInvestor();
-    await createOpenScheme(app, "LIFE03");
+    await createBseScheme(app, double.current, "LIFE03");
     const id = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: "LIFE03", amount: 5000, purchase_type: "FRESH" });
     double.current.failNext("orderEntryParam", "timeout");
     await runTask(app, dispatchOrder, { order_id: id }, { services: hurried(app) }).catch(() => undefined);
@@ -91,7 +92,7 @@ describe("the life of an order with MF_EXCHANGE=bse, against the double", () => 
 
   it("a SIP: registered (the registration number), its installment matched to the exchange's child order of the due day, then allotted from the statement", async () => {
     const ctx = await registeredInvestor();
-    await createOpenScheme(app, "LIFE04");
+    await createBseScheme(app, double.current, "LIFE04");
     const id = await placedOrder(app, ctx, { order_type: "SIP", scheme_code: "LIFE04", amount: 1000, sip: { frequency: "WEEKLY", start_date: today(), installments: 4, installment_day: 5 } });
     await runTask(app, dispatchOrder, { order_id: id });
     const registration = double.current.plans.registrations.find((r) => r.clientCode === ctx.uccCode)!;
@@ -120,7 +121,7 @@ describe("the life of an order with MF_EXCHANGE=bse, against the double", () => 
   it("an SWP: registered, its installment matched to the exchange's child order (a redemption) of the due day, then ALLOTTED from the redemption statement", async () => {
     const ctx = await registeredInvestor();
     double.current.registrations.clients.set(ctx.uccCode, { clientCode: ctx.uccCode, regnType: "NEW", fields: [], accounts: ["001234567890"] });
-    await createOpenScheme(app, "LIFE07");
+    await createBseScheme(app, double.current, "LIFE07");
     const id = await placedOrder(app, ctx, { order_type: "SWP", scheme_code: "LIFE07", folio_no: "7788/11", amount: 1500, swp: { frequency: "MONTHLY", start_date: today(), installments: 6 } });
     await runTask(app, dispatchOrder, { order_id: id });
     const registration = [...double.current.registrations.swps.values()].find((r) => r.clientCode === ctx.uccCode)!;
@@ -133,7 +134,7 @@ describe("the life of an order with MF_EXCHANGE=bse, against the double", () => 
     expect((await app.prisma.order.findUniqueOrThrow({ where: { id: child.id } })).exchangeOrderNumber).toBe(`${registration.registrationNo}-1`);
 
     const childNo = double.current.childOrders.generate(registration.registrationNo, today());
-    expect(double.current.orderEntry.orders.find((o) => o.orderNo === childNo)).toMatchObject({ buySell: "R", schemeCode: "LIFE07", amount: "1500.00" });
+    expect(double.current.orderEntry.orders.find((o) => o.orderNo === childNo)).toMatchObject({ buySell: "R", schemeCode: "BSELIFE07", amount: "1500.00" });
     await sync();
     expect((await app.prisma.order.findUniqueOrThrow({ where: { id: child.id } })).exchangeOrderNumber).toBe(childNo);
     expect(await app.prisma.bseChildOrder.findMany({ where: { orderId: child.id }, select: { exchangeOrderNumber: true, buySell: true } })).toEqual([{ exchangeOrderNumber: childNo, buySell: "R" }]);
@@ -150,8 +151,8 @@ describe("the life of an order with MF_EXCHANGE=bse, against the double", () => 
 
   it("an STP: registered, its installment matched to the exchange's switch-out/switch-in child orders of the due day, then ALLOTTED from the switch-in's row", async () => {
     const ctx = await registeredInvestor();
-    await createOpenScheme(app, "LIFE08");
-    await createOpenScheme(app, "LIFE09");
+    await createBseScheme(app, double.current, "LIFE08");
+    await createBseScheme(app, double.current, "LIFE09");
     const id = await placedOrder(app, ctx, {
       order_type: "STP", scheme_code: "LIFE08", folio_no: "7788/12", amount: 2000, stp: { frequency: "MONTHLY", start_date: today(), installments: 6, to_scheme_code: "LIFE09" },
     });
@@ -167,7 +168,7 @@ describe("the life of an order with MF_EXCHANGE=bse, against the double", () => 
 
     const outNo = double.current.childOrders.generate(registration.registrationNo, today());
     const [out, into] = double.current.orderEntry.orders.filter((o) => o.orderNo >= outNo && o.clientCode === ctx.uccCode);
-    expect([out!.orderNo, out!.buySell, out!.schemeCode, into!.buySell, into!.schemeCode]).toEqual([outNo, "R", "LIFE08", "P", "LIFE09"]);
+    expect([out!.orderNo, out!.buySell, out!.schemeCode, into!.buySell, into!.schemeCode]).toEqual([outNo, "R", "BSELIFE08", "P", "BSELIFE09"]);
     await sync();
     expect((await app.prisma.order.findUniqueOrThrow({ where: { id: child.id } })).exchangeOrderNumber).toBe(outNo);
     expect(await app.prisma.bseChildOrder.findMany({ where: { orderId: child.id }, select: { exchangeOrderNumber: true, switchInOrderNumber: true, buySell: true } })).toEqual([
@@ -208,7 +209,7 @@ describe("the life of an order with MF_EXCHANGE=bse, against the double", () => 
     expect((await app.http("GET", `/api/mandates/v1/${mandateId}`, { token })).body).toMatchObject({ status: "REGISTERED" });
 
     const ctx = { token, account: investor.account };
-    await createOpenScheme(app, "LIFE05");
+    await createBseScheme(app, double.current, "LIFE05");
     const lumpSum = await placedOrder(app, ctx, { order_type: "LUMPSUM_PURCHASE", scheme_code: "LIFE05", amount: 7500, purchase_type: "FRESH" });
     await runTask(app, dispatchOrder, { order_id: lumpSum });
     const [booked] = double.current.orderEntry.orders.filter((o) => o.clientCode === uccCode);
@@ -220,7 +221,7 @@ describe("the life of an order with MF_EXCHANGE=bse, against the double", () => 
     expect([row.nav!.toFixed(4), row.allottedUnits!.toFixed(3)]).toEqual(["31.4159", "238.732"]);
     expect(await eventNames(app, lumpSum)).toEqual(["order.accepted", "order.allotted"]);
 
-    await createOpenScheme(app, "LIFE06");
+    await createBseScheme(app, double.current, "LIFE06");
     const xsip = await placedOrder(app, ctx, {
       order_type: "XSIP", scheme_code: "LIFE06", amount: 2000, mandate_id: mandateId, sip: { frequency: "MONTHLY", start_date: today(), installments: 12, installment_day: 10 },
     });

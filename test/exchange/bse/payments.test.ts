@@ -6,6 +6,7 @@ import { registerInvestor } from "../../../src/investors/jobs/register.js";
 import { initiatePayment, syncPendingPayments } from "../../../src/payments/jobs/gateway.js";
 import { BANK_FORM_CSP } from "../../../src/pages/security.js";
 import { useTestApp } from "../../helpers/app.js";
+import { createBseScheme } from "../../helpers/bse-double/schemes.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { hurried } from "../../helpers/bse-double/hurried.js";
 import { PAYMENT_PATH } from "../../helpers/bse-double/registrations.js";
@@ -13,7 +14,7 @@ import { investorBody } from "../../helpers/factories.js";
 import { pendingInvestor } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
 import { acceptedLink, LINK_SCHEME, lumpsumProposal, publicPath } from "../../helpers/order-links.js";
-import { createOpenScheme } from "../../helpers/orders.js";
+
 import { expectPageHeaders, sendPage } from "../../helpers/pages.js";
 
 const BASE = "https://mf.example.in";
@@ -25,7 +26,7 @@ const bse = () => app.services.exchange as BseExchange;
 
 /** A link whose lump sum of 2500.50 the exchange (the double) ACCEPTED, for an investor the exchange registered. */
 async function acceptedAtExchange(body = investorBody()) {
-  if (!(await app.prisma.scheme.findUnique({ where: { schemeCode: LINK_SCHEME } }))) await createOpenScheme(app, LINK_SCHEME);
+  if (!(await app.prisma.scheme.findUnique({ where: { schemeCode: LINK_SCHEME } }))) await createBseScheme(app, double.current, LINK_SCHEME);
   const { token } = await app.newDistributor();
   const investor = await pendingInvestor(app, token, body);
   await runTask(app, registerInvestor, { investor_id: investor.id });

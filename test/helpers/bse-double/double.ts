@@ -8,6 +8,7 @@ import { DoubleReports } from "./reports.js";
 import { startDoubleServer, type DoubleServer } from "./server.js";
 import { DoubleSessions, type Credentials } from "./sessions.js";
 import { DoubleTransfers } from "./transfers.js";
+import { DEFAULT_SCHEME_MASTER, DoubleSchemeMaster } from "./scheme-master.js";
 
 /** The member the double knows (a 5-character member code, so TransNo is 8 + 5 + 6 = 19 characters). */
 export const DOUBLE_CREDENTIALS: Credentials = { userId: "1023401", memberId: "10234", password: "Uat@pass1" };
@@ -20,6 +21,8 @@ export interface BseDouble extends DoubleServer {
   childOrders: DoubleChildOrders;
   registrations: DoubleRegistrations;
   transfers: DoubleTransfers;
+  /** The exchange's scheme master: the codes it trades (the default fixture's, and what a test adds). */
+  schemeMaster: DoubleSchemeMaster;
   credentials: Credentials;
   /** The environment that points MF_EXCHANGE=bse at this double. */
   env(overrides?: Record<string, string>): Record<string, string>;
@@ -34,11 +37,13 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
   const server = await startDoubleServer();
   const credentials = DOUBLE_CREDENTIALS;
   const sessions = new DoubleSessions(credentials, server, options.now);
-  const orderEntry = new DoubleOrderEntry(credentials, sessions, server, options.today ?? (() => todayInIndia()));
+  const schemeMaster = new DoubleSchemeMaster();
+  schemeMaster.loadFile(DEFAULT_SCHEME_MASTER);
+  const orderEntry = new DoubleOrderEntry(credentials, sessions, server, options.today ?? (() => todayInIndia()), schemeMaster);
   const reports = new DoubleReports(credentials, orderEntry, server);
   const plans = new DoublePlans(credentials, sessions, orderEntry, server);
   const registrations = new DoubleRegistrations(credentials, sessions, orderEntry, server, plans);
-  const transfers = new DoubleTransfers(credentials, server);
+  const transfers = new DoubleTransfers(credentials, server, schemeMaster);
   const childOrders = new DoubleChildOrders(credentials, orderEntry, plans, registrations.swps, transfers.stps, server, options.now);
   return Object.assign(server, {
     sessions,
@@ -48,6 +53,7 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
     childOrders,
     registrations,
     transfers,
+    schemeMaster,
     credentials,
     env: (overrides: Record<string, string> = {}) => ({
       MF_EXCHANGE: "bse",

@@ -1,4 +1,5 @@
 import { fieldProblem, readFields, type FieldSpec } from "./fields.js";
+import type { DoubleSchemeMaster } from "./scheme-master.js";
 import type { DoubleServer } from "./server.js";
 import { ORDER_ACTION, ORDER_PATH, type Credentials, type DoubleSessions } from "./sessions.js";
 
@@ -91,6 +92,7 @@ export class DoubleOrderEntry {
     private readonly sessions: DoubleSessions,
     server: DoubleServer,
     readonly today: () => string,
+    readonly schemeMaster: DoubleSchemeMaster,
   ) {
     server.soap(ORDER_PATH, ORDER_ACTION("orderEntryParam"), ({ params }) => this.orderEntry(params));
   }
@@ -122,6 +124,8 @@ export class DoubleOrderEntry {
     if (v.get("UserID") !== this.credentials.userId) return answer("0", "FAILED: INVALID USER ID", "1");
     if (v.get("MemberId") !== this.credentials.memberId) return answer("0", "FAILED: INVALID MEMBER CODE", "1");
     if (this.knownClient && !this.knownClient(v.get("ClientCode")!)) return answer("0", "FAILED: INVALID CLIENT CODE", "1");
+    const scheme = this.schemeMaster.refusal(v.get("SchemeCd"), v.get("DPTxn"));
+    if (scheme) return answer("0", scheme, "1");
     const decision = this.decisions.shift() ?? "accept";
     if (decision !== "accept") return answer("0", decision.reject, "1");
     const orderNo = this.newOrderNo();

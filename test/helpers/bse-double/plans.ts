@@ -151,6 +151,8 @@ export class DoublePlans {
     if (allUnits ? amount !== "" || units !== "" : (amount === "") === (units === "")) return answer("0", "FAILED: EITHER SWITCH AMOUNT OR SWITCH UNITS OR ALL UNITS", "1");
     if (v.get("FromSchemeCd") === v.get("ToSchemeCd")) return answer("0", "FAILED: FROM AND TO SCHEME CANNOT BE SAME", "1");
     if (v.get("DPTxn") === "P" && !v.get("FolioNo")) return answer("0", "FAILED: FOLIO NO IS MANDATORY", "1");
+    const scheme = this.orderEntry.schemeMaster.refusal(v.get("FromSchemeCd"), v.get("DPTxn")) ?? this.orderEntry.schemeMaster.refusal(v.get("ToSchemeCd"), v.get("DPTxn"));
+    if (scheme) return answer("0", scheme, "1");
     const outNo = this.orderEntry.newOrderNo();
     const inNo = this.orderEntry.newOrderNo();
     const common = { transNo, clientCode: v.get("ClientCode")!, values: v, day: this.orderEntry.today(), internalRef: "", amount, units, orderType: "NRM", subOrderType: "SWITCH" as const };
@@ -182,6 +184,8 @@ export class DoublePlans {
     if (v.get(regField)) return answer("", `FAILED: ${regField.toUpperCase()} SHOULD BE BLANK FOR NEW REGISTRATION`, "1");
     if (v.get("TransMode") === "P" ? v.get("DpTxnMode") !== "P" : v.get("DpTxnMode") === "P") return answer("", "FAILED: INVALID DP TRANSACTION MODE", "1");
     if (kind === "XSIP" && !v.get("MandateID") === !v.get("Param2")) return answer("", "FAILED: EITHER XSIP MANDATE ID OR ISIP MANDATE ID IS MANDATORY", "1");
+    const scheme = this.orderEntry.schemeMaster.refusal(v.get("SchemeCode"), v.get("DpTxnMode"));
+    if (scheme) return answer("", scheme, "1");
     const mandateProblem = kind === "XSIP" ? this.mandateProblem?.(v.get("ClientCode")!, v.get("MandateID") || v.get("Param2")!) : null;
     if (mandateProblem) return answer("", mandateProblem, "1");
     const regNo = String(this.nextRegNo++);

@@ -195,6 +195,9 @@ export class DoubleRegistrations {
         return `100|MANDATE REGISTRATION DONE SUCCESSFULLY ${mandateId}`;
       }
       case "08": {
+        // An SWP names its scheme (field 2) and its transaction mode (field 3: P, C or N).
+        const scheme = this.orderEntry.schemeMaster.refusal(f[1], f[2]);
+        if (scheme) return `101|${scheme}`;
         const registrationNo = String(this.nextSwp++);
         this.swps.set(registrationNo, { registrationNo, clientCode: f[0]!, fields: f, cancelled: false });
         return `100|SWP REGISTRATION DONE SUCCESSFULLY. SWP REG NO : ${registrationNo}`;

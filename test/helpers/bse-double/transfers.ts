@@ -1,4 +1,5 @@
 import type { DoubleServer } from "./server.js";
+import type { DoubleSchemeMaster } from "./scheme-master.js";
 import type { Credentials } from "./sessions.js";
 import { validateStpRequest } from "./validate-stp.js";
 
@@ -28,7 +29,7 @@ export class DoubleTransfers {
   private readonly rejections: string[] = [];
   private nextRegistration = 39_409;
 
-  constructor(private readonly credentials: Credentials, server: DoubleServer) {
+  constructor(private readonly credentials: Credentials, server: DoubleServer, private readonly schemeMaster: DoubleSchemeMaster) {
     server.json(STP_PATH, (body, { headers }) => this.stp(body, headers[STP_API_KEY_HEADER]));
   }
 
@@ -61,6 +62,8 @@ export class DoubleTransfers {
       stp.cancelled = true;
       return reply("0", "STP CANCELLATION DONE SUCCESSFULLY", stp.registrationNo);
     }
+    const scheme = this.schemeMaster.refusal(b.FromBSESchemeCode, b.TransactionMode) ?? this.schemeMaster.refusal(b.ToBSESchemeCode, b.TransactionMode);
+    if (scheme) return reply("1", scheme);
     const registrationNo = String(this.nextRegistration++);
     this.stps.set(registrationNo, { registrationNo, clientCode: b.ClientCode!, body: b, cancelled: false });
     return reply("0", "STP REGISTRATION DONE SUCCESSFULLY", registrationNo);
