@@ -30,6 +30,8 @@ export const TASKS = {
   webhooks__deliver: z.strictObject({}),
   webhooks__sweep: z.strictObject({}),
   holdings__refresh: z.strictObject({}),
+  /** Daily: warns while the exchange holiday calendar does not cover the next 60 days. */
+  masters__check_calendar: z.strictObject({}),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

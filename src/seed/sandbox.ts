@@ -8,6 +8,8 @@ import { SANDBOX_DISTRIBUTOR } from "../auth/sandbox-distributor.js";
 import type { AmfiSchemeRecord } from "../masters/amfi/navall.js";
 import { upsertAmfiRecords } from "../masters/schemes.import.js";
 import { setTradingRules } from "../masters/schemes.repo.js";
+import { importHolidayFile } from "../masters/exchange-holidays.import.js";
+import { PACKAGE_ROOT } from "../lib/package-root.js";
 import { newId, newSecret } from "../lib/ids.js";
 import seedSchemes from "../masters/seed/schemes.json" with { type: "json" };
 import type { Services } from "../core/services.js";
@@ -34,7 +36,8 @@ interface SeedScheme extends AmfiSchemeRecord {
 
 /**
  * Seeds the sandbox (idempotent; runs at every sandbox start under an advisory lock): the demo
- * distributor and its API client, the scheme master's seed set with its trading rules, demo
+ * distributor and its API client, the scheme master's seed set with its trading rules, the exchange's
+ * holiday calendar (its years replaced at every start), demo
  * investors with a mandate, and (through a refresh job) their holdings.
  */
 export async function seedSandbox(services: Services): Promise<SandboxCredentials> {
@@ -42,6 +45,7 @@ export async function seedSandbox(services: Services): Promise<SandboxCredential
   return withAdvisoryLock(db, 7206001, async () => {
     const credentials = await seedDistributor(db, config);
     await seedSchemeMaster(db);
+    await seedExchangeCalendar(db);
     const distributor = await findDistributorByArn(db, SANDBOX_DISTRIBUTOR.arn);
     if (distributor) await seedDemoInvestors(services, distributor.id);
     // The demo holdings reach the positions the way real ones do: the sandbox registrar's feed, imported
@@ -110,4 +114,12 @@ async function seedSchemeMaster(db: Db): Promise<void> {
       });
     }
   });
+}
+
+/** The exchange's published holidays, as an operator loads them (`calendar:import`); read from the package root. */
+export const SEED_HOLIDAY_FILE = path.join(PACKAGE_ROOT, "src", "masters", "seed", "exchange-holidays.csv");
+
+async function seedExchangeCalendar(db: Db): Promise<void> {
+  const report = await importHolidayFile(db, await readFile(SEED_HOLIDAY_FILE, "utf8"));
+  if (!report.imported) throw new Error(`The seed holiday file is refused: ${JSON.stringify(report.problems)}`);
 }
