@@ -1,12 +1,14 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
-import { calendarOf, isWeekday, uncoveredYear } from "../../src/masters/exchange-calendar.js";
+import { describe, expect, it, vi } from "vitest";
+import { CALENDAR_TTL_MS, calendarOf, exchangeCalendar, forgetExchangeCalendar, isWeekday, uncoveredYear, warnIfCalendarEnds } from "../../src/masters/exchange-calendar.js";
 import { parseHolidayFile } from "../../src/masters/exchange-holidays.import.js";
 import { addDays, DEFAULT_CUT_OFFS, expectedNavDate, isCutOff, nextBusinessDay, type NavDateKind } from "../../src/orders/nav-date.js";
 
-// The 2026 calendar the seed ships; 2027 is not loaded (its weekdays are business days).
+// The 2026 calendar the seed ships; 2027 is not loaded (its weekdays are business days). Parsed in the tests,
+// not at import, so that mutation testing sees each test exercise the parser.
 const seedFile = readFileSync(new URL("../../src/masters/seed/exchange-holidays.csv", import.meta.url), "utf8");
-const calendar = calendarOf(parseHolidayFile(seedFile).holidays.map((h) => h.date));
+const seedCalendar = () => calendarOf(parseHolidayFile(seedFile).holidays.map((h) => h.date));
+const calendar = { isBusinessDay: (date: string) => seedCalendar().isBusinessDay(date), get years() { return seedCalendar().years; } };
 
 /** An instant given in India time, "YYYY-MM-DD HH:MM[:SS.mmm]". */
 const ist = (local: string) => new Date(`${local.replace(" ", "T")}+05:30`);
@@ -91,9 +93,10 @@ describe("the date helpers", () => {
     expect(addDays("2028-02-28", 1)).toBe("2028-02-29");
   });
 
-  it("finds the next business day, and gives up on a calendar that never opens", () => {
+  it("finds the next business day up to 31 days on, and gives up on a calendar closed longer", () => {
     expect(nextBusinessDay("2026-12-24", calendar.isBusinessDay)).toBe("2026-12-28");
-    expect(() => nextBusinessDay("2026-12-24", () => false)).toThrow(/No business day/);
+    expect(nextBusinessDay("2026-12-01", (d) => d === "2027-01-01")).toBe("2027-01-01");
+    expect(() => nextBusinessDay("2026-12-01", (d) => d === "2027-01-02")).toThrow(/No business day within 31 days after 2026-12-01/);
   });
 
   it("counts weekdays outside the holidays as business days, in any year", () => {
@@ -121,29 +124,102 @@ describe("the holiday file", () => {
     expect(holidays[0]).toEqual({ date: "2026-01-26", description: "Republic Day" });
   });
 
-  it("skips comments and blank lines, reads CRLF and a byte order mark, keeps commas in descriptions", () => {
-    const text = "\uFEFF# header\r\n\r\n2026-01-26,Republic Day\r\n  # indented comment\r\n2026-10-02, Gandhi Jayanti, a national holiday \r\n";
+  it("skips comments and blank lines, reads CRLF and a byte order mark, trims around the comma, keeps commas in descriptions", () => {
+    const text = "\uFEFF# header\r\n\r\n2026-01-26 ,Republic Day\r\n  # indented comment\r\n2026-10-02, Gandhi Jayanti, a national holiday \r\n2026-12-25,X\uFEFFmas\n";
     expect(parseHolidayFile(text)).toEqual({
       holidays: [
         { date: "2026-01-26", description: "Republic Day" },
         { date: "2026-10-02", description: "Gandhi Jayanti, a national holiday" },
+        { date: "2026-12-25", description: "X\uFEFFmas" },
       ],
       problems: [],
     });
   });
 
   it("reports each bad line with its number", () => {
-    const text = ["# c", "2026-02-30,Not a day", "26-01-2026,Wrong order", "2026-03-03", "2026-03-03,Holi", "2026-03-03,Holi again", "2026-04-03,"].join("\n");
+    const text = ["# c", "2026-02-30,Not a day", "26-01-2026,Wrong order", "2026-03-03", "2026-03-03,Holi", "2026-03-03,Holi again", "2026-04-03,", ",Nameless", "2026-1-5,Short"].join("\n");
     expect(parseHolidayFile(text).problems).toEqual([
       { line: 2, message: '"2026-02-30" is not a date YYYY-MM-DD' },
       { line: 3, message: '"26-01-2026" is not a date YYYY-MM-DD' },
       { line: 4, message: "2026-03-03 has no description (YYYY-MM-DD,description)" },
       { line: 6, message: "2026-03-03 is already on line 5" },
       { line: 7, message: "2026-04-03 has no description (YYYY-MM-DD,description)" },
+      { line: 8, message: '"" is not a date YYYY-MM-DD' },
+      { line: 9, message: '"2026-1-5" is not a date YYYY-MM-DD' },
     ]);
+    // Only bad lines: they are the problems (not also "no holiday").
+    expect(parseHolidayFile("2026-02-30,Nope\n")).toEqual({ holidays: [], problems: [{ line: 1, message: '"2026-02-30" is not a date YYYY-MM-DD' }] });
   });
 
   it("refuses a file with no holiday", () => {
     expect(parseHolidayFile("# only comments\n\n").problems).toEqual([{ line: 0, message: "the file lists no holiday, so it covers no year" }]);
+  });
+});
+
+describe("the calendar cache", () => {
+  /** A stand-in database client holding `dates`, counting its reads. */
+  const fakeDb = (dates: string[]) => {
+    const findMany = vi.fn(async () => dates.map((d) => ({ date: new Date(`${d}T00:00:00Z`), description: "h" })));
+    return { db: { exchangeHoliday: { findMany } } as never, findMany };
+  };
+
+  it("loads once per client, again after five minutes or when forgotten", async () => {
+    const { db, findMany } = fakeDb(["2026-11-24"]);
+    const t0 = 1_000_000;
+    expect((await exchangeCalendar(db, t0)).isBusinessDay("2026-11-24")).toBe(false);
+    await exchangeCalendar(db, t0 + CALENDAR_TTL_MS - 1);
+    expect(findMany).toHaveBeenCalledTimes(1);
+    expect(CALENDAR_TTL_MS).toBe(300_000);
+    await exchangeCalendar(db, t0 + CALENDAR_TTL_MS);
+    expect(findMany).toHaveBeenCalledTimes(2);
+    forgetExchangeCalendar(db);
+    await exchangeCalendar(db, t0 + CALENDAR_TTL_MS);
+    expect(findMany).toHaveBeenCalledTimes(3);
+    expect((await exchangeCalendar(fakeDb([]).db, t0)).isBusinessDay("2026-11-24")).toBe(true);
+  });
+
+  it("does not keep a failed load", async () => {
+    const findMany = vi.fn().mockRejectedValueOnce(new Error("down")).mockResolvedValue([]);
+    const db = { exchangeHoliday: { findMany } } as never;
+    await expect(exchangeCalendar(db, 0)).rejects.toThrow("down");
+    expect((await exchangeCalendar(db, 1)).years.size).toBe(0);
+    expect(findMany).toHaveBeenCalledTimes(2);
+  });
+
+  it("a load that fails after a newer one (or after being forgotten) leaves the cache as it is", async () => {
+    let fail!: (error: Error) => void;
+    const findMany = vi
+      .fn()
+      .mockReturnValueOnce(new Promise((_, reject) => (fail = reject)))
+      .mockResolvedValue([]);
+    const db = { exchangeHoliday: { findMany } } as never;
+    const stale = exchangeCalendar(db, 0);
+    forgetExchangeCalendar(db);
+    await exchangeCalendar(db, 1);
+    fail(new Error("late failure"));
+    await expect(stale).rejects.toThrow("late failure");
+    await exchangeCalendar(db, 2);
+    expect(findMany).toHaveBeenCalledTimes(2);
+
+    const lonely = vi.fn().mockReturnValueOnce(new Promise((_, reject) => (fail = reject)));
+    const alone = { exchangeHoliday: { findMany: lonely } } as never;
+    const pending = exchangeCalendar(alone, 0);
+    forgetExchangeCalendar(alone);
+    fail(new Error("nobody waits"));
+    await expect(pending).rejects.toThrow("nobody waits");
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+
+  it("warns, reading the table afresh, while the next 60 days reach a year with no holidays", async () => {
+    const { db, findMany } = fakeDb(["2026-11-24"]);
+    const warn = vi.fn();
+    expect(await warnIfCalendarEnds(db, { warn }, "2026-11-01")).toBeNull();
+    expect(await warnIfCalendarEnds(db, { warn }, "2026-11-02")).toBe(2027);
+    expect(findMany).toHaveBeenCalledTimes(2);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn).toHaveBeenCalledWith(
+      { uncovered_year: 2027, horizon_days: 60 },
+      "The exchange holiday calendar has no holidays for 2027, within the next 60 days: NAV dates treat its weekdays as business days. Import the exchange's circular: npm run mf -- calendar:import FILE",
+    );
   });
 });
