@@ -67,10 +67,11 @@ export async function markDispatchFailed(db: Db, orderId: string, remark: string
 }
 
 /**
- * Moves out of PENDING, each with its event and what acceptance sets going (a redemption's NAV date), all in one transaction: one
- * UPDATE for every order, one read of the moved orders, one INSERT of their events (the webhook fan-out
- * reads the subscriptions once per distributor and queues one delivery job per transaction). An order no
- * longer PENDING is left alone, and an order named twice moves once (its first move). Answers the ids that moved.
+ * Moves out of PENDING, each with its event and what acceptance sets going (a redemption's or switch's NAV
+ * date), all in one transaction: one UPDATE for every order, one read of the moved orders, one INSERT of their
+ * events (the webhook fan-out reads the subscriptions once per distributor and queues one delivery job per
+ * transaction). An order no longer PENDING is left alone, and an order named twice moves once (its first
+ * move). Answers the ids that moved.
  */
 async function moveFromPendingMany(db: Db, moves: repo.MoveFromPending[]): Promise<Set<string>> {
   if (moves.length === 0) return new Set();
