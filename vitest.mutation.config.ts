@@ -6,7 +6,7 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    include: ["test/mask.test.ts", "test/webhooks/public-address.test.ts", "test/lib/access-line.test.ts", "test/holdings/summary-sums.test.ts"],
+    include: ["test/mask.test.ts", "test/webhooks/public-address.test.ts", "test/lib/access-line.test.ts", "test/holdings/summary-sums.test.ts", "test/orders/nav-date.test.ts"],
     env: { LOG_LEVEL: "silent", MF_ENV: "sandbox" },
   },
 });

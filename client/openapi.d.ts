@@ -3819,6 +3819,8 @@ export interface operations {
                             allotted_amount: number | null;
                             /** @description The date units were allotted (YYYY-MM-DD); null before allotment. */
                             allotment_date: string | null;
+                            /** @description The date YYYY-MM-DD whose NAV the order is expected to get (SEBI's cut-off rules, the exchange's business days, India time): a purchase's once its payment is captured, a redemption's, switch's (the switch-out's date; the switch-in follows it) or STP/SWP installment's once the exchange accepts it; null until then, and for SIP/XSIP/STP/SWP registrations. An estimate: after allotment, allotment_date is the fact. */
+                            nav_date_expected: string | null;
                             /** @description An installment: the SIP, XSIP, STP or SWP registration it belongs to. */
                             parent_order_id: string | null;
                             /** @description The installment's number, from 1. */
@@ -4170,6 +4172,8 @@ export interface operations {
                         allotted_amount: number | null;
                         /** @description The date units were allotted (YYYY-MM-DD); null before allotment. */
                         allotment_date: string | null;
+                        /** @description The date YYYY-MM-DD whose NAV the order is expected to get (SEBI's cut-off rules, the exchange's business days, India time): a purchase's once its payment is captured, a redemption's, switch's (the switch-out's date; the switch-in follows it) or STP/SWP installment's once the exchange accepts it; null until then, and for SIP/XSIP/STP/SWP registrations. An estimate: after allotment, allotment_date is the fact. */
+                        nav_date_expected: string | null;
                         /** @description An installment: the SIP, XSIP, STP or SWP registration it belongs to. */
                         parent_order_id: string | null;
                         /** @description The installment's number, from 1. */
@@ -4346,6 +4350,8 @@ export interface operations {
                         allotted_amount: number | null;
                         /** @description The date units were allotted (YYYY-MM-DD); null before allotment. */
                         allotment_date: string | null;
+                        /** @description The date YYYY-MM-DD whose NAV the order is expected to get (SEBI's cut-off rules, the exchange's business days, India time): a purchase's once its payment is captured, a redemption's, switch's (the switch-out's date; the switch-in follows it) or STP/SWP installment's once the exchange accepts it; null until then, and for SIP/XSIP/STP/SWP registrations. An estimate: after allotment, allotment_date is the fact. */
+                        nav_date_expected: string | null;
                         /** @description An installment: the SIP, XSIP, STP or SWP registration it belongs to. */
                         parent_order_id: string | null;
                         /** @description The installment's number, from 1. */

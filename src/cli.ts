@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createDistributor } from "./auth/distributors.service.js";
@@ -9,6 +9,7 @@ import { AppError } from "./lib/errors.js";
 import { createLogger } from "./lib/logger.js";
 import { importNavAllFile } from "./masters/schemes.service.js";
 import { describeMasterImport, importExchangeMasters, MasterFileError, readMasterFiles } from "./masters/exchange-masters.import.js";
+import { importHolidayFile, type CalendarImportReport } from "./masters/exchange-holidays.import.js";
 import { describeRefresh, refreshHoldings } from "./holdings/refresh.js";
 import { openRuntime, type Runtime } from "./runtime.js";
 import { OPENAPI_FILE, openApiText } from "./openapi.js";
@@ -24,6 +25,7 @@ Commands:
   schemes:import <NAVAll.txt>               Import AMFI's NAV file (either format) into the scheme master
   masters:import-exchange --schemes FILE [--sip FILE] [--json]
                                             Import the exchange's scheme master (and SIP master): codes and trading rules
+  calendar:import <FILE> [--json]           Load the exchange's trading holidays (YYYY-MM-DD,description a line), replacing the years the file covers
   holdings:refresh [--json]                 Import the registrar feeds of HOLDINGS_FEED_DIR (sandbox: its registrar's feed first)
   bse:check                                 Log in to BSE StAR MF (MF_EXCHANGE=bse) and report the sessions; places nothing
   webhooks:listen [--events order.*,payment.*] [--port N] [--base URL] [--token T]
@@ -100,6 +102,17 @@ async function run(argv: string[]): Promise<void> {
       const summary = await withRuntime((rt) => importExchangeMasters(rt.services.prisma, texts));
       if (values.json) console.log(JSON.stringify(summary));
       else for (const line of describeMasterImport(summary)) console.log(line);
+      return;
+    }
+    case "calendar:import": {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: "boolean", default: false } } });
+      const file = positionals[0];
+      if (!file) throw new UsageError("calendar:import needs the path of a holiday file");
+      const text = await readFile(path.resolve(file), "utf8");
+      const report = await withRuntime((rt) => importHolidayFile(rt.services.prisma, text));
+      if (values.json) console.log(JSON.stringify(report));
+      else console.log(describeCalendarImport(file, report));
+      if (!report.imported) process.exitCode = 1;
       return;
     }
     case "holdings:refresh": {
@@ -183,6 +196,17 @@ async function listenForWebhooks(args: string[]): Promise<void> {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+}
+
+function describeCalendarImport(file: string, report: CalendarImportReport): string {
+  const years = report.years.join(", ") || "none";
+  if (!report.imported) {
+    return [
+      `${file}: refused, nothing changed (${report.problems.length} bad line(s); fix them and import the whole file again)`,
+      ...report.problems.map((p) => (p.line ? `  line ${p.line}: ${p.message}` : `  ${p.message}`)),
+    ].join("\n");
+  }
+  return `${file}: ${report.holidays} holiday(s) loaded for ${years} (replacing ${report.removed} held before)`;
 }
 
 class UsageError extends Error {}

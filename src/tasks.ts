@@ -19,6 +19,7 @@ import { holdingsRefreshCronItem } from "./holdings/cron.js";
 import { refreshHoldingsJob } from "./holdings/jobs/refresh.js";
 import { exchangeMastersCronItem } from "./masters/exchange-masters.dir.js";
 import { importExchangeMastersJob } from "./masters/jobs/import-exchange.js";
+import { checkCalendarJob } from "./masters/jobs/check-calendar.js";
 import { TASKS, type TaskName } from "./jobs/catalog.js";
 import type { TaskHandler } from "./jobs/task.js";
 
@@ -44,6 +45,7 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   webhooks__sweep: sweepWebhookDeliveries,
   holdings__refresh: refreshHoldingsJob,
   masters__import_exchange: importExchangeMastersJob,
+  masters__check_calendar: checkCalendarJob,
 };
 
 /** Recurring jobs (graphile-worker crontab items). */
@@ -57,6 +59,8 @@ export const CRON_ITEMS: CronItem[] = [
   { task: "webhooks__sweep", match: "* * * * *", identifier: "webhooks__sweep" },
   // Hourly, so an installment due today in India is created early in its day and a missed pass is caught up.
   { task: "orders__create_installments", match: "35 * * * *", identifier: "orders__create_installments" },
+  // 08:15 India time.
+  { task: "masters__check_calendar", match: "45 2 * * *", identifier: "masters__check_calendar" },
 ];
 
 function withoutCronMarker(payload: unknown): unknown {

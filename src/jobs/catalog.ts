@@ -32,6 +32,8 @@ export const TASKS = {
   holdings__refresh: z.strictObject({}),
   /** Imports the newest scheme and SIP masters of EXCHANGE_MASTERS_DIR (crontab EXCHANGE_MASTERS_CRON). */
   masters__import_exchange: z.strictObject({}),
+  /** Daily: warns while the exchange holiday calendar does not cover the next 60 days. */
+  masters__check_calendar: z.strictObject({}),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

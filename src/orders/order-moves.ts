@@ -4,6 +4,8 @@ import type { OrderPlacement } from "../exchange/port.js";
 import { maskFreeText } from "../lib/mask.js";
 import { createPayment, refundCapturedPayments } from "../payments/payments.service.js";
 import type { Decimal } from "../lib/money.js";
+import { exchangeCalendar } from "../masters/exchange-calendar.js";
+import { recordNavDateExpected } from "./nav-date-expected.js";
 import { isRegistration, orderTypesWhere } from "./order-types.js";
 import * as repo from "./orders.repo.js";
 import type { OrderRow } from "./orders.repo.js";
@@ -65,16 +67,18 @@ export async function markDispatchFailed(db: Db, orderId: string, remark: string
 }
 
 /**
- * Moves out of PENDING, each with its event and what acceptance sets going, all in one transaction: one
- * UPDATE for every order, one read of the moved orders, one INSERT of their events (the webhook fan-out
- * reads the subscriptions once per distributor and queues one delivery job per transaction). An order no
- * longer PENDING is left alone, and an order named twice moves once (its first move). Answers the ids that moved.
+ * Moves out of PENDING, each with its event and what acceptance sets going (a redemption's or switch's NAV
+ * date), all in one transaction: one UPDATE for every order, one read of the moved orders, one INSERT of their
+ * events (the webhook fan-out reads the subscriptions once per distributor and queues one delivery job per
+ * transaction). An order no longer PENDING is left alone, and an order named twice moves once (its first
+ * move). Answers the ids that moved.
  */
 async function moveFromPendingMany(db: Db, moves: repo.MoveFromPending[]): Promise<Set<string>> {
   if (moves.length === 0) return new Set();
   const firstOfEach = new Map<string, repo.MoveFromPending>();
   for (const m of moves) if (!firstOfEach.has(m.id)) firstOfEach.set(m.id, { ...m, providerRemark: maskFreeText(m.providerRemark) });
   const masked = [...firstOfEach.values()];
+  const calendar = await exchangeCalendar(db);
   return db.$transaction(async (tx) => {
     const movedIds = await repo.moveManyFromPending(tx, masked);
     if (movedIds.length === 0) return new Set<string>();
@@ -93,7 +97,12 @@ async function moveFromPendingMany(db: Db, moves: repo.MoveFromPending[]): Promi
             : { ...base, event: "order.failed", data: { ...data, status: "FAILED" } };
       }),
     );
-    for (const m of done) if (m.status === "ACCEPTED") await afterAcceptance(tx, orders.get(m.id)!);
+    const acceptedAt = new Date();
+    for (const m of done) {
+      if (m.status !== "ACCEPTED") continue;
+      await recordNavDateExpected(tx, calendar, orders.get(m.id)!, "accepted", acceptedAt);
+      await afterAcceptance(tx, orders.get(m.id)!);
+    }
     return moved;
   });
 }

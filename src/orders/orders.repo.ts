@@ -140,6 +140,7 @@ const ORDER_COLUMNS = `id, distributor_id AS "distributorId", investor_id AS "in
   mandate_id AS "mandateId", client_ref AS "clientRef", remarks, sub_broker_arn AS "subBrokerArn", details,
   exchange_order_number AS "exchangeOrderNumber", provider_remark AS "providerRemark", failure_code AS "failureCode", nav,
   allotted_units AS "allottedUnits", allotted_amount AS "allottedAmount", allotment_date AS "allotmentDate",
+  nav_date_expected AS "navDateExpected",
   parent_order_id AS "parentOrderId", installment_no AS "installmentNo", request_hash AS "requestHash",
   exchange_scheme_code AS "exchangeSchemeCode", to_exchange_scheme_code AS "toExchangeSchemeCode", nav_date_expected AS "navDateExpected",
   cancellation_status AS "cancellationStatus", cancellation_requested_at AS "cancellationRequestedAt", cancellation_remark AS "cancellationRemark",
@@ -659,4 +660,9 @@ export async function installmentsAwaitingExchangeNumber(db: DbOrTx, limit: numb
 export async function setInstallmentExchangeNumber(db: DbOrTx, id: string, from: string, exchangeOrderNumber: string): Promise<boolean> {
   const { count } = await db.order.updateMany({ where: { id, exchangeOrderNumber: from }, data: { exchangeOrderNumber } });
   return count === 1;
+}
+
+/** The NAV date an order is expected to get (YYYY-MM-DD), once known. */
+export async function setNavDateExpected(tx: DbOrTx, id: string, navDate: string): Promise<void> {
+  await tx.order.update({ where: { id }, data: { navDateExpected: new Date(`${navDate}T00:00:00Z`) } });
 }

@@ -197,6 +197,15 @@ export const OrderView = PlacedOrder.extend({
   nav: z.number().nullable(),
   allotted_amount: z.number().nullable().describe("After allotment: the amount invested or paid out."),
   allotment_date: z.string().nullable(),
+  nav_date_expected: z
+    .string()
+    .nullable()
+    .describe(
+      "The date YYYY-MM-DD whose NAV the order is expected to get (SEBI's cut-off rules, the exchange's business days, India time): " +
+        "a purchase's once its payment is captured, a redemption's, switch's (the switch-out's date; the switch-in follows it) or " +
+        "STP/SWP installment's once the exchange accepts it; null until then, and for SIP/XSIP/STP/SWP registrations. " +
+        "An estimate: after allotment, allotment_date is the fact.",
+    ),
   parent_order_id: z.string().nullable().describe("An installment: the SIP, XSIP, STP or SWP registration it belongs to."),
   installment_no: z.number().int().nullable(),
   cancellation: z

@@ -278,6 +278,7 @@ function toView(row: OrderRow, paymentId: string | null, log: Log) {
     nav: decimalOrNull(row.nav),
     allotted_amount: decimalOrNull(row.allottedAmount),
     allotment_date: row.allotmentDate ? row.allotmentDate.toISOString().slice(0, 10) : null,
+    nav_date_expected: row.navDateExpected ? row.navDateExpected.toISOString().slice(0, 10) : null,
     parent_order_id: row.parentOrderId,
     installment_no: row.installmentNo,
     cancellation: row.cancellationStatus

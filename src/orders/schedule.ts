@@ -1,8 +1,10 @@
 import type { Db, Tx } from "../db/client.js";
 import { recordEvent } from "../events/events.repo.js";
 import { newId } from "../lib/ids.js";
+import { exchangeCalendar } from "../masters/exchange-calendar.js";
 import type { Log } from "../lib/logger.js";
 import { createPayment } from "../payments/payments.service.js";
+import { recordNavDateExpected } from "./nav-date-expected.js";
 import { orderDetails } from "./order-details.js";
 import { orderType } from "./order-types.js";
 import * as repo from "./orders.repo.js";
@@ -120,6 +122,7 @@ export async function createNextInstallment(db: Db, orderId: string, log?: Pick<
 const HELD_BY_CANCELLATION = new Set(["PENDING", "CONFIRMED"]);
 
 async function createChild(db: Db, row: InstallmentRow, log?: Pick<Log, "warn">): Promise<{ childId: string; installments: number | undefined } | "held" | null> {
+  const calendar = await exchangeCalendar(db);
   return db.$transaction(async (tx) => {
     const parent = await repo.lockRegistration(tx, row.orderId);
     if (!LIVE_REGISTRATION.has(parent.status)) {
@@ -165,6 +168,8 @@ async function createChild(db: Db, row: InstallmentRow, log?: Pick<Log, "warn">)
       event: "order.accepted",
       data: { order_id: child.id, status: "ACCEPTED", provider_remark: child.providerRemark },
     });
+    // An STP or SWP installment is accepted as it is created: its NAV date is known now (a SIP's at payment).
+    await recordNavDateExpected(tx, calendar, { ...child, exchangeSchemeCode: child.exchangeSchemeCode ?? parent.exchangeSchemeCode }, "accepted", new Date());
     if (terms.mandateDebit && child.mandateId) await createPayment(tx, { order: child, mode: "MANDATE", mandateId: child.mandateId });
     return { childId, installments: total };
   });

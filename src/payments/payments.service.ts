@@ -7,6 +7,8 @@ import { newId } from "../lib/ids.js";
 import { maskFreeText } from "../lib/mask.js";
 import type { Caller } from "../core/caller.js";
 import type { Services } from "../core/services.js";
+import { exchangeCalendar } from "../masters/exchange-calendar.js";
+import { recordNavDateExpected } from "../orders/nav-date-expected.js";
 import { getOrderById, movePaymentStatusOfAccepted, setPaymentStatus, type OrderRow } from "../orders/orders.repo.js";
 import * as repo from "./payments.repo.js";
 import type { PaymentRow } from "./payments.repo.js";
@@ -69,7 +71,7 @@ export async function createPayment(tx: Tx, input: NewPayment): Promise<PaymentR
 
 /**
  * Moves a payment along its state table with its event, keeping the order's payment_status in step,
- * in one transaction. A FAILED payment keeps its closed failure code (default `bank_declined`). Money
+ * in one transaction (a capture also fixes the order's NAV date). A FAILED payment keeps its closed failure code (default `bank_declined`). Money
  * captured for an order that has meanwhile ended without units (rejected, failed) is
  * refunded at once. Returns false when the payment was not in the move's starting state (nothing changes).
  */
@@ -80,12 +82,15 @@ export async function movePayment(
   remark: string | null,
   failureCode: PaymentFailureCode = DEFAULT_FAILURE_CODE,
 ): Promise<boolean> {
+  const calendar = to === "CAPTURED" ? await exchangeCalendar(db) : null;
   return db.$transaction(async (tx) => {
     const moved = await applyMove(tx, paymentId, to, remark, failureCode);
     if (!moved) return false;
     if (to === "CAPTURED") {
       const order = await getOrderById(tx, moved.orderId);
       if (ORDER_ENDED_WITHOUT_UNITS.has(order.status)) await applyMove(tx, paymentId, "REFUNDED", `REFUNDED: ORDER ${order.status}`);
+      // The funds are available to the scheme from the capture: that fixes a purchase's NAV date.
+      else await recordNavDateExpected(tx, calendar!, order, "payment_captured", moved.capturedAt ?? new Date());
     }
     return true;
   });

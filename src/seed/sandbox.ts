@@ -8,6 +8,7 @@ import { SANDBOX_DISTRIBUTOR } from "../auth/sandbox-distributor.js";
 import type { AmfiSchemeRecord } from "../masters/amfi/navall.js";
 import { upsertAmfiRecords } from "../masters/schemes.import.js";
 import { importExchangeMasters } from "../masters/exchange-masters.import.js";
+import { importHolidayFile } from "../masters/exchange-holidays.import.js";
 import { PACKAGE_ROOT } from "../lib/package-root.js";
 import { newId, newSecret } from "../lib/ids.js";
 import seedSchemes from "../masters/seed/schemes.json" with { type: "json" };
@@ -30,7 +31,8 @@ export const SEED_EXCHANGE_MASTERS = {
 /**
  * Seeds the sandbox (idempotent; runs at every sandbox start under an advisory lock): the demo
  * distributor and its API client, the scheme master's seed set with the exchange's masters for it (loaded by
- * the same importer as production's, so the sandbox validates as production does), demo
+ * the same importer as production's, so the sandbox validates as production does), the exchange's holiday
+ * calendar (its years replaced at every start), demo
  * investors with a mandate, and (through a refresh job) their holdings.
  */
 export async function seedSandbox(services: Services): Promise<SandboxCredentials> {
@@ -38,6 +40,7 @@ export async function seedSandbox(services: Services): Promise<SandboxCredential
   return withAdvisoryLock(db, 7206001, async () => {
     const credentials = await seedDistributor(db, config);
     await seedSchemeMaster(db);
+    await seedExchangeCalendar(db);
     const distributor = await findDistributorByArn(db, SANDBOX_DISTRIBUTOR.arn);
     if (distributor) await seedDemoInvestors(services, distributor.id);
     // The demo holdings reach the positions the way real ones do: the sandbox registrar's feed, imported
@@ -94,4 +97,12 @@ async function seedSchemeMaster(db: Db): Promise<void> {
     schemes: await readFile(SEED_EXCHANGE_MASTERS.schemes, "utf8"),
     sip: await readFile(SEED_EXCHANGE_MASTERS.sip, "utf8"),
   });
+}
+
+/** The exchange's published holidays, as an operator loads them (`calendar:import`); read from the package root. */
+export const SEED_HOLIDAY_FILE = path.join(PACKAGE_ROOT, "assets", "seed", "exchange-holidays.csv");
+
+async function seedExchangeCalendar(db: Db): Promise<void> {
+  const report = await importHolidayFile(db, await readFile(SEED_HOLIDAY_FILE, "utf8"));
+  if (!report.imported) throw new Error(`The seed holiday file is refused: ${JSON.stringify(report.problems)}`);
 }
