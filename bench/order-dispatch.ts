@@ -33,7 +33,14 @@ try {
   const noop = await noopJobRate(databaseUrl, BURST, concurrency);
 
   await prisma.scheme.create({
-    data: { schemeCode: "BENCH02", name: "Bench Scheme", amcCode: "BENCH", amcName: "Bench Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes" },
+    data: { schemeCode: "BENCH02", isinGrowth: "INT00BENCH02", name: "Bench Scheme", amcCode: "BENCH", amcName: "Bench Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes" },
+  });
+  // Its exchange code (the exchange's scheme master would give it): placement names and checks it.
+  await prisma.exchangeScheme.create({
+    data: {
+      code: "BSEBENCH02", isin: "INT00BENCH02", name: "Bench Scheme", transactionMode: "BOTH", purchaseAllowed: true, redemptionAllowed: true,
+      sipAllowed: true, stpAllowed: true, swpAllowed: true, switchAllowed: true,
+    },
   });
   const caller = { distributorId: stack.distributorId, clientId: stack.clientId };
   const { body: investor } = await createInvestor(services, caller, CreateInvestorRequest.parse(investorBody()), undefined);

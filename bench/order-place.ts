@@ -27,7 +27,14 @@ const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: stack.servi
 try {
   const { services, distributorId } = stack;
   await services.prisma.scheme.create({
-    data: { schemeCode: "BENCH01", name: "Bench Scheme", amcCode: "BENCH", amcName: "Bench Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes", minPurchaseAmount: "1000.00", purchaseMultiple: "1.00" },
+    data: { schemeCode: "BENCH01", isinGrowth: "INT00BENCH01", name: "Bench Scheme", amcCode: "BENCH", amcName: "Bench Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes", minPurchaseAmount: "1000.00", purchaseMultiple: "1.00" },
+  });
+  // Its exchange code (the exchange's scheme master would give it): placement names and checks it.
+  await services.prisma.exchangeScheme.create({
+    data: {
+      code: "BSEBENCH01", isin: "INT00BENCH01", name: "Bench Scheme", transactionMode: "BOTH", purchaseAllowed: true, redemptionAllowed: true,
+      sipAllowed: true, stpAllowed: true, swpAllowed: true, switchAllowed: true, minPurchaseAmount: "1000.00", purchaseMultiple: "1.00",
+    },
   });
   const { body: investor } = await createInvestor(services, { distributorId, clientId: "bench" }, CreateInvestorRequest.parse(investorBody()), undefined);
   await applyRegistration(services.prisma, investor.id, { status: "REGISTERED", remark: "BENCH" });

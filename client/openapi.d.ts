@@ -325,9 +325,29 @@ export interface paths {
         };
         /**
          * Search the scheme master (with the latest NAV)
-         * @description Searches the scheme master (`q`: name or scheme code; `amc_code`), with each scheme's latest NAV and trading rules (minimums, multiples, what is allowed); page with `limit` and `cursor`.
+         * @description Searches the scheme master (`q`: name or scheme code; `amc_code`), with each scheme's latest NAV, its trading rules' summary and its exchange codes and SIP rules; page with `limit` and `cursor`.
          */
         get: operations["masters-schemes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/masters/v1/schemes/{scheme_code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One scheme with its exchange codes and SIP rules (what an order in it must meet)
+         * @description One scheme of the scheme master by AMFI `scheme_code`, with its `exchange_codes` (the exchange's codes for its ISINs and each one's trading rules: what it takes, minimums, maximums, multiples, cut-offs, dates) and `sip_rules` (the SIP master's frequencies, days, amounts and installments). An order takes the code for its holding mode and must meet its rules. An unknown scheme code is NOT_FOUND.
+         */
+        get: operations["masters-scheme"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1014,7 +1034,7 @@ export interface components {
                      * @description Why the field failed, from a closed list (README, "Errors").
                      * @enum {string}
                      */
-                    reason: "required" | "invalid_type" | "invalid_value" | "invalid_format" | "too_small" | "too_big" | "not_multiple" | "unknown_field" | "invalid_date" | "too_many_decimals" | "invalid_country" | "date_in_future" | "date_in_past" | "not_individual_pan" | "age_not_allowed" | "field_not_allowed" | "rule_violated" | "duplicate" | "nul_character" | "too_deep" | "malformed_json" | "incomplete_body" | "repeated_field" | "invalid_cursor" | "pan_already_registered" | "bank_account_not_found" | "investor_mismatch" | "investor_not_registered" | "mandate_not_registered" | "amount_exceeds_mandate_limit" | "before_mandate_start" | "after_mandate_end" | "beyond_mandate_end" | "sip_not_active" | "scheme_not_found" | "purchase_not_allowed" | "sip_not_allowed" | "redemption_not_allowed" | "same_scheme" | "amount_below_minimum" | "amount_not_multiple" | "no_units_held" | "units_exceed_holding" | "amount_exceeds_holding" | "target_not_allowed" | "investor_not_found" | "amc_not_found";
+                    reason: "required" | "invalid_type" | "invalid_value" | "invalid_format" | "too_small" | "too_big" | "not_multiple" | "unknown_field" | "invalid_date" | "too_many_decimals" | "invalid_country" | "date_in_future" | "date_in_past" | "not_individual_pan" | "age_not_allowed" | "field_not_allowed" | "rule_violated" | "duplicate" | "nul_character" | "too_deep" | "malformed_json" | "incomplete_body" | "repeated_field" | "invalid_cursor" | "pan_already_registered" | "bank_account_not_found" | "investor_mismatch" | "investor_not_registered" | "mandate_not_registered" | "amount_exceeds_mandate_limit" | "before_mandate_start" | "after_mandate_end" | "beyond_mandate_end" | "sip_not_active" | "scheme_not_found" | "purchase_not_allowed" | "sip_not_allowed" | "redemption_not_allowed" | "same_scheme" | "amount_below_minimum" | "amount_not_multiple" | "no_units_held" | "units_exceed_holding" | "amount_exceeds_holding" | "scheme_not_tradable" | "stp_not_allowed" | "swp_not_allowed" | "switch_not_allowed" | "amount_above_maximum" | "units_below_minimum" | "units_above_maximum" | "units_not_multiple" | "sip_frequency_not_allowed" | "sip_date_not_allowed" | "installments_out_of_range" | "target_not_allowed" | "investor_not_found" | "amc_not_found";
                 }[];
             };
             /** @description The request's id, also in the X-Request-Id header: quote it when asking for support. */
@@ -3312,6 +3332,85 @@ export interface operations {
                             nav: number | null;
                             /** @description Date of the latest NAV, YYYY-MM-DD. */
                             nav_date: string | null;
+                            /** @description The exchange's codes for the scheme's ISINs; an order takes the one for its holding mode. */
+                            exchange_codes: {
+                                /** @description The exchange's scheme code: what an order names at the exchange (`exchange_scheme_code` on the order). */
+                                code: string;
+                                /**
+                                 * @description The holding modes the code serves: PHYSICAL (folios), DEMAT (CDSL, NSDL) or BOTH.
+                                 * @enum {string}
+                                 */
+                                transaction_mode: "PHYSICAL" | "DEMAT" | "BOTH";
+                                /** @description Lump sums and SIP top-ups (and switches or STPs into it) are taken (false too while its AMC takes no orders). */
+                                purchase_allowed: boolean;
+                                /** @description Redemptions are taken. */
+                                redemption_allowed: boolean;
+                                /** @description SIP and XSIP registrations are taken. */
+                                sip_allowed: boolean;
+                                /** @description STP registrations out of it (and into it) are taken. */
+                                stp_allowed: boolean;
+                                /** @description SWP registrations are taken. */
+                                swp_allowed: boolean;
+                                /** @description Switches out of it (and into it) are taken. */
+                                switch_allowed: boolean;
+                                /** @description Fresh purchase minimum, rupees. */
+                                min_purchase_amount: number | null;
+                                /** @description Additional purchase (and SIP top-up) minimum, rupees. */
+                                min_additional_amount: number | null;
+                                /** @description Purchase maximum, rupees; null: none. */
+                                max_purchase_amount: number | null;
+                                /** @description Purchase amounts are multiples of this, rupees; null: any. */
+                                purchase_multiple: number | null;
+                                /** @description Redemption minimum by amount, rupees. */
+                                min_redemption_amount: number | null;
+                                /** @description Redemption maximum by amount, rupees; null: none. */
+                                max_redemption_amount: number | null;
+                                /** @description Redemption amounts are multiples of this, rupees; null: any. */
+                                redemption_amount_multiple: number | null;
+                                /** @description Redemption minimum by units. */
+                                min_redemption_units: number | null;
+                                /** @description Redemption maximum by units; null: none. */
+                                max_redemption_units: number | null;
+                                /** @description Redeemed units are multiples of this; null: any. */
+                                redemption_units_multiple: number | null;
+                                /** @description HH:MM, India time; null when the master gives none. */
+                                purchase_cut_off: string | null;
+                                /** @description HH:MM, India time; null when the master gives none. */
+                                redemption_cut_off: string | null;
+                                /** @description The exchange's settlement type, e.g. T1, T2. */
+                                settlement_type: string | null;
+                                /** @description As the exchange's master words it. */
+                                exit_load: string | null;
+                                /** @description As the exchange's master words it, e.g. `3 Years`. */
+                                lock_in: string | null;
+                                /** @description YYYY-MM-DD; null when the master gives none. */
+                                start_date: string | null;
+                                /** @description YYYY-MM-DD; null when the master gives none. */
+                                end_date: string | null;
+                                /** @description Listed in the latest scheme master (a code it no longer lists is kept, inactive). */
+                                active: boolean;
+                            }[];
+                            /** @description The SIP master's active rows for the scheme's codes: a SIP or XSIP must use one of their frequencies, days and limits. */
+                            sip_rules: {
+                                /** @description The exchange code the rule is for. */
+                                code: string;
+                                /** @description MONTHLY, QUARTERLY, WEEKLY (orders take these), or another the exchange lists. */
+                                frequency: string;
+                                /** @description The days an installment may fall on (`sip.installment_day`). */
+                                dates: number[];
+                                /** @description Installment minimum, rupees. */
+                                min_amount: number | null;
+                                /** @description Installment maximum, rupees; null: none. */
+                                max_amount: number | null;
+                                /** @description Installment amounts are multiples of this, rupees; null: any. */
+                                multiple: number | null;
+                                /** @description Fewest installments a registration may have. */
+                                min_installments: number | null;
+                                /** @description Most installments a registration may have; null: no limit. */
+                                max_installments: number | null;
+                                /** @description The exchange lets a registration of this code and frequency be paused. */
+                                pause_allowed: boolean;
+                            }[];
                         }[];
                         /** @description Pass as `cursor` for the next page; null on the last page. */
                         next_cursor: string | null;
@@ -3320,6 +3419,170 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "masters-scheme": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description AMFI scheme code. */
+                scheme_code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description AMFI scheme code. */
+                        scheme_code: string;
+                        /** @description ISIN of the growth / IDCW payout option. */
+                        isin: string | null;
+                        /** @description ISIN of the IDCW reinvestment option. */
+                        isin_reinvestment: string | null;
+                        /** @description The scheme's name. */
+                        scheme_name: string;
+                        /** @description The fund house's code in the scheme master. */
+                        amc_code: string;
+                        /** @description The fund house's name. */
+                        amc_name: string;
+                        /** @description AMFI category, e.g. 'Equity Scheme - Large Cap Fund'. */
+                        category: string;
+                        /** @description Open Ended Schemes, Close Ended Schemes or Interval Fund Schemes. */
+                        scheme_type: string;
+                        /** @description The scheme's plan: DIRECT or REGULAR; null when the master does not say. */
+                        plan: ("DIRECT" | "REGULAR") | null;
+                        /** @description The scheme's option: GROWTH, IDCW (payout or reinvestment) or BONUS; null when the master does not say. */
+                        option: ("GROWTH" | "IDCW" | "IDCW_PAYOUT" | "IDCW_REINVESTMENT" | "BONUS") | null;
+                        /** @description Whether the scheme takes purchases. */
+                        purchase_allowed: boolean;
+                        /** @description Whether the scheme takes redemptions. */
+                        redemption_allowed: boolean;
+                        /** @description Whether the scheme takes SIPs. */
+                        sip_allowed: boolean;
+                        /** @description Minimum fresh purchase in rupees; null when unknown. */
+                        min_purchase_amount: number | null;
+                        /** @description Purchase amounts must be multiples of this (rupees); null: any. */
+                        purchase_multiple: number | null;
+                        /** @description The smallest ADDITIONAL purchase (rupees); null: no minimum. */
+                        min_additional_amount: number | null;
+                        /** @description The smallest redemption (rupees); null: no minimum. */
+                        min_redemption_amount: number | null;
+                        /** @description The smallest SIP installment (rupees); null: no minimum. */
+                        min_sip_amount: number | null;
+                        /** @description SIP installments must be multiples of this (rupees); null: any. */
+                        sip_multiple: number | null;
+                        /** @description Latest NAV, 4 decimals. */
+                        nav: number | null;
+                        /** @description Date of the latest NAV, YYYY-MM-DD. */
+                        nav_date: string | null;
+                        /** @description The exchange's codes for the scheme's ISINs; an order takes the one for its holding mode. */
+                        exchange_codes: {
+                            /** @description The exchange's scheme code: what an order names at the exchange (`exchange_scheme_code` on the order). */
+                            code: string;
+                            /**
+                             * @description The holding modes the code serves: PHYSICAL (folios), DEMAT (CDSL, NSDL) or BOTH.
+                             * @enum {string}
+                             */
+                            transaction_mode: "PHYSICAL" | "DEMAT" | "BOTH";
+                            /** @description Lump sums and SIP top-ups (and switches or STPs into it) are taken (false too while its AMC takes no orders). */
+                            purchase_allowed: boolean;
+                            /** @description Redemptions are taken. */
+                            redemption_allowed: boolean;
+                            /** @description SIP and XSIP registrations are taken. */
+                            sip_allowed: boolean;
+                            /** @description STP registrations out of it (and into it) are taken. */
+                            stp_allowed: boolean;
+                            /** @description SWP registrations are taken. */
+                            swp_allowed: boolean;
+                            /** @description Switches out of it (and into it) are taken. */
+                            switch_allowed: boolean;
+                            /** @description Fresh purchase minimum, rupees. */
+                            min_purchase_amount: number | null;
+                            /** @description Additional purchase (and SIP top-up) minimum, rupees. */
+                            min_additional_amount: number | null;
+                            /** @description Purchase maximum, rupees; null: none. */
+                            max_purchase_amount: number | null;
+                            /** @description Purchase amounts are multiples of this, rupees; null: any. */
+                            purchase_multiple: number | null;
+                            /** @description Redemption minimum by amount, rupees. */
+                            min_redemption_amount: number | null;
+                            /** @description Redemption maximum by amount, rupees; null: none. */
+                            max_redemption_amount: number | null;
+                            /** @description Redemption amounts are multiples of this, rupees; null: any. */
+                            redemption_amount_multiple: number | null;
+                            /** @description Redemption minimum by units. */
+                            min_redemption_units: number | null;
+                            /** @description Redemption maximum by units; null: none. */
+                            max_redemption_units: number | null;
+                            /** @description Redeemed units are multiples of this; null: any. */
+                            redemption_units_multiple: number | null;
+                            /** @description HH:MM, India time; null when the master gives none. */
+                            purchase_cut_off: string | null;
+                            /** @description HH:MM, India time; null when the master gives none. */
+                            redemption_cut_off: string | null;
+                            /** @description The exchange's settlement type, e.g. T1, T2. */
+                            settlement_type: string | null;
+                            /** @description As the exchange's master words it. */
+                            exit_load: string | null;
+                            /** @description As the exchange's master words it, e.g. `3 Years`. */
+                            lock_in: string | null;
+                            /** @description YYYY-MM-DD; null when the master gives none. */
+                            start_date: string | null;
+                            /** @description YYYY-MM-DD; null when the master gives none. */
+                            end_date: string | null;
+                            /** @description Listed in the latest scheme master (a code it no longer lists is kept, inactive). */
+                            active: boolean;
+                        }[];
+                        /** @description The SIP master's active rows for the scheme's codes: a SIP or XSIP must use one of their frequencies, days and limits. */
+                        sip_rules: {
+                            /** @description The exchange code the rule is for. */
+                            code: string;
+                            /** @description MONTHLY, QUARTERLY, WEEKLY (orders take these), or another the exchange lists. */
+                            frequency: string;
+                            /** @description The days an installment may fall on (`sip.installment_day`). */
+                            dates: number[];
+                            /** @description Installment minimum, rupees. */
+                            min_amount: number | null;
+                            /** @description Installment maximum, rupees; null: none. */
+                            max_amount: number | null;
+                            /** @description Installment amounts are multiples of this, rupees; null: any. */
+                            multiple: number | null;
+                            /** @description Fewest installments a registration may have. */
+                            min_installments: number | null;
+                            /** @description Most installments a registration may have; null: no limit. */
+                            max_installments: number | null;
+                            /** @description The exchange lets a registration of this code and frequency be paused. */
+                            pause_allowed: boolean;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -3789,8 +4052,10 @@ export interface operations {
                             investor_id: string;
                             /** @description The investment account's id (`iac_`...): an investor's account that orders are placed on (GET /api/investors/v1/{id}). */
                             investment_account_id: string;
-                            /** @description The scheme's code in the scheme master (GET /api/masters/v1/schemes). */
+                            /** @description The scheme (AMFI's code in the scheme master). */
                             scheme_code: string;
+                            /** @description The exchange's code for the scheme, chosen at placement for the order's holding mode (the scheme's `exchange_codes`); what the order names at the exchange. */
+                            exchange_scheme_code: string | null;
                             /** @description FRESH (a new folio) or ADDITIONAL (into an existing folio, `folio_no`). */
                             purchase_type: string | null;
                             /** @description How the units are held: CDSL or NSDL (demat) or PHYSICAL (a folio with the registrar). */
@@ -3877,6 +4142,8 @@ export interface operations {
                                 start_date: string;
                                 /** @description How many installments the plan has. */
                                 installments: number;
+                                /** @description The exchange's code for the target, chosen at placement. */
+                                to_exchange_scheme_code: string | null;
                             } | null;
                             /** @description SWP (and its installments): the plan as ordered; null for other types. */
                             swp: {
@@ -3894,6 +4161,8 @@ export interface operations {
                             switch: {
                                 /** @description The scheme units move into (GET /api/masters/v1/schemes). */
                                 to_scheme_code: string;
+                                /** @description The exchange's code for the target, chosen at placement. */
+                                to_exchange_scheme_code: string | null;
                             } | null;
                             /** @description When the resource last changed (ISO 8601, UTC). */
                             updated_at: string;
@@ -4142,8 +4411,10 @@ export interface operations {
                         investor_id: string;
                         /** @description The investment account's id (`iac_`...): an investor's account that orders are placed on (GET /api/investors/v1/{id}). */
                         investment_account_id: string;
-                        /** @description The scheme's code in the scheme master (GET /api/masters/v1/schemes). */
+                        /** @description The scheme (AMFI's code in the scheme master). */
                         scheme_code: string;
+                        /** @description The exchange's code for the scheme, chosen at placement for the order's holding mode (the scheme's `exchange_codes`); what the order names at the exchange. */
+                        exchange_scheme_code: string | null;
                         /** @description FRESH (a new folio) or ADDITIONAL (into an existing folio, `folio_no`). */
                         purchase_type: string | null;
                         /** @description How the units are held: CDSL or NSDL (demat) or PHYSICAL (a folio with the registrar). */
@@ -4230,6 +4501,8 @@ export interface operations {
                             start_date: string;
                             /** @description How many installments the plan has. */
                             installments: number;
+                            /** @description The exchange's code for the target, chosen at placement. */
+                            to_exchange_scheme_code: string | null;
                         } | null;
                         /** @description SWP (and its installments): the plan as ordered; null for other types. */
                         swp: {
@@ -4247,6 +4520,8 @@ export interface operations {
                         switch: {
                             /** @description The scheme units move into (GET /api/masters/v1/schemes). */
                             to_scheme_code: string;
+                            /** @description The exchange's code for the target, chosen at placement. */
+                            to_exchange_scheme_code: string | null;
                         } | null;
                         /** @description When the resource last changed (ISO 8601, UTC). */
                         updated_at: string;
@@ -4320,8 +4595,10 @@ export interface operations {
                         investor_id: string;
                         /** @description The investment account's id (`iac_`...): an investor's account that orders are placed on (GET /api/investors/v1/{id}). */
                         investment_account_id: string;
-                        /** @description The scheme's code in the scheme master (GET /api/masters/v1/schemes). */
+                        /** @description The scheme (AMFI's code in the scheme master). */
                         scheme_code: string;
+                        /** @description The exchange's code for the scheme, chosen at placement for the order's holding mode (the scheme's `exchange_codes`); what the order names at the exchange. */
+                        exchange_scheme_code: string | null;
                         /** @description FRESH (a new folio) or ADDITIONAL (into an existing folio, `folio_no`). */
                         purchase_type: string | null;
                         /** @description How the units are held: CDSL or NSDL (demat) or PHYSICAL (a folio with the registrar). */
@@ -4408,6 +4685,8 @@ export interface operations {
                             start_date: string;
                             /** @description How many installments the plan has. */
                             installments: number;
+                            /** @description The exchange's code for the target, chosen at placement. */
+                            to_exchange_scheme_code: string | null;
                         } | null;
                         /** @description SWP (and its installments): the plan as ordered; null for other types. */
                         swp: {
@@ -4425,6 +4704,8 @@ export interface operations {
                         switch: {
                             /** @description The scheme units move into (GET /api/masters/v1/schemes). */
                             to_scheme_code: string;
+                            /** @description The exchange's code for the target, chosen at placement. */
+                            to_exchange_scheme_code: string | null;
                         } | null;
                         /** @description When the resource last changed (ISO 8601, UTC). */
                         updated_at: string;
@@ -4647,7 +4928,7 @@ export interface operations {
                         units: number | null;
                         /** @description Redeem or switch every unit held in the folio (instead of `amount` or `units`). */
                         all_units: boolean;
-                        /** @description SIP and XSIP (and their installments): the plan as ordered; SIP_TOPUP: `{sip_order_id}`; null for other types. */
+                        /** @description SIP and XSIP: the plan; SIP_TOPUP: `{sip_order_id}`; null for other types. */
                         sip: {
                             /**
                              * @description How often installments fall: MONTHLY, QUARTERLY or WEEKLY.
@@ -4663,7 +4944,7 @@ export interface operations {
                             /** @description SIP_TOPUP: the ACCEPTED SIP or XSIP to top up. */
                             sip_order_id?: string;
                         } | null;
-                        /** @description STP (and its installments): the target scheme and plan as ordered; null for other types. */
+                        /** @description STP: the target scheme and plan; null for other types. */
                         stp: {
                             /** @description The scheme units move into (GET /api/masters/v1/schemes). */
                             to_scheme_code: string;
@@ -4677,7 +4958,7 @@ export interface operations {
                             /** @description How many installments the plan has. */
                             installments: number;
                         } | null;
-                        /** @description SWP (and its installments): the plan as ordered; null for other types. */
+                        /** @description SWP: the plan; null for other types. */
                         swp: {
                             /**
                              * @description How often installments fall: MONTHLY, QUARTERLY or WEEKLY.
@@ -4689,7 +4970,7 @@ export interface operations {
                             /** @description How many installments the plan has. */
                             installments: number;
                         } | null;
-                        /** @description SWITCH: the target scheme as ordered; null for other types. */
+                        /** @description SWITCH: the target scheme; null for other types. */
                         switch: {
                             /** @description The scheme units move into (GET /api/masters/v1/schemes). */
                             to_scheme_code: string;

@@ -65,7 +65,13 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "masters-countries": { description: "Every ISO 3166-1 country with its alpha-2 code, the `country_code` values investor addresses and FATCA fields take." },
   "masters-states": { description: "The states of a country by ISO 3166-1 alpha-2 `code`: India's 36 states and union territories (the `state_code` of an Indian address); empty for other countries." },
   "masters-investorOptions": { description: "Every closed vocabulary of the investor form (tax statuses, occupations, income slabs...) with the values the API takes and their labels." },
-  "masters-schemes": { description: "Searches the scheme master (`q`: name or scheme code; `amc_code`), with each scheme's latest NAV and trading rules (minimums, multiples, what is allowed); page with `limit` and `cursor`." },
+  "masters-scheme": {
+    description:
+      "One scheme of the scheme master by AMFI `scheme_code`, with its `exchange_codes` (the exchange's codes for its ISINs and each one's trading rules: " +
+      "what it takes, minimums, maximums, multiples, cut-offs, dates) and `sip_rules` (the SIP master's frequencies, days, amounts and installments). " +
+      "An order takes the code for its holding mode and must meet its rules. An unknown scheme code is NOT_FOUND.",
+  },
+  "masters-schemes": { description: "Searches the scheme master (`q`: name or scheme code; `amc_code`), with each scheme's latest NAV, its trading rules' summary and its exchange codes and SIP rules; page with `limit` and `cursor`." },
   "orderLinks-create": {
     created: "The link was created (ACTIVE): send its `url` to the investor. A repeated client_ref or Idempotency-Key with the same body answers the same 201.",
     notFound: "The investment account is unknown or another distributor's (NOT_FOUND): check `investment_account_id`.",

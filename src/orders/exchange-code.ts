@@ -48,7 +48,7 @@ export const exchangeModeOf = (holdingMode: HoldingMode | null): "PHYSICAL" | "D
 /**
  * The exchange code an order names (exchange-masters.md "Choosing an order's exchange code"): among the
  * codes that take orders today, those serving the order's mode, the exact mode before BOTH; then the one
- * whose flag allows the order type; then the scheme's growth (or payout) ISIN before its reinvestment ISIN;
+ * whose flag allows the order type (a target's: the switch or STP into it, and purchases); then the scheme's growth (or payout) ISIN before its reinvestment ISIN;
  * then the lowest Unique No. Null when none serves the mode.
  */
 export function chooseExchangeCode<C extends CodeCandidate>(
@@ -58,9 +58,11 @@ export function chooseExchangeCode<C extends CodeCandidate>(
 ): C | null {
   const mode = exchangeModeOf(order.holdingMode);
   const flag = allowedFlag(order.orderType, order.side);
+  // A target must also take purchases: units are bought into it.
+  const allows = (c: C) => c[flag] && (order.side !== "into" || c.purchaseAllowed);
   const rank = (c: C) => [
     c.transactionMode === mode ? 0 : 1,
-    c[flag] ? 0 : 1,
+    allows(c) ? 0 : 1,
     order.preferredIsin !== null && c.isin === order.preferredIsin ? 0 : 1,
     c.uniqueNo ?? Number.MAX_SAFE_INTEGER,
   ];

@@ -42,7 +42,9 @@ async function schemeFacts(tx: Tx, order: OrderFacts, kind: NavDateKind): Promis
   if (exchange) {
     const cutOff = kind === "purchase" ? exchange.purchaseCutOff : exchange.redemptionCutOff;
     // A malformed master value must not stop a payment or an acceptance: the default applies.
-    return { liquid: LIQUID.test(exchange.schemeType ?? ""), cutOff: cutOff && isCutOff(cutOff.trim()) ? cutOff.trim() : null };
+    // A code whose master row names no scheme type is judged by our scheme master's category.
+    const type = exchange.schemeType ?? (await findScheme(tx, order.schemeCode))?.category ?? "";
+    return { liquid: LIQUID.test(type), cutOff: cutOff && isCutOff(cutOff.trim()) ? cutOff.trim() : null };
   }
   const scheme = await findScheme(tx, order.schemeCode);
   return { liquid: LIQUID.test(scheme?.category ?? ""), cutOff: null };

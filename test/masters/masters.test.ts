@@ -127,6 +127,8 @@ describe("GET /api/masters/v1/schemes", () => {
     expect(first.body.next_cursor).toEqual(expect.any(String));
     expect(first.body.data[0]).toEqual({
       scheme_code: "900101",
+      exchange_codes: [],
+      sip_rules: [],
       isin: "INF000900101",
       isin_reinvestment: null,
       scheme_name: "Test Alpha Fund 01",

@@ -113,9 +113,9 @@ describe("a purchase's nav_date_expected, from its payment's capture", () => {
   it("an order with an exchange code follows the exchange's scheme type and cut-off (OVERNIGHT, 12:00)", async () => {
     expect((await capturedAt("970003", "2026-11-26 11:00", "970003-DP")).nav_date_expected).toBe("2026-11-25");
     expect((await capturedAt("970003", "2026-11-26 12:30", "970003-DP")).nav_date_expected).toBe("2026-11-26");
-    // Without the code, the same scheme is an equity fund of our master: 15:00, the day's own NAV.
-    expect((await capturedAt("970003", "2026-11-26 12:30")).nav_date_expected).toBe("2026-11-26");
-    expect((await capturedAt("970003", "2026-11-26 11:00")).nav_date_expected).toBe("2026-11-26");
+    // Under its other code, whose row names no scheme type, it is what our master says, an equity fund: 15:00, the day's own NAV.
+    expect((await capturedAt("970003", "2026-11-26 12:30", "BSE970003")).nav_date_expected).toBe("2026-11-26");
+    expect((await capturedAt("970003", "2026-11-26 11:00", "BSE970003")).nav_date_expected).toBe("2026-11-26");
   });
 
   it("a SIP registration has none; its installment gets one when paid", async () => {

@@ -3,10 +3,10 @@ import { registerInvestor } from "../../src/investors/jobs/register.js";
 import { initiatePayment } from "../../src/payments/jobs/gateway.js";
 import { useTestApp } from "../helpers/app.js";
 import { useBseDouble } from "../helpers/bse-double/double.js";
+import { createBseScheme } from "../helpers/bse-double/schemes.js";
 import { pendingInvestor } from "../helpers/investors.js";
 import { runTask } from "../helpers/jobs.js";
 import { acceptedLink, LINK_SCHEME, lumpsumProposal, publicPath } from "../helpers/order-links.js";
-import { createOpenScheme } from "../helpers/orders.js";
 import { sendPage } from "../helpers/pages.js";
 
 /**
@@ -34,7 +34,7 @@ const headersOf = (headers: Headers) => Object.fromEntries(Object.keys(BANK_FORM
 let ctx: { linkId: string; paymentId: string; orderNo: string };
 
 beforeAll(async () => {
-  await createOpenScheme(app, LINK_SCHEME);
+  await createBseScheme(app, double.current, LINK_SCHEME);
   const { token } = await app.newDistributor();
   const investor = await pendingInvestor(app, token);
   await runTask(app, registerInvestor, { investor_id: investor.id });

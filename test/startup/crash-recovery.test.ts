@@ -49,8 +49,13 @@ it("after kill -9 mid-dispatch and a restart, every order leaves PENDING within 
   const first = start();
   await waitForOutput(first, /Sandbox client_secret/, 90_000);
   await sql.query(
-    `INSERT INTO schemes (scheme_code, name, amc_code, amc_name, category, scheme_type, updated_at)
-     VALUES ('CRASH01', 'Crash Test Scheme', 'TEST_AMC', 'Test Mutual Fund', 'Equity Scheme', 'Open Ended Schemes', now())`,
+    `INSERT INTO schemes (scheme_code, isin_growth, name, amc_code, amc_name, category, scheme_type, updated_at)
+     VALUES ('CRASH01', 'INT0CRASH001', 'Crash Test Scheme', 'TEST_AMC', 'Test Mutual Fund', 'Equity Scheme', 'Open Ended Schemes', now())`,
+  );
+  // Its exchange code, for both holding modes (what the exchange's scheme master would give).
+  await sql.query(
+    `INSERT INTO exchange_schemes (code, isin, name, transaction_mode, purchase_allowed, redemption_allowed, sip_allowed, stp_allowed, swp_allowed, switch_allowed)
+     VALUES ('BSECRASH01', 'INT0CRASH001', 'Crash Test Scheme', 'BOTH', true, true, true, true, true, true)`,
   );
   const base = `http://127.0.0.1:${port}`;
   const call = async (method: string, url: string, token?: string, body?: unknown) => {
