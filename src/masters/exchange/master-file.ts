@@ -98,7 +98,8 @@ export function cutOffTime(value: string, column: string): string | null {
   if (value === "") return null;
   const fraction = /^0?\.\d+$/.exec(value);
   if (fraction) {
-    const minutes = Math.round(Number(value) * 24 * 60);
+    // Rounded (exports store 15:00 as 0.62499999...), but never to 24:00: the last half minute is 23:59, as 23:59:40 is.
+    const minutes = Math.min(Math.round(Number(value) * 24 * 60), 24 * 60 - 1);
     return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
   }
   const match = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(AM|PM)?$/i.exec(value);
