@@ -10,7 +10,7 @@ export type CodeCandidate = Pick<
 >;
 
 /** The exchange's flag that allows an order type out of (or into, for `in`) a code. */
-export function allowedFlag(orderType: OrderType, side: "from" | "into" = "from"): keyof Pick<CodeCandidate, "purchaseAllowed" | "redemptionAllowed" | "sipAllowed" | "stpAllowed" | "swpAllowed" | "switchAllowed"> {
+export function allowedFlag(orderType: OrderType, side?: "from" | "into"): keyof Pick<CodeCandidate, "purchaseAllowed" | "redemptionAllowed" | "sipAllowed" | "stpAllowed" | "swpAllowed" | "switchAllowed"> {
   if (side === "into") return orderType === "STP" ? "stpAllowed" : "switchAllowed";
   switch (orderType) {
     case "LUMPSUM_PURCHASE":
@@ -30,16 +30,13 @@ export function allowedFlag(orderType: OrderType, side: "from" | "into" = "from"
   }
 }
 
-const isoDate = (date: Date | null) => (date === null ? null : date.toISOString().slice(0, 10));
+const isoDate = (date: Date) => date.toISOString().slice(0, 10);
 
 /** Whether a code takes orders on `today` (India): listed, its AMC active, within its dates (or reopened). */
 export function takesOrdersOn(code: CodeCandidate, today: string): boolean {
   if (!code.active || !code.amcActive) return false;
-  const start = isoDate(code.startDate);
-  const end = isoDate(code.endDate);
-  const reopened = isoDate(code.reopeningDate);
-  const within = (start === null || start <= today) && (end === null || end >= today);
-  return within || (reopened !== null && reopened <= today);
+  const within = (code.startDate === null || isoDate(code.startDate) <= today) && (code.endDate === null || isoDate(code.endDate) >= today);
+  return within || (code.reopeningDate !== null && isoDate(code.reopeningDate) <= today);
 }
 
 /** The exchange's mode for a holding mode: physical folios, or a depository's demat account. */
@@ -60,19 +57,19 @@ export function chooseExchangeCode<C extends CodeCandidate>(
   const flag = allowedFlag(order.orderType, order.side);
   // A target must also take purchases: units are bought into it.
   const allows = (c: C) => c[flag] && (order.side !== "into" || c.purchaseAllowed);
-  const rank = (c: C) => [
-    c.transactionMode === mode ? 0 : 1,
-    allows(c) ? 0 : 1,
-    order.preferredIsin !== null && c.isin === order.preferredIsin ? 0 : 1,
-    c.uniqueNo ?? Number.MAX_SAFE_INTEGER,
-  ];
+  const modeRank = (c: C) => (c.transactionMode === mode ? 0 : 1);
+  const flagRank = (c: C) => (allows(c) ? 0 : 1);
+  // A code's ISIN is never null, so no code is preferred when the scheme has no ISIN.
+  const isinRank = (c: C) => (c.isin === order.preferredIsin ? 0 : 1);
+  const uniqueNo = (c: C) => c.uniqueNo ?? Number.MAX_SAFE_INTEGER;
+  const rank = (a: C, b: C) => modeRank(a) - modeRank(b) || flagRank(a) - flagRank(b) || isinRank(a) - isinRank(b) || uniqueNo(a) - uniqueNo(b);
+  // Ahead of the best so far: a better rank, or the same rank and a code earlier by name (the first of equals stays).
+  const ahead = (c: C, best: C) => {
+    const difference = rank(c, best);
+    return difference < 0 || (difference === 0 && c.code < best.code);
+  };
   const serving = codes.filter((c) => takesOrdersOn(c, today) && (c.transactionMode === mode || c.transactionMode === "BOTH"));
-  serving.sort((a, b) => {
-    const [ra, rb] = [rank(a), rank(b)];
-    for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return ra[i]! - rb[i]!;
-    return a.code < b.code ? -1 : a.code > b.code ? 1 : 0;
-  });
-  return serving[0] ?? null;
+  return serving.reduce<C | null>((best, c) => (best === null || ahead(c, best) ? c : best), null);
 }
 
 /** Why no code was chosen, for the 400's message: which mode is missing and what the exchange lists instead. */

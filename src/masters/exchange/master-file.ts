@@ -55,6 +55,7 @@ export function readMasterLines(text: string, what: string, required: readonly s
       line: i + 1,
       cell: (name) => {
         const index = position.get(name);
+        // Stryker disable next-line ConditionalExpression: cells[undefined] is undefined as well; the test is the type's guard
         return index === undefined ? "" : (cells[index] ?? "").trim();
       },
     });
@@ -97,7 +98,8 @@ export function cutOffTime(value: string, column: string): string | null {
   if (value === "") return null;
   const fraction = /^0?\.\d+$/.exec(value);
   if (fraction) {
-    const minutes = Math.round(Number(value) * 24 * 60);
+    // Rounded (exports store 15:00 as 0.62499999...), but never to 24:00: the last half minute is 23:59, as 23:59:40 is.
+    const minutes = Math.min(Math.round(Number(value) * 24 * 60), 24 * 60 - 1);
     return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
   }
   const match = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(AM|PM)?$/i.exec(value);
@@ -130,9 +132,10 @@ export function masterDate(value: string, column: string): string | null {
   else if ((m = /^([A-Z]{3})[A-Z]* (\d{1,2}),? (\d{4})(?: .*)?$/.exec(v)) && MONTHS.includes(m[1]!)) parts = [Number(m[3]), MONTHS.indexOf(m[1]!) + 1, Number(m[2])];
   if (!parts) throw new CellError(`${column} "${value}" is not a date`);
   const [year, month, day] = parts;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || year < 1900 || year > 9999) {
+  const date = `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+  // A day or month out of range comes back from the calendar as another date (31-02 as 02-03, 13th month as January).
+  if (year < 1900 || new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10) !== date) {
     throw new CellError(`${column} "${value}" is not a real date`);
   }
-  return date.toISOString().slice(0, 10);
+  return date;
 }
