@@ -36,7 +36,9 @@ const isoDate = (date: Date) => date.toISOString().slice(0, 10);
 export function takesOrdersOn(code: CodeCandidate, today: string): boolean {
   if (!code.active || !code.amcActive) return false;
   const within = (code.startDate === null || isoDate(code.startDate) <= today) && (code.endDate === null || isoDate(code.endDate) >= today);
-  return within || (code.reopeningDate !== null && isoDate(code.reopeningDate) <= today);
+  // A reopening counts only when it came after the end date: a scheme that reopened and closed again is closed.
+  const reopened = code.reopeningDate !== null && isoDate(code.reopeningDate) <= today && (code.endDate === null || code.endDate < code.reopeningDate);
+  return within || reopened;
 }
 
 /** The exchange's mode for a holding mode: physical folios, or a depository's demat account. */

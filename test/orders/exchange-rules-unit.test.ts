@@ -99,6 +99,9 @@ describe("takesOrdersOn", () => {
     ["reopened, but inactive", { endDate: day("2026-01-01"), reopeningDate: day("2026-06-01"), active: false }, false],
     ["reopened, but its AMC inactive", { endDate: day("2026-01-01"), reopeningDate: day("2026-06-01"), amcActive: false }, false],
     ["within its dates, a reopening date to come", { reopeningDate: day("2026-12-01") }, true],
+    ["reopened, then ended again", { reopeningDate: day("2026-03-01"), endDate: day("2026-06-01") }, false],
+    ["reopened, then ended again on the reopening day", { reopeningDate: day("2026-03-01"), endDate: day("2026-03-01") }, false],
+    ["reopened with no end date", { startDate: day("2027-01-01"), reopeningDate: day("2026-03-01"), endDate: null }, true],
   ] as const)("%s: %s", (_, fields, takes) => {
     expect(takesOrdersOn(code("X", fields), TODAY)).toBe(takes);
   });
