@@ -37,6 +37,7 @@ export function takesOrdersOn(code: CodeCandidate, today: string): boolean {
   if (!code.active || !code.amcActive) return false;
   const within = (code.startDate === null || isoDate(code.startDate) <= today) && (code.endDate === null || isoDate(code.endDate) >= today);
   // A reopening counts only when it came after the end date: a scheme that reopened and closed again is closed.
+  // Stryker disable next-line ConditionalExpression: without the null check `null < date` is also true (null compares as 0).
   const reopened = code.reopeningDate !== null && isoDate(code.reopeningDate) <= today && (code.endDate === null || code.endDate < code.reopeningDate);
   return within || reopened;
 }
