@@ -39,7 +39,7 @@ export const DETAIL_REASONS = [
   // The exchange's scheme master and SIP master (issue 23): the code for the holding mode, its flags and limits.
   "scheme_not_tradable", "stp_not_allowed", "swp_not_allowed", "switch_not_allowed", "amount_above_maximum",
   "units_below_minimum", "units_above_maximum", "units_not_multiple", "sip_frequency_not_allowed", "sip_date_not_allowed",
-  "installments_out_of_range",
+  "installments_out_of_range", "sip_start_too_soon", "sip_start_too_late",
   // Webhooks.
   "target_not_allowed",
   // Broker change requests.

@@ -1,7 +1,7 @@
 import type { ErrorDetail } from "../lib/errors.js";
 import { ORDER_TYPE } from "./order-types.js";
 import type { PlaceOrderInput } from "./orders.schemas.js";
-import type { PlacementCode, PlacementScheme } from "./orders.repo.js";
+import type { PlacementCode, PlacementScheme, PlacementSipRule } from "./orders.repo.js";
 import type { DetailReason } from "../lib/errors.js";
 import type { HoldingMode } from "../investors/investor.states.js";
 import { rupeesToDecimal } from "../lib/formats.js";
@@ -65,13 +65,13 @@ export function exchangeViolations(
     }
   }
   if (rule === "sip" || rule === "transfer") {
-    out.push(...planViolations(order, code, amount, rule === "sip", amountPath));
+    out.push(...planViolations(order, code, amount, rule === "sip", amountPath, today));
   }
   return { code, violations: out };
 }
 
 /** The plan's frequency, day, amount and installments against the SIP master rows of the code. */
-function planViolations(order: PlaceOrderInput, code: PlacementCode, amount: Decimal | null, registration: boolean, amountPath: string): RuleViolation[] {
+function planViolations(order: PlaceOrderInput, code: PlacementCode, amount: Decimal | null, registration: boolean, amountPath: string, today: string): RuleViolation[] {
   const plan = order.sip ?? order.stp ?? order.swp;
   if (!plan?.frequency) return [];
   const frequency = plan.frequency;
@@ -105,7 +105,37 @@ function planViolations(order: PlaceOrderInput, code: PlacementCode, amount: Dec
       out.push({ path: `${object}.installments`, reason: "installments_out_of_range", message: `must be ${range} for ${frequency} plans of exchange code ${code.code}` });
     }
   }
+  if (registration && order.sip) out.push(...gapViolations(order.sip, rule, code.code, today));
   return out;
+}
+
+const DAY_MS = 86_400_000;
+const dayNumber = (isoDay: string) => Date.parse(`${isoDay}T00:00:00Z`) / DAY_MS;
+const dayAfter = (isoDay: string, days: number) => new Date((dayNumber(isoDay) + days) * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The SIP master's gap between registration (today, India) and the first installment: at least `minGapDays`
+ * (the exchange needs the time to register the plan with the registrar) and at most `maxGapDays`.
+ */
+function gapViolations(sip: NonNullable<PlaceOrderInput["sip"]>, rule: PlacementSipRule, code: string, today: string): RuleViolation[] {
+  if (!sip.frequency || !sip.start_date || sip.installment_day === undefined) return [];
+  const [first] = installmentDates({ frequency: sip.frequency, startDate: sip.start_date, installments: 1, installmentDay: sip.installment_day });
+  const gap = dayNumber(first!) - dayNumber(today);
+  if (rule.minGapDays !== null && gap < rule.minGapDays) {
+    return [{
+      path: "sip.start_date",
+      reason: "sip_start_too_soon",
+      message: `the first installment falls on ${first}, ${gap} days from today; exchange code ${code} needs at least ${rule.minGapDays} (a first installment on or after ${dayAfter(today, rule.minGapDays)})`,
+    }];
+  }
+  if (rule.maxGapDays !== null && gap > rule.maxGapDays) {
+    return [{
+      path: "sip.start_date",
+      reason: "sip_start_too_late",
+      message: `the first installment falls on ${first}, ${gap} days from today; exchange code ${code} takes at most ${rule.maxGapDays} (a first installment on or before ${dayAfter(today, rule.maxGapDays)})`,
+    }];
+  }
+  return [];
 }
 
 const REASONS = {

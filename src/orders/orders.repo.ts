@@ -205,6 +205,9 @@ export interface PlacementSipRule {
   multiple: Decimal | null;
   minInstallments: number | null;
   maxInstallments: number | null;
+  /** Days from registration to the first installment, at least and at most. */
+  minGapDays: number | null;
+  maxGapDays: number | null;
 }
 
 /** An exchange code of the scheme, with the rules placement checks (exchange_schemes and its SIP rules). */
@@ -249,7 +252,8 @@ const EXCHANGE_CODES_JSON = `COALESCE((
     'max_redemption_units', e.max_redemption_units::text, 'redemption_units_multiple', e.redemption_units_multiple::text,
     'sip_rules', COALESCE((SELECT json_agg(json_build_object(
         'frequency', r.frequency, 'dates', r.dates, 'active', r.active, 'min_amount', r.min_amount::text, 'max_amount', r.max_amount::text,
-        'multiple', r.multiple::text, 'min_installments', r.min_installments, 'max_installments', r.max_installments) ORDER BY r.frequency)
+        'multiple', r.multiple::text, 'min_installments', r.min_installments, 'max_installments', r.max_installments,
+        'min_gap_days', r.min_gap_days, 'max_gap_days', r.max_gap_days) ORDER BY r.frequency)
       FROM exchange_sip_rules r WHERE r.code = e.code), '[]'::json)
   ) ORDER BY e.unique_no NULLS LAST, e.code)
   FROM exchange_schemes e WHERE e.isin = s.isin_growth OR e.isin = s.isin_reinvestment), '[]'::json)`;
@@ -262,7 +266,10 @@ interface StoredCode {
   min_purchase_amount: string | null; min_additional_amount: string | null; max_purchase_amount: string | null; purchase_multiple: string | null;
   min_redemption_amount: string | null; max_redemption_amount: string | null; redemption_amount_multiple: string | null;
   min_redemption_units: string | null; max_redemption_units: string | null; redemption_units_multiple: string | null;
-  sip_rules: Array<{ frequency: string; dates: number[] | null; active: boolean; min_amount: string | null; max_amount: string | null; multiple: string | null; min_installments: number | null; max_installments: number | null }>;
+  sip_rules: Array<{
+    frequency: string; dates: number[] | null; active: boolean; min_amount: string | null; max_amount: string | null; multiple: string | null;
+    min_installments: number | null; max_installments: number | null; min_gap_days: number | null; max_gap_days: number | null;
+  }>;
 }
 
 const dateOrNull = (text: string | null) => (text === null ? null : new Date(`${text}T00:00:00Z`));
@@ -282,6 +289,7 @@ function toPlacementCode(c: StoredCode): PlacementCode {
     sipRules: c.sip_rules.map((r) => ({
       frequency: r.frequency, dates: r.dates ?? [], active: r.active, minAmount: decimal(r.min_amount), maxAmount: decimal(r.max_amount),
       multiple: decimal(r.multiple), minInstallments: r.min_installments, maxInstallments: r.max_installments,
+      minGapDays: r.min_gap_days, maxGapDays: r.max_gap_days,
     })),
   };
 }

@@ -30,7 +30,7 @@ function code(name: string, fields: Partial<PlacementCode> = {}): PlacementCode 
 
 function sipRule(frequency: string, fields: Partial<Omit<PlacementSipRule, "minAmount" | "maxAmount" | "multiple">> & { minAmount?: string | null; maxAmount?: string | null; multiple?: string | null } = {}): PlacementSipRule {
   const { minAmount = null, maxAmount = null, multiple = null, ...rest } = fields;
-  return { frequency, dates: [1, 15], active: true, minInstallments: null, maxInstallments: null, ...rest, minAmount: dec(minAmount), maxAmount: dec(maxAmount), multiple: dec(multiple) };
+  return { frequency, dates: [1, 15], active: true, minInstallments: null, maxInstallments: null, minGapDays: null, maxGapDays: null, ...rest, minAmount: dec(minAmount), maxAmount: dec(maxAmount), multiple: dec(multiple) };
 }
 
 function scheme(codes: PlacementCode[], fields: Partial<PlacementScheme> = {}): PlacementScheme {
@@ -456,6 +456,31 @@ describe("exchangeViolations: SIP registrations against the SIP master", () => {
   ] as const)("an installment of %d", (amount, expected) => {
     expect(violations(order("SIP", { amount, sip: sip() }), [ex4])).toEqual(expected.map(([reason, message]) => ({ path: "amount", reason, message })));
     expect(violations(order("SIP", { amount, sip: sip() }), [ex4], null, "plan.amount").map((v) => v.path)).toEqual(["plan.amount"]);
+  });
+
+  it("the first installment within the master's gap after today (registration, India)", () => {
+    // The default plan's first installment: 2026-12-15, 19 days after TODAY (2026-11-26).
+    const gaps = (minGapDays: number | null, maxGapDays: number | null) => code("EXG", { sipRules: [sipRule("MONTHLY", { minGapDays, maxGapDays, dates: [1, 15, 26] })] });
+    expect(violations(order("SIP", { amount: 1000, sip: sip() }), [gaps(19, 19)])).toEqual([]);
+    expect(violations(order("XSIP", { amount: 1000, sip: sip() }), [gaps(20, null)])).toEqual([
+      { path: "sip.start_date", reason: "sip_start_too_soon", message: "the first installment falls on 2026-12-15, 19 days from today; exchange code EXG needs at least 20 (a first installment on or after 2026-12-16)" },
+    ]);
+    expect(violations(order("SIP", { amount: 1000, sip: sip() }), [gaps(null, 18)])).toEqual([
+      { path: "sip.start_date", reason: "sip_start_too_late", message: "the first installment falls on 2026-12-15, 19 days from today; exchange code EXG takes at most 18 (a first installment on or before 2026-12-14)" },
+    ]);
+    // The first installment is the installment day on or after the start date: today itself is a gap of 0.
+    expect(violations(order("SIP", { amount: 1000, sip: sip({ start_date: TODAY, installment_day: 26 }) }), [gaps(1, null)])).toEqual([
+      { path: "sip.start_date", reason: "sip_start_too_soon", message: "the first installment falls on 2026-11-26, 0 days from today; exchange code EXG needs at least 1 (a first installment on or after 2026-11-27)" },
+    ]);
+    expect(violations(order("SIP", { amount: 1000, sip: sip({ start_date: TODAY, installment_day: 26 }) }), [gaps(0, 0)])).toEqual([]);
+    // Across a year end, by calendar days.
+    expect(violations(order("SIP", { amount: 1000, sip: sip({ start_date: "2027-01-01", installment_day: 1 }) }), [gaps(null, 36)])).toEqual([]);
+    expect(violations(order("SIP", { amount: 1000, sip: sip({ start_date: "2027-01-01", installment_day: 1 }) }), [gaps(null, 35)])).toEqual([
+      { path: "sip.start_date", reason: "sip_start_too_late", message: "the first installment falls on 2027-01-01, 36 days from today; exchange code EXG takes at most 35 (a first installment on or before 2026-12-31)" },
+    ]);
+    // Without a start date or day (the schema reports those), and for an STP's plan, no gap is checked.
+    expect(violations(order("SIP", { amount: 1000, sip: sip({ installment_day: undefined }) }), [gaps(100, null)])).toEqual([]);
+    expect(violations(order("SIP", { amount: 1000, sip: sip({ start_date: undefined }) }), [gaps(100, null)])).toEqual([]);
   });
 
   it("a number of installments out of the master's range", () => {

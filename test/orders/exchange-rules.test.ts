@@ -157,6 +157,14 @@ describe("placement enforces the exchange's rules", () => {
     expect(placed.status, placed.text).toBe(201);
   });
 
+  it("a SIP whose first installment is sooner than the SIP master's gap", async () => {
+    await createExchangeCode(app, "EX7", await createAmfiScheme(app, "980007"), {}, { minGapDays: 400 });
+    const details = await refusal({ order_type: "SIP", scheme_code: "980007", amount: 1000, sip });
+    expect(details).toHaveLength(1);
+    expect(details[0]).toMatchObject({ path: "sip.start_date", reason: "sip_start_too_soon" });
+    expect(details[0].message).toMatch(/^the first installment falls on \d{4}-\d{2}-15, \d+ days from today; exchange code EX7 needs at least 400 \(a first installment on or after \d{4}-\d{2}-\d{2}\)$/);
+  });
+
   it("an order link runs the same rules at creation", async () => {
     const res = await app.http("POST", "/api/order-links/v1", {
       token: ctx.token,

@@ -70,7 +70,7 @@ export class DoubleSchemeMaster {
     const days = Array.from({ length: 28 }, (_, i) => i + 1).join(",");
     const lines = [...this.rows].flatMap(([code, row]) =>
       ["MONTHLY", "QUARTERLY", "WEEKLY"].map((frequency) =>
-        ["DOUBLE_MF", "Double Mutual Fund", code, `Double ${code}`, row.mode, frequency, days, "1", "90", "1", "Y", "100", "", "1", "1", "", row.isin, "EQUITY", "N"].join("|"),
+        ["DOUBLE_MF", "Double Mutual Fund", code, `Double ${code}`, row.mode, frequency, days, "0", "", "1", "Y", "100", "", "1", "1", "", row.isin, "EQUITY", "N"].join("|"),
       ),
     );
     return [header.join("|"), ...lines].join("\n") + "\n";
