@@ -478,6 +478,8 @@ describe("exchangeViolations: SIP registrations against the SIP master", () => {
     expect(violations(order("SIP", { amount: 1000, sip: sip({ start_date: "2027-01-01", installment_day: 1 }) }), [gaps(null, 35)])).toEqual([
       { path: "sip.start_date", reason: "sip_start_too_late", message: "the first installment falls on 2027-01-01, 36 days from today; exchange code EXG takes at most 35 (a first installment on or before 2026-12-31)" },
     ]);
+    // A start already past (an order link's proposal, whose dates are checked at confirmation) breaks no gap that is not set.
+    expect(violations(order("SIP", { amount: 1000, sip: sip({ start_date: "2026-11-01", installment_day: 1 }) }), [gaps(null, null)])).toEqual([]);
     // Without a start date or day (the schema reports those), and for an STP's plan, no gap is checked.
     expect(violations(order("SIP", { amount: 1000, sip: sip({ installment_day: undefined }) }), [gaps(100, null)])).toEqual([]);
     expect(violations(order("SIP", { amount: 1000, sip: sip({ start_date: undefined }) }), [gaps(100, null)])).toEqual([]);
