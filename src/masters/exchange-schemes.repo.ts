@@ -3,25 +3,12 @@ import { narrowTo } from "../lib/closed-set.js";
 import { EXCHANGE_TRANSACTION_MODES, type ExchangeSchemeRecord, type ExchangeTransactionMode } from "./exchange/scheme-master.js";
 import type { ExchangeSipRecord } from "./exchange/sip-master.js";
 
-export { EXCHANGE_TRANSACTION_MODES, type ExchangeTransactionMode };
-
 type StoredExchangeScheme = Prisma.ExchangeSchemeGetPayload<object>;
 export type ExchangeSchemeRow = Omit<StoredExchangeScheme, "transactionMode"> & { transactionMode: ExchangeTransactionMode };
 export type ExchangeSipRuleRow = Prisma.ExchangeSipRuleGetPayload<object>;
 
-export function toExchangeSchemeRow(row: StoredExchangeScheme): ExchangeSchemeRow {
+function toExchangeSchemeRow(row: StoredExchangeScheme): ExchangeSchemeRow {
   return { ...row, transactionMode: narrowTo(EXCHANGE_TRANSACTION_MODES, row.transactionMode, "exchange_schemes.transaction_mode") };
-}
-
-const isinsOf = (scheme: { isinGrowth: string | null; isinReinvestment: string | null }) =>
-  [scheme.isinGrowth, scheme.isinReinvestment].filter((isin): isin is string => isin !== null);
-
-/** The exchange codes of one of our schemes (by its growth or reinvestment ISIN), in the exchange's row order. */
-export async function exchangeSchemesOf(db: DbOrTx, scheme: { isinGrowth: string | null; isinReinvestment: string | null }): Promise<ExchangeSchemeRow[]> {
-  const isins = isinsOf(scheme);
-  if (isins.length === 0) return [];
-  const rows = await db.exchangeScheme.findMany({ where: { isin: { in: isins } }, orderBy: [{ uniqueNo: "asc" }, { code: "asc" }] });
-  return rows.map(toExchangeSchemeRow);
 }
 
 /** The exchange codes of several of our schemes at once, by ISIN (a list page). */

@@ -61,25 +61,6 @@ export async function schemeSummaries(db: DbOrTx) {
   return db.scheme.findMany({ select: { schemeCode: true, amcCode: true, amcName: true, name: true, isinGrowth: true, nav: true } });
 }
 
-/** A scheme's trading rules (from the exchange; AMFI imports never touch them). */
-export async function setTradingRules(
-  tx: DbOrTx,
-  schemeCode: string,
-  rules: {
-    purchaseAllowed: boolean;
-    redemptionAllowed: boolean;
-    sipAllowed: boolean;
-    minPurchaseAmount: string | null;
-    purchaseMultiple: string | null;
-    minAdditionalAmount: string | null;
-    minRedemptionAmount: string | null;
-    minSipAmount: string | null;
-    sipMultiple: string | null;
-  },
-): Promise<void> {
-  await tx.scheme.update({ where: { schemeCode }, data: rules });
-}
-
 /**
  * Upserts one chunk of AMFI records in one statement (see upsertAmfiRecords for the rules); answers a
  * row per inserted or updated scheme, `inserted` telling which.

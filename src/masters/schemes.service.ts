@@ -33,7 +33,6 @@ function toApi(row: repo.SchemeRow) {
   };
 }
 
-const time = (value: string | null) => value;
 const day = (value: Date | null) => (value ? value.toISOString().slice(0, 10) : null);
 
 function exchangeCodeView(row: ExchangeSchemeRow) {
@@ -56,8 +55,8 @@ function exchangeCodeView(row: ExchangeSchemeRow) {
     min_redemption_units: decimalOrNull(row.minRedemptionUnits),
     max_redemption_units: decimalOrNull(row.maxRedemptionUnits),
     redemption_units_multiple: decimalOrNull(row.redemptionUnitsMultiple),
-    purchase_cut_off: time(row.purchaseCutOff),
-    redemption_cut_off: time(row.redemptionCutOff),
+    purchase_cut_off: row.purchaseCutOff,
+    redemption_cut_off: row.redemptionCutOff,
     settlement_type: row.settlementType,
     exit_load: row.exitLoad,
     lock_in: row.lockIn,

@@ -1,13 +1,6 @@
 import type { HoldingMode } from "../investors/investor.states.js";
-import type { ExchangeSchemeRow } from "../masters/exchange-schemes.repo.js";
 import type { OrderType } from "./order-types.js";
-
-/** What choosing a code reads of an exchange row. */
-export type CodeCandidate = Pick<
-  ExchangeSchemeRow,
-  "code" | "uniqueNo" | "isin" | "transactionMode" | "active" | "amcActive" | "startDate" | "endDate" | "reopeningDate" |
-  "purchaseAllowed" | "redemptionAllowed" | "sipAllowed" | "stpAllowed" | "swpAllowed" | "switchAllowed"
->;
+import type { CodeCandidate } from "./orders.repo.js";
 
 /** The exchange's flag that allows an order type out of (or into, for `in`) a code. */
 export function allowedFlag(orderType: OrderType, side?: "from" | "into"): keyof Pick<CodeCandidate, "purchaseAllowed" | "redemptionAllowed" | "sipAllowed" | "stpAllowed" | "swpAllowed" | "switchAllowed"> {

@@ -2,8 +2,8 @@ import type { DbOrTx, Prisma } from "../db/client.js";
 import { HOLDING_MODES, INVESTOR_STATUSES, type HoldingMode, type InvestorStatus } from "../investors/investor.states.js";
 import { addJobCall, addJobParameters, type JobToAdd } from "../jobs/jobs.repo.js";
 import { Decimal } from "../lib/money.js";
-import { EXCHANGE_TRANSACTION_MODES } from "../masters/exchange-schemes.repo.js";
-import type { CodeCandidate } from "./exchange-code.js";
+import { EXCHANGE_TRANSACTION_MODES } from "../masters/exchange/scheme-master.js";
+import type { ExchangeSchemeRow } from "../masters/exchange-schemes.repo.js";
 import { ORDER_TYPES, orderTypesWhere, type OrderType } from "./order-types.js";
 import { narrowOrNull, narrowTo } from "../lib/closed-set.js";
 import {
@@ -209,6 +209,13 @@ export interface PlacementSipRule {
   minGapDays: number | null;
   maxGapDays: number | null;
 }
+
+/** What choosing a code reads of an exchange row (orders/exchange-code.ts). */
+export type CodeCandidate = Pick<
+  ExchangeSchemeRow,
+  "code" | "uniqueNo" | "isin" | "transactionMode" | "active" | "amcActive" | "startDate" | "endDate" | "reopeningDate" |
+  "purchaseAllowed" | "redemptionAllowed" | "sipAllowed" | "stpAllowed" | "swpAllowed" | "switchAllowed"
+>;
 
 /** An exchange code of the scheme, with the rules placement checks (exchange_schemes and its SIP rules). */
 export interface PlacementCode extends CodeCandidate {

@@ -16,7 +16,7 @@ import { BANK_ACCOUNT_TYPES, HOLDING_MODES, HOLDING_TYPES, INVESTOR_STATUSES, TA
 import { narrowOrNull, narrowTo } from "../../src/lib/closed-set.js";
 import { AMFI_OPTIONS, AMFI_PLANS } from "../../src/masters/amfi/navall.js";
 import { MANDATE_STATUSES, MANDATE_TYPES } from "../../src/mandates/mandate.states.js";
-import { EXCHANGE_TRANSACTION_MODES } from "../../src/masters/exchange-schemes.repo.js";
+import { EXCHANGE_TRANSACTION_MODES } from "../../src/masters/exchange/scheme-master.js";
 import {
   CANCELLATION_STATUSES,
   INSTALLMENT_STATUSES,

@@ -38,6 +38,18 @@ export async function registeredInvestor(app: TestApp, token: string, body = inv
 }
 
 /** A POST /api/mandates/v1 body: ENACH on the investor's first bank account, limit 25,000.50, from today. */
+/**
+ * A new distributor's investor the exchange already knows (BSE tests): REGISTERED in the database, as the
+ * adapter's registration (UCC, FATCA) would leave it, without sending it; with its client code.
+ */
+export async function investorKnownToExchange(app: TestApp): Promise<{ token: string; account: string; uccCode: string }> {
+  const { token } = await app.newDistributor();
+  const investor = await pendingInvestor(app, token);
+  await app.prisma.investor.update({ where: { id: investor.id }, data: { status: "REGISTERED" } });
+  const { uccCode } = await app.prisma.investor.findUniqueOrThrow({ where: { id: investor.id } });
+  return { token, account: investor.account, uccCode };
+}
+
 export function mandateBody(investor: { id: string; bankAccountId: string }, overrides: Record<string, unknown> = {}) {
   return { investor_id: investor.id, bank_account_id: investor.bankAccountId, mandate_type: "ENACH", amount_limit: 25000.5, start_date: todayInIndia(), ...overrides };
 }

@@ -9,21 +9,13 @@ import { useTestApp } from "../helpers/app.js";
 import { createTestDatabase } from "../helpers/db.js";
 import { runTask } from "../helpers/jobs.js";
 import { runEntry } from "../helpers/process.js";
+import { masterFile, SCHEME_MASTER_HEADER, SIP_MASTER_HEADER, type MasterRow } from "../helpers/exchange-masters.js";
 
 /**
  * The exchange's scheme master and SIP master, in the layouts the exchange publishes (exchange-masters.md):
  * pipe-separated, a header line whose names vary a little between releases.
  */
-const SCHEME_HEADER = [
-  "Unique No", "Scheme Code", "RTA Scheme Code", "AMC Scheme Code", "ISIN", "AMC Code", "Scheme Type", "Scheme Plan", "Scheme Name",
-  "Purchase Allowed", "Purchase Transaction mode", "Minimum Purchase Amount", "Additional Purchase Amount", "Maximum Purchase Amount",
-  "Purchase Amount Multiplier", "Purchase Cutoff Time", "Redemption Allowed", "Redemption Transaction Mode", "Minimum Redemption Qty",
-  "Redemption Qty Multiplier", "Maximum Redemption Qty", "Redemption Amount - Minimum", "Redemption Amount \u2013 Maximum",
-  "Redemption Amount Multiple", "Redemption Cut off Time", "RTA Agent Code", "AMC Active Flag", "Dividend Reinvestment Flag", "SIP FLAG",
-  "STP FLAG", "SWP Flag", "Switch FLAG", "SETTLEMENT TYPE", "AMC_IND", "Face Value", "Start Date", "End Date", "Exit Load Flag", "Exit Load",
-  "Lock-in Period Flag", "Lock-in Period", "Channel Partner Code", "ReOpening Date",
-];
-type Row = Record<string, string>;
+type Row = MasterRow;
 const schemeRow = (overrides: Row): Row => ({
   "Unique No": "1", "Scheme Code": "HDFCX-GR", "RTA Scheme Code": "HX", "AMC Scheme Code": "HX1", ISIN: "INF179K01UT0", "AMC Code": "HDFC_MF",
   "Scheme Type": "Equity", "Scheme Plan": "DIRECT", "Scheme Name": "HDFC Flexi Cap Direct Growth", "Purchase Allowed": "Y",
@@ -36,15 +28,9 @@ const schemeRow = (overrides: Row): Row => ({
   "Exit Load": "1% if redeemed within 365 days", "Lock-in Period Flag": "N", "Lock-in Period": "", "Channel Partner Code": "", "ReOpening Date": "",
   ...overrides,
 });
-const file = (header: string[], rows: Row[], headerLine = header.join("|")) => [headerLine, ...rows.map((r) => header.map((h) => r[h] ?? "").join("|"))].join("\r\n") + "\r\n";
-const schemeMaster = (rows: Row[], headerLine?: string) => file(SCHEME_HEADER, rows, headerLine);
+const file = masterFile;
+const schemeMaster = (rows: Row[], headerLine?: string) => file(SCHEME_MASTER_HEADER, rows, headerLine);
 
-const SIP_HEADER = [
-  "AMC CODE", "AMC NAME", "SCHEME CODE", "SCHEME NAME", "SIP TRANSACTION MODE", "SIP FREQUENCY", "SIP DATES", "SIP MINIMUM GAP", "SIP MAXIMUM GAP",
-  "SIP INSTALLMENT GAP", "SIP STATUS", "SIP MINIMUM INSTALLMENT AMOUNT", "SIP MAXIMUM INSTALLMENT AMOUNT", "SIP MULTIPLIER AMOUNT",
-  "SIP MINIMUM INSTALLMENT NUMBERS", "SIP MAXIMUM INSTALLMENT NUMBERS", "SCHEME ISIN", "SCHEME TYPE", "PAUSE FLAG", "PAUSE MINIMUM INSTALLMENTS",
-  "PAUSE MAXIMUM INSTALLMENTS", "PAUSE MODIFICATION COUNT", "FILLER 1", "FILLER 2", "FILLER 3", "FILLER 4", "FILLER 5",
-];
 const sipRow = (overrides: Row): Row => ({
   "AMC CODE": "HDFC_MF", "AMC NAME": "HDFC Mutual Fund", "SCHEME CODE": "HDFCX-GR", "SCHEME NAME": "HDFC Flexi Cap", "SIP TRANSACTION MODE": "DP",
   "SIP FREQUENCY": "MONTHLY", "SIP DATES": "1,5,10,15,20,25", "SIP MINIMUM GAP": "30", "SIP MAXIMUM GAP": "90", "SIP INSTALLMENT GAP": "1",
@@ -53,7 +39,7 @@ const sipRow = (overrides: Row): Row => ({
   "PAUSE FLAG": "Y", "PAUSE MINIMUM INSTALLMENTS": "1", "PAUSE MAXIMUM INSTALLMENTS": "3", "PAUSE MODIFICATION COUNT": "2",
   ...overrides,
 });
-const sipMaster = (rows: Row[], headerLine?: string) => file(SIP_HEADER, rows, headerLine);
+const sipMaster = (rows: Row[], headerLine?: string) => file(SIP_MASTER_HEADER, rows, headerLine);
 
 const app = useTestApp();
 
@@ -73,7 +59,7 @@ const codesOf = async () => (await app.prisma.exchangeScheme.findMany({ orderBy:
 describe("the exchange's scheme master and SIP master, imported", () => {
   it("reads columns by header name (any case, spacing, dash), exact decimals, times, dates and flags; links rows to schemes by ISIN", async () => {
     // Columns reordered, headers in another spelling: matched by name, not position.
-    const header = [...SCHEME_HEADER].reverse();
+    const header = [...SCHEME_MASTER_HEADER].reverse();
     const odd = header.map((h) => (h === "Scheme Code" ? "  SCHEME   CODE " : h === "Purchase Transaction mode" ? "PURCHASE-TRANSACTION-MODE" : h.toLowerCase())).join("|");
     const text = file(header, [
       schemeRow({}),
@@ -169,11 +155,11 @@ describe("the exchange's scheme master and SIP master, imported", () => {
 
   it("refuses a file whose header lacks a required column, changing nothing", async () => {
     const before = await app.prisma.exchangeScheme.findMany({ orderBy: { code: "asc" } });
-    const header = SCHEME_HEADER.filter((h) => h !== "ISIN" && h !== "SIP FLAG");
+    const header = SCHEME_MASTER_HEADER.filter((h) => h !== "ISIN" && h !== "SIP FLAG");
     await expect(importExchangeMasters(app.prisma, { schemes: file(header, [schemeRow({ "Scheme Code": "GONE" })]) })).rejects.toThrow(
       'the scheme master\'s header lacks the columns "isin", "sipflag" (names are matched ignoring case, spaces and punctuation)',
     );
-    await expect(importExchangeMasters(app.prisma, { schemes: schemeMaster([schemeRow({})]), sip: file(SIP_HEADER.filter((h) => h !== "SIP DATES"), [sipRow({})]) })).rejects.toThrow(
+    await expect(importExchangeMasters(app.prisma, { schemes: schemeMaster([schemeRow({})]), sip: file(SIP_MASTER_HEADER.filter((h) => h !== "SIP DATES"), [sipRow({})]) })).rejects.toThrow(
       'the SIP master\'s header lacks the column "sipdates"',
     );
     await expect(importExchangeMasters(app.prisma, { schemes: schemeMaster([schemeRow({ ISIN: "nope" })]) })).rejects.toThrow("the scheme master has no valid row");
@@ -250,7 +236,7 @@ describe("npm run mf -- masters:import-exchange", () => {
       sip: { read: 1, inserted: 1, updated: 0, deactivated: 0, problems: [] },
     });
 
-    await writeFile(path.join(dir, "bad.txt"), schemeMaster([schemeRow({})], SCHEME_HEADER.filter((h) => h !== "Scheme Code").join("|")));
+    await writeFile(path.join(dir, "bad.txt"), schemeMaster([schemeRow({})], SCHEME_MASTER_HEADER.filter((h) => h !== "Scheme Code").join("|")));
     const refused = runEntry("src/cli.ts", ["masters:import-exchange", "--schemes", path.join(dir, "bad.txt")], env);
     expect(await refused.exited).toBe(1);
     expect(refused.output()).toContain('Refused, nothing imported: the scheme master\'s header lacks the column "schemecode"');

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CellError, cutOffTime, decimal, flag, integer, MasterFileError, masterDate, normaliseHeader, readMasterLines } from "../../src/masters/exchange/master-file.js";
 import { parseSchemeMaster, SCHEME_MASTER_REQUIRED, transactionMode, type ExchangeSchemeRecord } from "../../src/masters/exchange/scheme-master.js";
 import { parseSipMaster, SIP_MASTER_REQUIRED, type ExchangeSipRecord } from "../../src/masters/exchange/sip-master.js";
+import { masterFile, SCHEME_MASTER_HEADER, SIP_MASTER_HEADER, type MasterRow } from "../helpers/exchange-masters.js";
 
 /**
  * The exchange's master files read without a database (exchange-masters.md): pure unit tests of the value
@@ -306,16 +307,7 @@ describe("transactionMode", () => {
 
 // --- The scheme master -------------------------------------------------------------------------------
 
-const SCHEME_HEADER = [
-  "Unique No", "Scheme Code", "RTA Scheme Code", "AMC Scheme Code", "ISIN", "AMC Code", "Scheme Type", "Scheme Plan", "Scheme Name",
-  "Purchase Allowed", "Purchase Transaction mode", "Minimum Purchase Amount", "Additional Purchase Amount", "Maximum Purchase Amount",
-  "Purchase Amount Multiplier", "Purchase Cutoff Time", "Redemption Allowed", "Redemption Transaction Mode", "Minimum Redemption Qty",
-  "Redemption Qty Multiplier", "Maximum Redemption Qty", "Redemption Amount - Minimum", "Redemption Amount \u2013 Maximum",
-  "Redemption Amount Multiple", "Redemption Cut off Time", "RTA Agent Code", "AMC Active Flag", "Dividend Reinvestment Flag", "SIP FLAG",
-  "STP FLAG", "SWP Flag", "Switch FLAG", "SETTLEMENT TYPE", "AMC_IND", "Face Value", "Start Date", "End Date", "Exit Load Flag", "Exit Load",
-  "Lock-in Period Flag", "Lock-in Period", "Channel Partner Code", "ReOpening Date",
-];
-type Row = Record<string, string>;
+type Row = MasterRow;
 /** A row whose every kept cell differs from every other, so a column read from the wrong header shows. */
 const schemeRow = (overrides: Row = {}): Row => ({
   "Unique No": "17", "Scheme Code": "HDFCX-GR", "RTA Scheme Code": "HX", "AMC Scheme Code": "HX1", ISIN: "INF179K01UT0", "AMC Code": "HDFC_MF",
@@ -329,8 +321,8 @@ const schemeRow = (overrides: Row = {}): Row => ({
   "Exit Load": "1% if redeemed within 365 days", "Lock-in Period Flag": "N", "Lock-in Period": "3 Years", "Channel Partner Code": "", "ReOpening Date": "2020-06-15",
   ...overrides,
 });
-const file = (header: string[], rows: Row[], headerLine = header.join("|")) => [headerLine, ...rows.map((r) => header.map((h) => r[h] ?? "").join("|"))].join("\r\n") + "\r\n";
-const schemeMaster = (rows: Row[], header = SCHEME_HEADER) => file(header, rows);
+const file = masterFile;
+const schemeMaster = (rows: Row[], header = SCHEME_MASTER_HEADER) => file(header, rows);
 
 const RECORD: ExchangeSchemeRecord = {
   line: 2, code: "HDFCX-GR", uniqueNo: 17, isin: "INF179K01UT0", name: "HDFC Flexi Cap Direct Growth", rtaSchemeCode: "HX", amcSchemeCode: "HX1",
@@ -341,14 +333,14 @@ const RECORD: ExchangeSchemeRecord = {
   settlementType: "T2", exitLoad: "1% if redeemed within 365 days", lockIn: "3 Years", startDate: "2013-04-01", endDate: "9999-12-31", reopeningDate: "2020-06-15",
 };
 
-const oneScheme = (overrides: Row, header = SCHEME_HEADER) => parseSchemeMaster(schemeMaster([schemeRow(overrides)], header));
-const oneRecord = (overrides: Row, header = SCHEME_HEADER) => {
+const oneScheme = (overrides: Row, header = SCHEME_MASTER_HEADER) => parseSchemeMaster(schemeMaster([schemeRow(overrides)], header));
+const oneRecord = (overrides: Row, header = SCHEME_MASTER_HEADER) => {
   const { records, problems } = oneScheme(overrides, header);
   expect(problems).toEqual([]);
   expect(records).toHaveLength(1);
   return records[0]!;
 };
-const oneProblem = (overrides: Row, header = SCHEME_HEADER) => {
+const oneProblem = (overrides: Row, header = SCHEME_MASTER_HEADER) => {
   const { records, problems } = oneScheme(overrides, header);
   expect(records).toEqual([]);
   expect(problems).toHaveLength(1);
@@ -361,13 +353,13 @@ describe("parseSchemeMaster", () => {
   });
 
   it("reads the columns in any order and any spelling of their names", () => {
-    const header = [...SCHEME_HEADER].reverse();
+    const header = [...SCHEME_MASTER_HEADER].reverse();
     const odd = header.map((h) => (h === "Scheme Code" ? "  SCHEME   CODE " : h === "Purchase Transaction mode" ? "PURCHASE-TRANSACTION-MODE" : h === "Redemption Amount \u2013 Maximum" ? "redemption_amount_maximum" : h.toLowerCase()));
     expect(parseSchemeMaster(file(header, [schemeRow()], odd.join("|")))).toEqual({ records: [RECORD], problems: [] });
   });
 
   it("needs only its required columns: an absent optional column is no rule, text null, a flag's default", () => {
-    const header = SCHEME_HEADER.filter((h) => SCHEME_MASTER_REQUIRED.includes(normaliseHeader(h) as (typeof SCHEME_MASTER_REQUIRED)[number]));
+    const header = SCHEME_MASTER_HEADER.filter((h) => SCHEME_MASTER_REQUIRED.includes(normaliseHeader(h) as (typeof SCHEME_MASTER_REQUIRED)[number]));
     expect(header).toHaveLength(SCHEME_MASTER_REQUIRED.length);
     expect(oneRecord({}, header)).toEqual({
       line: 2, code: "HDFCX-GR", uniqueNo: null, isin: "INF179K01UT0", name: "HDFC Flexi Cap Direct Growth", rtaSchemeCode: null, amcSchemeCode: null,
@@ -380,13 +372,13 @@ describe("parseSchemeMaster", () => {
   });
 
   it("refuses a file whose header lacks required columns, naming them", () => {
-    const header = SCHEME_HEADER.filter((h) => h !== "ISIN" && h !== "SIP FLAG");
+    const header = SCHEME_MASTER_HEADER.filter((h) => h !== "ISIN" && h !== "SIP FLAG");
     const error = refusal(() => parseSchemeMaster(schemeMaster([schemeRow()], header)));
     expect(error).toBeInstanceOf(MasterFileError);
     expect(error.message).toBe('the scheme master\'s header lacks the columns "isin", "sipflag" (names are matched ignoring case, spaces and punctuation)');
     expect(refusal(() => parseSchemeMaster("")).message).toBe("the scheme master is empty: it needs a header line naming its columns");
     for (const name of SCHEME_MASTER_REQUIRED) {
-      const without = SCHEME_HEADER.filter((h) => normaliseHeader(h) !== name);
+      const without = SCHEME_MASTER_HEADER.filter((h) => normaliseHeader(h) !== name);
       expect(refusal(() => parseSchemeMaster(schemeMaster([schemeRow()], without))).message, name).toBe(
         `the scheme master's header lacks the column "${name}" (names are matched ignoring case, spaces and punctuation)`,
       );
@@ -394,7 +386,7 @@ describe("parseSchemeMaster", () => {
   });
 
   it("empty cells: no rule for numbers and dates, null for text, N for flags, the AMC active, the code as the name", () => {
-    const empty = Object.fromEntries(SCHEME_HEADER.filter((h) => !["Scheme Code", "ISIN", "Purchase Transaction mode"].includes(h)).map((h) => [h, ""]));
+    const empty = Object.fromEntries(SCHEME_MASTER_HEADER.filter((h) => !["Scheme Code", "ISIN", "Purchase Transaction mode"].includes(h)).map((h) => [h, ""]));
     expect(oneRecord(empty)).toEqual({
       line: 2, code: "HDFCX-GR", uniqueNo: null, isin: "INF179K01UT0", name: "HDFCX-GR", rtaSchemeCode: null, amcSchemeCode: null,
       amcCode: null, schemeType: null, schemePlan: null, transactionMode: "BOTH", purchaseAllowed: false, redemptionAllowed: false,
@@ -499,14 +491,14 @@ describe("parseSchemeMaster", () => {
   it("skips lines with their line numbers, keeps the first of a repeated code, and lets a code whose first line was bad come again", () => {
     const text = [
       "",
-      SCHEME_HEADER.join("|"),
-      SCHEME_HEADER.map((h) => schemeRow({ "Scheme Code": "A-GR", "Unique No": "1" })[h]).join("|"),
+      SCHEME_MASTER_HEADER.join("|"),
+      SCHEME_MASTER_HEADER.map((h) => schemeRow({ "Scheme Code": "A-GR", "Unique No": "1" })[h]).join("|"),
       "",
-      SCHEME_HEADER.map((h) => schemeRow({ "Scheme Code": "B-GR", "SIP FLAG": "maybe" })[h]).join("|"),
-      SCHEME_HEADER.map((h) => schemeRow({ "Scheme Code": "A-GR", "Unique No": "2" })[h]).join("|"),
-      SCHEME_HEADER.map((h) => schemeRow({ "Scheme Code": "B-GR", "Unique No": "3" })[h]).join("|"),
-      SCHEME_HEADER.map((h) => schemeRow({ "Scheme Code": "A-GR", "Unique No": "4" })[h]).join("|"),
-      SCHEME_HEADER.map((h) => schemeRow({ "Scheme Code": "B-GR", "Unique No": "5" })[h]).join("|"),
+      SCHEME_MASTER_HEADER.map((h) => schemeRow({ "Scheme Code": "B-GR", "SIP FLAG": "maybe" })[h]).join("|"),
+      SCHEME_MASTER_HEADER.map((h) => schemeRow({ "Scheme Code": "A-GR", "Unique No": "2" })[h]).join("|"),
+      SCHEME_MASTER_HEADER.map((h) => schemeRow({ "Scheme Code": "B-GR", "Unique No": "3" })[h]).join("|"),
+      SCHEME_MASTER_HEADER.map((h) => schemeRow({ "Scheme Code": "A-GR", "Unique No": "4" })[h]).join("|"),
+      SCHEME_MASTER_HEADER.map((h) => schemeRow({ "Scheme Code": "B-GR", "Unique No": "5" })[h]).join("|"),
     ].join("\n");
     const { records, problems } = parseSchemeMaster(text);
     expect(records.map((r) => [r.line, r.code, r.uniqueNo])).toEqual([[3, "A-GR", 1], [7, "B-GR", 3]]);
@@ -527,12 +519,6 @@ describe("parseSchemeMaster", () => {
 
 // --- The SIP master ----------------------------------------------------------------------------------
 
-const SIP_HEADER = [
-  "AMC CODE", "AMC NAME", "SCHEME CODE", "SCHEME NAME", "SIP TRANSACTION MODE", "SIP FREQUENCY", "SIP DATES", "SIP MINIMUM GAP", "SIP MAXIMUM GAP",
-  "SIP INSTALLMENT GAP", "SIP STATUS", "SIP MINIMUM INSTALLMENT AMOUNT", "SIP MAXIMUM INSTALLMENT AMOUNT", "SIP MULTIPLIER AMOUNT",
-  "SIP MINIMUM INSTALLMENT NUMBERS", "SIP MAXIMUM INSTALLMENT NUMBERS", "SCHEME ISIN", "SCHEME TYPE", "PAUSE FLAG", "PAUSE MINIMUM INSTALLMENTS",
-  "PAUSE MAXIMUM INSTALLMENTS", "PAUSE MODIFICATION COUNT", "FILLER 1", "FILLER 2", "FILLER 3", "FILLER 4", "FILLER 5",
-];
 const sipRow = (overrides: Row = {}): Row => ({
   "AMC CODE": "HDFC_MF", "AMC NAME": "HDFC Mutual Fund", "SCHEME CODE": "HDFCX-GR", "SCHEME NAME": "HDFC Flexi Cap", "SIP TRANSACTION MODE": "DP",
   "SIP FREQUENCY": "MONTHLY", "SIP DATES": "1,5,10,15,20,25", "SIP MINIMUM GAP": "30", "SIP MAXIMUM GAP": "90", "SIP INSTALLMENT GAP": "1",
@@ -541,7 +527,7 @@ const sipRow = (overrides: Row = {}): Row => ({
   "PAUSE FLAG": "Y", "PAUSE MINIMUM INSTALLMENTS": "2", "PAUSE MAXIMUM INSTALLMENTS": "3", "PAUSE MODIFICATION COUNT": "4",
   ...overrides,
 });
-const sipMaster = (rows: Row[], header = SIP_HEADER) => file(header, rows);
+const sipMaster = (rows: Row[], header = SIP_MASTER_HEADER) => file(header, rows);
 
 const SIP_RECORD: ExchangeSipRecord = {
   line: 2, code: "HDFCX-GR", frequency: "MONTHLY", transactionMode: "BOTH", dates: [1, 5, 10, 15, 20, 25], minGapDays: 30, maxGapDays: 90,
@@ -549,7 +535,7 @@ const SIP_RECORD: ExchangeSipRecord = {
   isin: "INF179K01UT0", pauseAllowed: true, pauseMinInstallments: 2, pauseMaxInstallments: 3, pauseModificationCount: 4,
 };
 
-const oneSip = (overrides: Row, header = SIP_HEADER) => {
+const oneSip = (overrides: Row, header = SIP_MASTER_HEADER) => {
   const { records, problems } = parseSipMaster(sipMaster([sipRow(overrides)], header));
   expect(problems).toEqual([]);
   expect(records).toHaveLength(1);
@@ -565,7 +551,7 @@ const oneSipProblem = (overrides: Row) => {
 describe("parseSipMaster", () => {
   it("reads every column it keeps, by name", () => {
     expect(parseSipMaster(sipMaster([sipRow()]))).toEqual({ records: [SIP_RECORD], problems: [] });
-    const header = [...SIP_HEADER].reverse();
+    const header = [...SIP_MASTER_HEADER].reverse();
     expect(parseSipMaster(file(header, [sipRow()], header.map((h) => h.toLowerCase().replace(/ /g, "_")).join("|")))).toEqual({ records: [SIP_RECORD], problems: [] });
   });
 
@@ -578,7 +564,7 @@ describe("parseSipMaster", () => {
       isin: null, pauseAllowed: false, pauseMinInstallments: null, pauseMaxInstallments: null, pauseModificationCount: null,
     });
     for (const name of SIP_MASTER_REQUIRED) {
-      const without = SIP_HEADER.filter((h) => normaliseHeader(h) !== name);
+      const without = SIP_MASTER_HEADER.filter((h) => normaliseHeader(h) !== name);
       expect(refusal(() => parseSipMaster(sipMaster([sipRow()], without))).message, name).toBe(
         `the SIP master's header lacks the column "${name}" (names are matched ignoring case, spaces and punctuation)`,
       );
@@ -587,7 +573,7 @@ describe("parseSipMaster", () => {
   });
 
   it("empty cells: no rule, no mode, no ISIN, no pause", () => {
-    const empty = Object.fromEntries(SIP_HEADER.filter((h) => !["SCHEME CODE", "SIP FREQUENCY", "SIP DATES"].includes(h)).map((h) => [h, ""]));
+    const empty = Object.fromEntries(SIP_MASTER_HEADER.filter((h) => !["SCHEME CODE", "SIP FREQUENCY", "SIP DATES"].includes(h)).map((h) => [h, ""]));
     expect(oneSip(empty)).toEqual({
       line: 2, code: "HDFCX-GR", frequency: "MONTHLY", transactionMode: null, dates: [1, 5, 10, 15, 20, 25], minGapDays: null, maxGapDays: null,
       installmentGap: null, active: false, minAmount: null, maxAmount: null, multiple: null, minInstallments: null, maxInstallments: null,

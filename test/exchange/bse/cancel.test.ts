@@ -6,7 +6,7 @@ import { maskFreeText } from "../../../src/lib/mask.js";
 import { useTestApp } from "../../helpers/app.js";
 import { createBseScheme } from "../../helpers/bse-double/schemes.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
-import { pendingInvestor } from "../../helpers/investors.js";
+import { investorKnownToExchange } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
 import { dayPlus, eventNames, placedOrder, today } from "../../helpers/orders.js";
 
@@ -16,13 +16,7 @@ const env: Record<string, string> = {};
 const double = useBseDouble(env);
 const app = useTestApp(env);
 
-async function registeredInvestor() {
-  const { token } = await app.newDistributor();
-  const investor = await pendingInvestor(app, token);
-  await app.prisma.investor.update({ where: { id: investor.id }, data: { status: "REGISTERED" } });
-  const { uccCode } = await app.prisma.investor.findUniqueOrThrow({ where: { id: investor.id } });
-  return { token, account: investor.account, uccCode };
-}
+const registeredInvestor = () => investorKnownToExchange(app);
 
 type Ctx = Awaited<ReturnType<typeof registeredInvestor>>;
 const cancel = (ctx: Ctx, id: string) => app.http("POST", `/api/orders/v1/${id}/cancel`, { token: ctx.token });

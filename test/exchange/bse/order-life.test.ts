@@ -7,7 +7,7 @@ import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { hurried } from "../../helpers/bse-double/hurried.js";
 import { registerInvestor } from "../../../src/investors/jobs/register.js";
 import { checkMandateStatus, registerMandate } from "../../../src/mandates/jobs/register.js";
-import { mandateBody, pendingInvestor } from "../../helpers/investors.js";
+import { investorKnownToExchange, mandateBody, pendingInvestor } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
 import { createDueInstallments } from "../../../src/orders/schedule.js";
 import { eventNames, placedOrder, today } from "../../helpers/orders.js";
@@ -17,17 +17,7 @@ const env: Record<string, string> = {};
 const double = useBseDouble(env);
 const app = useTestApp(env);
 
-/**
- * An investor the exchange already knows. Registration (UCC, FATCA) through the adapter is another
- * slice's, so the investor is REGISTERED in the database, as that registration would leave it.
- */
-async function registeredInvestor() {
-  const { token } = await app.newDistributor();
-  const investor = await pendingInvestor(app, token);
-  await app.prisma.investor.update({ where: { id: investor.id }, data: { status: "REGISTERED" } });
-  const { uccCode } = await app.prisma.investor.findUniqueOrThrow({ where: { id: investor.id } });
-  return { token, account: investor.account, uccCode };
-}
+const registeredInvestor = () => investorKnownToExchange(app);
 
 const sync = () => runTask(app, syncOrdersWithExchange, {});
 

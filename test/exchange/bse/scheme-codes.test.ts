@@ -4,7 +4,7 @@ import { importExchangeMasters } from "../../../src/masters/exchange-masters.imp
 import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { createBseScheme } from "../../helpers/bse-double/schemes.js";
-import { pendingInvestor } from "../../helpers/investors.js";
+import { investorKnownToExchange } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
 import { createAmfiScheme, eventNames, placedOrder, testIsin } from "../../helpers/orders.js";
 
@@ -17,13 +17,7 @@ const env: Record<string, string> = {};
 const double = useBseDouble(env);
 const app = useTestApp(env);
 
-async function registeredInvestor() {
-  const { token } = await app.newDistributor();
-  const investor = await pendingInvestor(app, token);
-  await app.prisma.investor.update({ where: { id: investor.id }, data: { status: "REGISTERED" } });
-  const { uccCode } = await app.prisma.investor.findUniqueOrThrow({ where: { id: investor.id } });
-  return { token, account: investor.account, uccCode };
-}
+const registeredInvestor = () => investorKnownToExchange(app);
 
 const lumpSum = (schemeCode: string, extra: Record<string, unknown> = {}) => ({ order_type: "LUMPSUM_PURCHASE", scheme_code: schemeCode, amount: 5000, purchase_type: "FRESH", ...extra });
 

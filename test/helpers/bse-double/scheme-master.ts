@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { SCHEME_MASTER_HEADER, SIP_MASTER_HEADER } from "../exchange-masters.js";
 
 /**
  * The exchange's scheme master as the double holds it: the codes it trades and the holding modes each serves
@@ -14,16 +15,6 @@ export type DoubleMode = "P" | "D" | "DP";
 /** The double's default master: the codes the adapter-level tests name (test/fixtures/bse/scheme-master.txt). */
 export const DEFAULT_SCHEME_MASTER = path.resolve(import.meta.dirname, "../../fixtures/bse/scheme-master.txt");
 
-/** The columns the double writes, in the exchange's published order and spelling (exchange-masters.md). */
-const HEADER = [
-  "Unique No", "Scheme Code", "RTA Scheme Code", "AMC Scheme Code", "ISIN", "AMC Code", "Scheme Type", "Scheme Plan", "Scheme Name",
-  "Purchase Allowed", "Purchase Transaction mode", "Minimum Purchase Amount", "Additional Purchase Amount", "Maximum Purchase Amount",
-  "Purchase Amount Multiplier", "Purchase Cutoff Time", "Redemption Allowed", "Redemption Transaction Mode", "Minimum Redemption Qty",
-  "Redemption Qty Multiplier", "Maximum Redemption Qty", "Redemption Amount - Minimum", "Redemption Amount \u2013 Maximum",
-  "Redemption Amount Multiple", "Redemption Cut off Time", "RTA Agent Code", "AMC Active Flag", "Dividend Reinvestment Flag", "SIP FLAG",
-  "STP FLAG", "SWP Flag", "Switch FLAG", "SETTLEMENT TYPE", "AMC_IND", "Face Value", "Start Date", "End Date", "Exit Load Flag", "Exit Load",
-  "Lock-in Period Flag", "Lock-in Period", "Channel Partner Code", "ReOpening Date",
-];
 
 const normalise = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
 
@@ -62,18 +53,13 @@ export class DoubleSchemeMaster {
 
   /** A SIP master for every code: MONTHLY, QUARTERLY and WEEKLY on days 1-28, any amount from 100 (the exchange's SIP master layout). */
   sipText(): string {
-    const header = [
-      "AMC CODE", "AMC NAME", "SCHEME CODE", "SCHEME NAME", "SIP TRANSACTION MODE", "SIP FREQUENCY", "SIP DATES", "SIP MINIMUM GAP", "SIP MAXIMUM GAP",
-      "SIP INSTALLMENT GAP", "SIP STATUS", "SIP MINIMUM INSTALLMENT AMOUNT", "SIP MAXIMUM INSTALLMENT AMOUNT", "SIP MULTIPLIER AMOUNT",
-      "SIP MINIMUM INSTALLMENT NUMBERS", "SIP MAXIMUM INSTALLMENT NUMBERS", "SCHEME ISIN", "SCHEME TYPE", "PAUSE FLAG",
-    ];
     const days = Array.from({ length: 28 }, (_, i) => i + 1).join(",");
     const lines = [...this.rows].flatMap(([code, row]) =>
       ["MONTHLY", "QUARTERLY", "WEEKLY"].map((frequency) =>
         ["DOUBLE_MF", "Double Mutual Fund", code, `Double ${code}`, row.mode, frequency, days, "0", "", "1", "Y", "100", "", "1", "1", "", row.isin, "EQUITY", "N"].join("|"),
       ),
     );
-    return [header.join("|"), ...lines].join("\n") + "\n";
+    return [SIP_MASTER_HEADER.join("|"), ...lines].join("\n") + "\n";
   }
 
   /** The whole master as the exchange publishes it: what a test imports into the service. */
@@ -85,8 +71,8 @@ export class DoubleSchemeMaster {
         "Minimum Purchase Amount": "100", "Purchase Amount Multiplier": "0", "Purchase Cutoff Time": "15:00:00", "Redemption Cut off Time": "15:00:00",
         "AMC Active Flag": "1", "SIP FLAG": "Y", "STP FLAG": "Y", "SWP Flag": "Y", "Switch FLAG": "Y", "Start Date": "01-01-2010",
       };
-      return HEADER.map((h) => cells[h] ?? "").join("|");
+      return SCHEME_MASTER_HEADER.map((h) => cells[h] ?? "").join("|");
     });
-    return [HEADER.join("|"), ...lines].join("\n") + "\n";
+    return [SCHEME_MASTER_HEADER.join("|"), ...lines].join("\n") + "\n";
   }
 }
