@@ -1018,7 +1018,7 @@ export interface components {
             /** @description What went wrong. */
             error: {
                 /**
-                 * @description What went wrong, from a closed list (README, "Errors": what each means and what to do).
+                 * @description What went wrong, from a closed list (docs/guide.md, "Errors": what each means and what to do).
                  * @enum {string}
                  */
                 code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "INVALID_STATE" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
@@ -1031,7 +1031,7 @@ export interface components {
                     /** @description What the field must be. */
                     message: string;
                     /**
-                     * @description Why the field failed, from a closed list (README, "Errors").
+                     * @description Why the field failed, from a closed list (docs/guide.md, "Errors").
                      * @enum {string}
                      */
                     reason: "required" | "invalid_type" | "invalid_value" | "invalid_format" | "too_small" | "too_big" | "not_multiple" | "unknown_field" | "invalid_date" | "too_many_decimals" | "invalid_country" | "date_in_future" | "date_in_past" | "not_individual_pan" | "age_not_allowed" | "field_not_allowed" | "rule_violated" | "duplicate" | "nul_character" | "too_deep" | "malformed_json" | "incomplete_body" | "repeated_field" | "invalid_cursor" | "pan_already_registered" | "bank_account_not_found" | "investor_mismatch" | "investor_not_registered" | "mandate_not_registered" | "amount_exceeds_mandate_limit" | "before_mandate_start" | "after_mandate_end" | "beyond_mandate_end" | "sip_not_active" | "scheme_not_found" | "purchase_not_allowed" | "sip_not_allowed" | "redemption_not_allowed" | "same_scheme" | "amount_below_minimum" | "amount_not_multiple" | "no_units_held" | "units_exceed_holding" | "amount_exceeds_holding" | "scheme_not_tradable" | "stp_not_allowed" | "swp_not_allowed" | "switch_not_allowed" | "amount_above_maximum" | "units_below_minimum" | "units_above_maximum" | "units_not_multiple" | "sip_frequency_not_allowed" | "sip_date_not_allowed" | "installments_out_of_range" | "sip_start_too_soon" | "sip_start_too_late" | "target_not_allowed" | "investor_not_found" | "amc_not_found";
@@ -1919,7 +1919,7 @@ export interface operations {
                             /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
                             id: string;
                             /**
-                             * @description The resource's state; the values are listed in the schema, their moves in README.
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                              * @enum {string}
                              */
                             status: "PENDING" | "REGISTERED" | "REJECTED";
@@ -2203,7 +2203,7 @@ export interface operations {
                         /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
                         id: string;
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "PENDING" | "REGISTERED" | "REJECTED";
@@ -2402,7 +2402,7 @@ export interface operations {
                         /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
                         id: string;
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "PENDING" | "REGISTERED" | "REJECTED";
@@ -2817,7 +2817,7 @@ export interface operations {
                         /** @description The last date (YYYY-MM-DD); null or omitted: until cancelled. */
                         end_date: string | null;
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "PENDING" | "REGISTERED" | "REJECTED" | "CANCELLED";
@@ -2910,7 +2910,7 @@ export interface operations {
                         /** @description The last date (YYYY-MM-DD); null or omitted: until cancelled. */
                         end_date: string | null;
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "PENDING" | "REGISTERED" | "REJECTED" | "CANCELLED";
@@ -2991,7 +2991,7 @@ export interface operations {
                         /** @description The last date (YYYY-MM-DD); null or omitted: until cancelled. */
                         end_date: string | null;
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "PENDING" | "REGISTERED" | "REJECTED" | "CANCELLED";
@@ -4037,7 +4037,7 @@ export interface operations {
                              */
                             order_type: "LUMPSUM_PURCHASE" | "REDEMPTION" | "SWITCH" | "SIP" | "XSIP" | "STP" | "SWP" | "SIP_TOPUP";
                             /**
-                             * @description The resource's state; the values are listed in the schema, their moves in README.
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                              * @enum {string}
                              */
                             status: "PENDING" | "ACCEPTED" | "REJECTED" | "FAILED" | "ALLOTTED" | "CANCELLED";
@@ -4325,7 +4325,7 @@ export interface operations {
                          */
                         order_type: "LUMPSUM_PURCHASE" | "REDEMPTION" | "SWITCH" | "SIP" | "XSIP" | "STP" | "SWP" | "SIP_TOPUP";
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "PENDING" | "ACCEPTED" | "REJECTED" | "FAILED" | "ALLOTTED" | "CANCELLED";
@@ -4396,7 +4396,7 @@ export interface operations {
                          */
                         order_type: "LUMPSUM_PURCHASE" | "REDEMPTION" | "SWITCH" | "SIP" | "XSIP" | "STP" | "SWP" | "SIP_TOPUP";
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "PENDING" | "ACCEPTED" | "REJECTED" | "FAILED" | "ALLOTTED" | "CANCELLED";
@@ -4580,7 +4580,7 @@ export interface operations {
                          */
                         order_type: "LUMPSUM_PURCHASE" | "REDEMPTION" | "SWITCH" | "SIP" | "XSIP" | "STP" | "SWP" | "SIP_TOPUP";
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "PENDING" | "ACCEPTED" | "REJECTED" | "FAILED" | "ALLOTTED" | "CANCELLED";
@@ -4773,7 +4773,7 @@ export interface operations {
                             /** @description Units, at most 3 decimals. */
                             units: number | null;
                             /**
-                             * @description The resource's state; the values are listed in the schema, their moves in README.
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                              * @enum {string}
                              */
                             status: "SCHEDULED" | "CREATED" | "CANCELLED";
@@ -4837,7 +4837,7 @@ export interface operations {
                         /** @description Rupees, at most 2 decimals. */
                         amount: number;
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "PENDING" | "CAPTURED" | "FAILED" | "REFUNDED";
@@ -4907,7 +4907,7 @@ export interface operations {
                         /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
                         id: string;
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "ACTIVE" | "CONFIRMED" | "PAID" | "EXPIRED" | "CANCELLED";
@@ -5003,11 +5003,11 @@ export interface operations {
                             /** @description Rupees, at most 2 decimals. */
                             amount: number;
                             /**
-                             * @description The resource's state; the values are listed in the schema, their moves in README.
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                              * @enum {string}
                              */
                             status: "PENDING" | "CAPTURED" | "FAILED" | "REFUNDED";
-                            /** @description Why the payment failed, from a closed list (README); null unless FAILED. */
+                            /** @description Why the payment failed, from a closed list (docs/guide.md, "Errors"); null unless FAILED. */
                             failure_code: ("payment_expired" | "invalid_vpa" | "bank_declined" | "user_cancelled" | "insufficient_funds" | "tpv_failed") | null;
                         } | null;
                     };
@@ -5064,7 +5064,7 @@ export interface operations {
                          */
                         order_type: "LUMPSUM_PURCHASE" | "REDEMPTION" | "SWITCH" | "SIP" | "XSIP" | "STP" | "SWP" | "SIP_TOPUP";
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "PENDING" | "ACCEPTED" | "REJECTED" | "FAILED" | "ALLOTTED" | "CANCELLED";
@@ -5105,7 +5105,7 @@ export interface operations {
                          */
                         order_type: "LUMPSUM_PURCHASE" | "REDEMPTION" | "SWITCH" | "SIP" | "XSIP" | "STP" | "SWP" | "SIP_TOPUP";
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "PENDING" | "ACCEPTED" | "REJECTED" | "FAILED" | "ALLOTTED" | "CANCELLED";
@@ -5219,7 +5219,7 @@ export interface operations {
                             fail: string;
                         } | null;
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "PENDING" | "CAPTURED" | "FAILED" | "REFUNDED";
@@ -5253,7 +5253,7 @@ export interface operations {
                             fail: string;
                         } | null;
                         /**
-                         * @description The resource's state; the values are listed in the schema, their moves in README.
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                          * @enum {string}
                          */
                         status: "PENDING" | "CAPTURED" | "FAILED" | "REFUNDED";
@@ -6126,7 +6126,7 @@ export interface operations {
             query?: {
                 /** @description The remark to report (default: a sandbox remark). */
                 remark?: string;
-                /** @description Why the payment failed, from a closed list (README); null unless FAILED. */
+                /** @description Why the payment failed, from a closed list (docs/guide.md, "Errors"); null unless FAILED. */
                 failure_code?: "payment_expired" | "invalid_vpa" | "bank_declined" | "user_cancelled" | "insufficient_funds" | "tpv_failed";
             };
             header?: never;
@@ -6296,7 +6296,7 @@ export interface operations {
                             /** @description The event's name, e.g. `order.allotted`. */
                             event: string;
                             /**
-                             * @description The resource's state; the values are listed in the schema, their moves in README.
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                              * @enum {string}
                              */
                             status: "PENDING" | "DELIVERED" | "PARKED" | "FAILED";
@@ -6362,7 +6362,7 @@ export interface operations {
                             /** @description The event's name, e.g. `order.allotted`. */
                             event: string;
                             /**
-                             * @description The resource's state; the values are listed in the schema, their moves in README.
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                              * @enum {string}
                              */
                             status: "PENDING" | "DELIVERED" | "PARKED" | "FAILED";
@@ -6453,7 +6453,7 @@ export interface operations {
                             /** @description The event's name, e.g. `order.allotted`. */
                             event: string;
                             /**
-                             * @description The resource's state; the values are listed in the schema, their moves in README.
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                              * @enum {string}
                              */
                             status: "PENDING" | "DELIVERED" | "PARKED" | "FAILED";

@@ -5,12 +5,12 @@ import { DETAIL_REASONS, ERROR_STATUS } from "../src/lib/errors.js";
 import { ORDER_FAILURE_CODES } from "../src/orders/order.states.js";
 import { PAYMENT_FAILURE_CODES } from "../src/payments/payment.states.js";
 
-/** README's "Errors" section: its tables, each as rows of cells (header and separator dropped). */
+/** The guide's "Errors" section (docs/guide.md): its tables, each as rows of cells (header and separator dropped). */
 function errorTables(): Array<{ header: string[]; rows: string[][] }> {
-  const readme = readFileSync(path.resolve(import.meta.dirname, "..", "README.md"), "utf8");
-  const start = readme.indexOf("\n### Errors\n");
-  expect(start, 'README has a "### Errors" section').toBeGreaterThan(0);
-  const end = readme.indexOf("\n### ", start + 1);
+  const readme = readFileSync(path.resolve(import.meta.dirname, "..", "docs", "guide.md"), "utf8");
+  const start = readme.indexOf("\n## Errors\n");
+  expect(start, 'docs/guide.md has a "## Errors" section').toBeGreaterThan(0);
+  const end = readme.indexOf("\n## ", start + 1);
   const lines = readme.slice(start, end).split("\n");
   const tables: Array<{ header: string[]; rows: string[][] }> = [];
   const cells = (line: string) => line.slice(1, -1).split(" | ").map((cell) => cell.trim());

@@ -19,7 +19,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
  * The closed set of `reason` codes of a 400's details: what a client can branch on, whichever
- * resource answered. README ("Errors") explains each one; adding one means a row there too.
+ * resource answered. docs/guide.md ("Errors") explains each one; adding one means a row there too.
  */
 export const DETAIL_REASONS = [
   // Schema validation (from the zod issue code).

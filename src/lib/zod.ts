@@ -56,14 +56,14 @@ export const ErrorEnvelope = z
     success: z.literal(false).describe("Always false in an error."),
     error: z
       .object({
-        code: z.enum(ERROR_CODES).describe("What went wrong, from a closed list (README, \"Errors\": what each means and what to do)."),
+        code: z.enum(ERROR_CODES).describe("What went wrong, from a closed list (docs/guide.md, \"Errors\": what each means and what to do)."),
         message: z.string().describe("What went wrong and what to change, in words (PANs masked)."),
         details: z
           .array(
             z.object({
               path: z.string().describe("The failing field, dotted (`bank_accounts[0].ifsc`); empty for the whole body; a header's name for a header."),
               message: z.string().describe("What the field must be."),
-              reason: z.enum(DETAIL_REASONS).describe("Why the field failed, from a closed list (README, \"Errors\")."),
+              reason: z.enum(DETAIL_REASONS).describe("Why the field failed, from a closed list (docs/guide.md, \"Errors\")."),
             }),
           )
           .optional()

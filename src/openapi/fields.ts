@@ -35,7 +35,7 @@ export const FIELD_DESCRIPTIONS: Record<string, string> = {
   request_id: "The request's id, also in the X-Request-Id header: quote it when asking for support.",
   details: "For VALIDATION_ERROR: one entry per failing field.",
   path: "The failing field, dotted (`bank_accounts[0].ifsc`); empty for the whole body; a header's name for a header.",
-  reason: "Why the field failed, from a closed list (README, \"Errors\").",
+  reason: "Why the field failed, from a closed list (docs/guide.md, \"Errors\").",
   code: "A code from a closed list.",
   deleted: "Always true: the subscription was deleted.",
   // Ids and references.
@@ -66,9 +66,9 @@ export const FIELD_DESCRIPTIONS: Record<string, string> = {
   date_of_birth: "Date of birth (YYYY-MM-DD).",
   date: "The cheque's date (YYYY-MM-DD).",
   // Statuses and kinds.
-  status: "The resource's state; the values are listed in the schema, their moves in README.",
+  status: "The resource's state; the values are listed in the schema, their moves in docs/decisions.md.",
   payment_status: "The order's payment: NOT_REQUIRED (nothing to pay: redemptions, switches, plans debited by mandate), UNPAID, PENDING, PAID, FAILED or REFUNDED.",
-  failure_code: "Why the payment failed, from a closed list (README); null unless FAILED.",
+  failure_code: "Why the payment failed, from a closed list (docs/guide.md, \"Errors\"); null unless FAILED.",
   order_type: "The kind of order: LUMPSUM_PURCHASE, REDEMPTION, SWITCH, SIP, XSIP, STP, SWP or SIP_TOPUP.",
   purchase_type: "FRESH (a new folio) or ADDITIONAL (into an existing folio, `folio_no`).",
   holding_mode: "How the units are held: CDSL or NSDL (demat) or PHYSICAL (a folio with the registrar).",

@@ -17,7 +17,7 @@ export const ORDER_FAILURE_CODES = [
   "exchange_rejected",
   "exchange_unreachable",
   "allotment_rejected",
-  // What the exchange's remarks say, where they say it (exchange/bse/remarks.ts; README "BSE remarks").
+  // What the exchange's remarks say, where they say it (exchange/bse/remarks.ts; docs/operations.md "Remarks").
   "client_not_registered",
   "mandate_invalid",
   "payout_account_invalid",

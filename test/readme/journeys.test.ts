@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanChildEnv, freePort, ROOT, runEntry, waitForOutput, type Started } from "../helpers/process.js";
 import { brokenPromises, contains, journeysOf, journeyScript, PRELUDE, promisesOf, recordedCalls } from "./journeys.js";
 
-// The README's journeys, run as a user would: bash, curl and jq against a freshly started service (its own
+// The journeys of docs/guide.md, run as a user would: bash, curl and jq against a freshly started service (its own
 // data directory and ports), in a directory that looks like the repository (the commands use .data and
 // `npm run mf`). Every `# <status> {fields}` comment under a request is checked against that request's answer.
 const JOURNEYS = ["setup", "onboarding", "orders", "exchange-rules", "installments", "mandate-payments", "holdings", "webhooks", "order-links", "broker-changes"];
@@ -64,7 +64,7 @@ describe("README journeys", () => {
   });
 
   it("every journey block runs in order on a fresh start and answers what its comments promise", async () => {
-    const readme = await readFile(path.join(ROOT, "README.md"), "utf8");
+    const readme = await readFile(path.join(ROOT, "docs", "guide.md"), "utf8");
     const journeys = journeysOf(readme);
     expect(journeys.map((j) => j.name)).toEqual(JOURNEYS);
     const promises = promisesOf(readme, journeys);

@@ -14,7 +14,7 @@ let worker: WorkerHandle;
 let receiver: Started | undefined;
 
 async function readmeReceiver(): Promise<string> {
-  const readme = await readFile(path.join(ROOT, "README.md"), "utf8");
+  const readme = await readFile(path.join(ROOT, "docs", "guide.md"), "utf8");
   const section = readme.slice(readme.indexOf("### Verifying webhooks (receivers)"));
   const code = section.match(/```ts\n([\s\S]*?)```/)?.[1];
   if (!code) throw new Error("README: no ts block under 'Verifying webhooks (receivers)'");

@@ -61,7 +61,7 @@ export type LoginCheck =
 /** A redemption's or SWP's refusal before sending: the exchange requires the account the money goes to. */
 export const NO_PAYOUT_ACCOUNT = "THE INVESTOR HAS NO BANK ACCOUNT FOR THE PAYOUT";
 
-/** How long the order status report may lag behind order entry (README "The production exchange"). */
+/** How long the order status report may lag behind order entry (docs/operations.md "The production exchange"). */
 export const REPORT_LAG_MS = 15 * 60_000;
 
 /** What one order request became: the placement, and a switch's switch-in order number. */
@@ -70,7 +70,7 @@ type SentAnswer = OrderEntryAnswer & { secondOrderNumber?: string | null };
 /**
  * The exchange port over BSE StAR MF's web services: sessions, order entry (lump sums, SIP top-ups,
  * redemptions), the durable TransNo and its per-order record, and the reports (order status, allotment
- * and redemption statements). The methods not built yet answer NotSupportedByBseError (README "The
+ * and redemption statements). The methods not built yet answer NotSupportedByBseError (docs/operations.md "The
  * production exchange").
  */
 export class BseExchange implements ExchangePort {
@@ -441,7 +441,7 @@ export class BseExchange implements ExchangePort {
   }
   /**
    * The document has no mandate cancellation (a mandate is cancelled with the bank): a final "not cancelled"
-   * whose remark tells the operator what to do (README "The production exchange"); nothing is sent.
+   * whose remark tells the operator what to do (docs/operations.md "The production exchange"); nothing is sent.
    */
   cancelMandate(_mandateId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
     return Promise.resolve({ cancelled: false, remark: MANDATE_CANCEL_REMARK });

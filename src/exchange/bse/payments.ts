@@ -37,7 +37,7 @@ export const UPI_BANK_CODES: Readonly<Record<string, string>> = {
 
 /**
  * The payment API's and flag 11's refusals that name a cause of the closed payment failure codes; every
- * other refusal is `bank_declined` (README "Payments through the exchange").
+ * other refusal is `bank_declined` (docs/operations.md "Payments through the exchange").
  */
 export const PAYMENT_REMARK_PATTERNS: ReadonlyArray<readonly [RegExp, PaymentFailureCode]> = [
   [/INVALID CLIENT ACCOUNT NUMBER|THIRD PARTY|TPV/i, "tpv_failed"],

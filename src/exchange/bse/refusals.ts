@@ -6,7 +6,7 @@ import { failureCodeFor, providerRemark } from "./remarks.js";
 import { isSessionRefusal } from "./sessions.js";
 
 /**
- * The exchange refused a request for our login or our member/user (README "Refusals of the login or the
+ * The exchange refused a request for our login or our member/user (docs/operations.md "Refusals of the login or the
  * member"): "unavailable", so the job retries; nothing was created at the exchange, so a TransNo sent with it
  * is NOT_PLACED.
  */

@@ -3,7 +3,7 @@ import type { OrderFailureCode } from "../../orders/order.states.js";
 
 /**
  * The exchange's free-text remarks: kept as they came (PANs masked) in provider_remark, and mapped to the
- * closed failure_code list by the texts the exchange's documents show, one row each (README "Remarks",
+ * closed failure_code list by the texts the exchange's documents show, one row each (docs/operations.md "Remarks",
  * which a test holds equal to this list). The first row whose text the remark contains (any case) decides,
  * so the mandate rows come before the client and member rows their texts also contain; anything else is
  * `exchange_rejected`. Order entry has no error list of its own (the document says so), so the rows are

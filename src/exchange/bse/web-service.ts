@@ -3,7 +3,7 @@ import { contractParam, WEB_SERVICE } from "./soap.js";
 import type { BseTransport } from "./transport.js";
 
 /**
- * How StarMFWebService (bse-starmf-services.md §6-8) is called: the one place to switch it (README, UAT
+ * How StarMFWebService (bse-starmf-services.md §6-8) is called: the one place to switch it (docs/operations.md, UAT
  * open point "StarMFWebService: SOAP or JSON"). The document supports both readings for §6-7: it names
  * each operation's data contract (WCF's SOAP face, `.svc/Secure`, one `Param` contract whose members go
  * in ordinal order) and, for the mandate services and child orders, gives JSON names and samples with no

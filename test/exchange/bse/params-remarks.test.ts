@@ -7,7 +7,7 @@ import { internalRefOf, MAX_MEMBER_ID_LENGTH, memberIdProblem } from "../../../s
 
 /** README's remark table ("- **Remarks** (`remarks.ts`)"): its rows as [text, failure_code], and the code of "anything else". */
 function readmeRemarkTable(): { rows: Array<[string, string]>; otherwise: string | null } {
-  const lines = readFileSync("README.md", "utf8").split("\n");
+  const lines = readFileSync("docs/operations.md", "utf8").split("\n");
   const start = lines.findIndex((line) => line.startsWith("- **Remarks** (`remarks.ts`)"));
   expect(start).toBeGreaterThanOrEqual(0);
   const header = lines.findIndex((line, i) => i > start && line.trim().startsWith("|"));
