@@ -1,11 +1,24 @@
 /**
- * The one-way rule of README "How it is built", checked in CI (`npm run lint:deps`).
- * Type-only imports count too (tsPreCompilationDeps), except where a rule says otherwise.
+ * The one-way rule of README "The map of the code", checked in CI (`npm run lint:deps`): three kinds of code in
+ * three places, and the assembly above them.
+ *
+ *   src/*.ts, src/pages/, src/seed/, src/openapi/   the assembly: entry points, the app router, the task list, the
+ *                                                   hosted pages, the sandbox seed, the OpenAPI document
+ *   src/domains/<domain>/                           the business (mutual funds), one folder per domain
+ *   src/integrations/<party>/                       the parties outside: the exchange, the registrars, AMFI
+ *   src/platform/                                   knows nothing of mutual funds: http, trpc, db, jobs, lib
+ *
+ * Type-only imports count too (tsPreCompilationDeps).
  */
-/** The entry points and the assembly points: the top floor. */
-const TOP = "^src/(app|main|shutdown|cli|runtime|worker|router|openapi|tasks|build-services)[.]ts$";
-/** The transports: tRPC, the REST adapter over it, and the hosted pages (HTML for investors, over the same services). */
-const EDGE = "^src/(trpc|http|pages)/";
+/** The configuration (src/env.ts) sits below the domains that read it; the other files at the top are the assembly. */
+const TOP = "^src/(?!env[.]ts$)[^/]+[.]tsx?$";
+const ASSEMBLY = [TOP, "^src/(pages|seed|openapi)/"];
+/** An integration's adapters for one party (its port's implementations): only the integration itself and the assembly use them. */
+const ADAPTERS = "^src/integrations/exchange/bse/";
+/** The transports: tRPC's procedure machinery and the HTTP layer. */
+const TRANSPORT = "^src/platform/(trpc|http)/";
+/** A domain's edge: its router, its raw HTTP handlers, and the procedure builders and request context all routers share. */
+const DOMAIN_EDGE = ["[.]router[.]ts$", "[.]http[.]ts$", "^src/domains/shared/(procedures|context)[.]ts$"];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -18,39 +31,53 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: "edge-only-at-the-edge",
-      comment: "Only the top and the transports (trpc/, http/, pages/) know tRPC, HTTP and HTML; domains, jobs and the ground floor do not.",
+      name: "platform-knows-no-business",
+      comment: "src/platform/ knows nothing of mutual funds: it imports only itself (and, in db/, the generated Prisma client).",
       severity: "error",
-      from: { path: "^src/", pathNot: [TOP, EDGE, "[.]router[.]ts$"] },
-      to: { path: EDGE },
+      from: { path: "^src/platform/" },
+      to: { path: "^src/", pathNot: ["^src/platform/", "^src/generated/"] },
     },
     {
-      name: "routers-reach-only-trpc-init",
-      comment: "A domain's *.router.ts is its edge: it may take the procedure builders of trpc/init.ts, nothing else of trpc/ or http/.",
+      name: "integrations-import-no-domain",
+      comment: "src/integrations/ speaks for the parties outside: it imports the platform and other integrations, never a domain or the assembly.",
       severity: "error",
-      from: { path: "[.]router[.]ts$", pathNot: EDGE },
-      to: { path: EDGE, pathNot: "^src/trpc/init[.]ts$" },
+      from: { path: "^src/integrations/" },
+      to: { path: "^src/", pathNot: ["^src/platform/", "^src/integrations/", "^src/generated/"] },
+    },
+    {
+      name: "domains-use-ports-not-adapters",
+      comment: "A domain talks to a party outside through its port (integrations/<party>/*.ts), never through the adapter behind it (bse/): which adapter runs is the assembly's choice.",
+      severity: "error",
+      from: { path: "^src/domains/" },
+      to: { path: ADAPTERS },
+    },
+    {
+      name: "domains-below-the-assembly",
+      comment: "Domains import the platform, the integrations' ports and each other; never the assembly above them (entry points, hosted pages, seed, OpenAPI document).",
+      severity: "error",
+      from: { path: "^src/domains/" },
+      to: { path: ASSEMBLY },
+    },
+    {
+      name: "transport-only-at-the-edge",
+      comment: "Inside a domain only its edge (*.router.ts, *.http.ts, shared/procedures.ts and shared/context.ts) knows tRPC and HTTP; services, rules, repos and jobs do not.",
+      severity: "error",
+      from: { path: "^src/domains/", pathNot: DOMAIN_EDGE },
+      to: { path: TRANSPORT },
     },
     {
       name: "nothing-imports-the-top",
       comment: "The entry points and assembly points (app router, OpenAPI document, task list, services) import the layers; no layer imports them.",
       severity: "error",
-      from: { path: "^src/", pathNot: TOP },
+      from: { path: "^src/", pathNot: ASSEMBLY },
       to: { path: TOP },
     },
     {
       name: "lib-is-the-ground",
-      comment: "lib/ is the ground floor: it imports nothing of src/ but lib/ itself (env.ts reads its helpers, so not the other way).",
+      comment: "platform/lib/ is the ground floor: it imports nothing of src/ but lib/ itself.",
       severity: "error",
-      from: { path: "^src/lib/" },
-      to: { path: "^src/", pathNot: "^src/lib/" },
-    },
-    {
-      name: "core-runs-on-the-ground",
-      comment: "core/ runs only lib/, db/ and env.ts; its Services type may name the types of the services it holds.",
-      severity: "error",
-      from: { path: "^src/core/" },
-      to: { path: "^src/", pathNot: ["^src/(core|lib|db)/", "^src/env[.]ts$"], dependencyTypesNot: ["type-only"] },
+      from: { path: "^src/platform/lib/" },
+      to: { path: "^src/", pathNot: "^src/platform/lib/" },
     },
     {
       name: "no-barrels",
@@ -61,9 +88,9 @@ module.exports = {
     },
     {
       name: "prisma-only-in-repos-and-db",
-      comment: "The Prisma client and the generated models are imported only by *.repo.ts and db/ (lib/money.ts: Prisma's Decimal, the money type); the calls themselves (services.prisma.x, tx.x, $queryRaw), which import nothing, are checked by scripts/prisma-calls.ts in the same npm run lint:deps.",
+      comment: "The Prisma client and the generated models are imported only by *.repo.ts and platform/db/ (platform/lib/money.ts: Prisma's Decimal, the money type); the calls themselves (services.prisma.x, tx.x, $queryRaw), which import nothing, are checked by scripts/prisma-calls.ts in the same npm run lint:deps.",
       severity: "error",
-      from: { path: "^src/", pathNot: ["[.]repo[.]ts$", "^src/db/", "^src/generated/", "^src/lib/money[.]ts$"] },
+      from: { path: "^src/", pathNot: ["[.]repo[.]ts$", "^src/platform/db/", "^src/generated/", "^src/platform/lib/money[.]ts$"] },
       to: { path: ["^node_modules/@prisma/client", "^src/generated/"] },
     },
   ],

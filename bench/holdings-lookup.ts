@@ -13,7 +13,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { createDistributor } from "../src/auth/distributors.service.js";
+import { createDistributor } from "../src/domains/auth/distributors.service.js";
 import { cpuPerRequest, failOnUnexpected, runBaseline, warmAndRun, type LoadSpec } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
 import { LOOKUP } from "./harness/raw-sql.js";

@@ -1,6 +1,6 @@
 /**
  * A micro-benchmark of a function, not of a path: the input check every procedure runs before its schema
- * (unsafeInputDetails, src/lib/hostile-input.ts: no NUL in strings or keys, no prototype keys, at most 64
+ * (unsafeInputDetails, src/platform/lib/hostile-input.ts: no NUL in strings or keys, no prototype keys, at most 64
  * levels), in this process, over a typical order body, an investor body and a hostile body. Its raw
  * baseline is the same check written plainly (a recursive walk over Object.keys with a path stack, below),
  * which must find exactly the same details on every body before anything is timed. Both are timed the
@@ -8,8 +8,8 @@
  *   npx tsx bench/hostile-input.ts     (BENCH_ITERATIONS scales the rounds, default 1; --smoke for a tiny run)
  */
 import { isDeepStrictEqual } from "node:util";
-import { formatPath, UNKNOWN_FIELD, type ErrorDetail } from "../src/lib/errors.js";
-import { MAX_INPUT_DEPTH, NUL_MESSAGE, unsafeInputDetails } from "../src/lib/hostile-input.js";
+import { formatPath, UNKNOWN_FIELD, type ErrorDetail } from "../src/platform/lib/errors.js";
+import { MAX_INPUT_DEPTH, NUL_MESSAGE, unsafeInputDetails } from "../src/platform/lib/hostile-input.js";
 import { setting } from "./harness/options.js";
 import { compare, printTable, type Row } from "./harness/table.js";
 
@@ -125,5 +125,5 @@ for (const [name, input, iterations] of bodies) {
   rows.push(compare(name, "checks/s", { rate: 1e9 / ourTime.best }, "the same check written plainly (recursive)", { rate: 1e9 / plainTime.best }));
   notes.push(`${name}: ${ours.length} details; ${ourTime.best.toFixed(0)} ns per check (median ${ourTime.median.toFixed(0)}), plain ${plainTime.best.toFixed(0)} ns (median ${plainTime.median.toFixed(0)})`);
 }
-printTable(`unsafeInputDetails (src/lib/hostile-input.ts), a micro-benchmark in one process: best of ${ROUNDS} rounds each, ${bodies.map(([name, , n]) => `${Math.max(1, Math.round(n * SCALE)).toLocaleString("en")} checks per round for the ${name.split(" (")[0]}`).join(", ")}`, rows);
+printTable(`unsafeInputDetails (src/platform/lib/hostile-input.ts), a micro-benchmark in one process: best of ${ROUNDS} rounds each, ${bodies.map(([name, , n]) => `${Math.max(1, Math.round(n * SCALE)).toLocaleString("en")} checks per round for the ${name.split(" (")[0]}`).join(", ")}`, rows);
 for (const note of notes) console.log(note);

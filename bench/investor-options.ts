@@ -13,7 +13,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { publicCatalog } from "../src/masters/investor-options.js";
+import { publicCatalog } from "../src/integrations/exchange/code-tables.js";
 import { cpuPerRequest, failOnUnexpected, runBaseline, warmAndRun, type LoadResult } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS } from "./harness/options.js";
 import { listenApp, openStack } from "./harness/stack.js";

@@ -11,8 +11,8 @@
  * server instead of an embedded one; --smoke for a tiny run.   npm run bench:dispatch
  */
 import os from "node:os";
-import { CreateInvestorRequest } from "../src/investors/investors.schemas.js";
-import { applyRegistration, createInvestor } from "../src/investors/investors.service.js";
+import { CreateInvestorRequest } from "../src/domains/investors/investors.schemas.js";
+import { applyRegistration, createInvestor } from "../src/domains/investors/investors.service.js";
 import { startWorker } from "../src/worker.js";
 import { investorBody } from "../test/helpers/factories.js";
 import { runLoad } from "./harness/load.js";

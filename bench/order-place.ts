@@ -9,8 +9,8 @@
  * in its own process).
  */
 import pg from "pg";
-import { CreateInvestorRequest } from "../src/investors/investors.schemas.js";
-import { applyRegistration, createInvestor } from "../src/investors/investors.service.js";
+import { CreateInvestorRequest } from "../src/domains/investors/investors.schemas.js";
+import { applyRegistration, createInvestor } from "../src/domains/investors/investors.service.js";
 import { investorBody } from "../test/helpers/factories.js";
 import { failOnUnexpected, runBaseline, warmAndRun, type LoadSpec } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS } from "./harness/options.js";

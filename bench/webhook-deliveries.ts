@@ -30,10 +30,10 @@ else await measure();
 
 /** The writer process: records the events, EVENTS_PER_TRANSACTION at a time, from WRITERS connections. */
 async function write(): Promise<void> {
-  const { createPrisma } = await import("../src/db/client.js");
-  const { recordEvent } = await import("../src/events/events.repo.js");
-  const { addEventSink } = await import("../src/events/sinks.js");
-  const { fanOut } = await import("../src/webhooks/fan-out.js");
+  const { createPrisma } = await import("../src/platform/db/client.js");
+  const { recordEvent } = await import("../src/domains/events/events.repo.js");
+  const { addEventSink } = await import("../src/domains/events/sinks.js");
+  const { fanOut } = await import("../src/domains/webhooks/fan-out.js");
   // The API role's assembly (build-services.ts) registers the fan-out; this process builds no services.
   addEventSink(fanOut);
   const [databaseUrl, distributorId] = process.argv.slice(3) as [string, string];
@@ -61,7 +61,7 @@ async function write(): Promise<void> {
 
 /** The receiver process: verifies each POST's signature, answers 200, reports receipts in batches. */
 async function receive(): Promise<void> {
-  const { verifyWebhookSignature } = await import("../src/webhooks/signature.js");
+  const { verifyWebhookSignature } = await import("../src/domains/webhooks/signature.js");
   const secrets = new Map<string, string>();
   const receipts: Array<[string, number]> = [];
   let invalid = 0;
@@ -86,8 +86,8 @@ async function receive(): Promise<void> {
 async function measure(): Promise<void> {
   const { openStack } = await import("./harness/stack.js");
   const { startWorker } = await import("../src/worker.js");
-  const { createDistributor } = await import("../src/auth/distributors.service.js");
-  const { createSubscription } = await import("../src/webhooks/subscriptions.service.js");
+  const { createDistributor } = await import("../src/domains/auth/distributors.service.js");
+  const { createSubscription } = await import("../src/domains/webhooks/subscriptions.service.js");
 
   const stack = await openStack({ name: "webhooks", logLevel: "warn", env: { MF_ROLE: "api", WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" } });
   const receiver = fork(new URL(import.meta.url).pathname, ["receiver"], { execArgv: ["--import", "tsx"], stdio: "inherit" });

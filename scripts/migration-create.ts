@@ -7,8 +7,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { startEmbeddedPostgres } from "../src/db/embedded.js";
-import { createMigration } from "../src/db/migrate.js";
+import { startEmbeddedPostgres } from "../src/platform/db/embedded.js";
+import { createMigration } from "../src/platform/db/migrate.js";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** One above the service's embedded PostgreSQL (54329), so both can run side by side. */

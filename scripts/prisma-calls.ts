@@ -1,7 +1,7 @@
 /**
  * The other half of `npm run lint:deps`: dependency-cruiser sees imports, and a Prisma call imports
  * nothing (the client arrives as `services.prisma`, `db` or `tx`). This scan finds the calls themselves
- * outside `*.repo.ts` and `src/db/`, and fails naming each file:line.
+ * outside `*.repo.ts` and `src/platform/db/`, and fails naming each file:line.
  *
  * A call is a model delegate reached from any receiver and used (`services.prisma.order.findMany(`,
  * `this.db.payment.update(`), a delegate reached from `prisma`, `db`, `tx` or `client` at all (`tx.order`),
@@ -75,7 +75,7 @@ export function findPrismaCalls(source: string, delegates: string[]): PrismaCall
 
 /** Where Prisma may be called: the repos, the database layer, and the generated client itself. */
 export function mayCallPrisma(path: string): boolean {
-  return path.endsWith(".repo.ts") || path.startsWith("src/db/") || path.startsWith("src/generated/");
+  return path.endsWith(".repo.ts") || path.startsWith("src/platform/db/") || path.startsWith("src/generated/");
 }
 
 function sourceFiles(dir: string): string[] {
@@ -97,8 +97,8 @@ export function strayPrismaCalls(): string[] {
 if (process.argv[1] && relative(process.argv[1], fileURLToPath(import.meta.url)) === "") {
   const stray = strayPrismaCalls();
   if (stray.length > 0) {
-    console.error(`Prisma is called outside *.repo.ts and src/db/ (move each call into its domain's repo):\n${stray.join("\n")}`);
+    console.error(`Prisma is called outside *.repo.ts and src/platform/db/ (move each call into its domain's repo):\n${stray.join("\n")}`);
     process.exit(1);
   }
-  console.log("prisma-calls: no Prisma call outside *.repo.ts and src/db/");
+  console.log("prisma-calls: no Prisma call outside *.repo.ts and src/platform/db/");
 }

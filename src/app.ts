@@ -3,19 +3,19 @@ import { Hono, type Context as HonoContext } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AnyRouter } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { AppError } from "./lib/errors.js";
-import { accessLineWriter, lazyChild, type Log } from "./lib/logger.js";
-import { MAX_BODY_BYTES, readObjectBody, tooLarge } from "./http/body.js";
-import { mountSignedFormDownload } from "./http/broker-change-document.js";
-import { requestClientAddress } from "./http/client-ip.js";
-import { mountSignedFormUpload } from "./http/broker-change-upload.js";
-import { mountDocs } from "./http/docs.js";
-import { describeError, envelope, renderError, reportError } from "./trpc/errors.js";
-import { noStore } from "./http/no-store.js";
-import { createRestHandler } from "./http/rest.js";
+import { AppError } from "./platform/lib/errors.js";
+import { accessLineWriter, lazyChild, type Log } from "./platform/lib/logger.js";
+import { MAX_BODY_BYTES, readObjectBody, tooLarge } from "./platform/http/body.js";
+import { mountSignedFormDownload } from "./domains/broker-changes/signed-form.http.js";
+import { requestClientAddress } from "./platform/http/client-ip.js";
+import { mountSignedFormUpload } from "./domains/broker-changes/signed-form-upload.http.js";
+import { mountDocs } from "./platform/http/docs.js";
+import { describeError, envelope, renderError, reportError } from "./platform/trpc/errors.js";
+import { noStore } from "./platform/http/no-store.js";
+import { createRestHandler } from "./platform/http/rest.js";
 import { createPages } from "./pages/pages.js";
-import { createContext } from "./trpc/context.js";
-import type { Services } from "./core/services.js";
+import { createContext, restHooks } from "./domains/shared/context.js";
+import type { Services } from "./domains/shared/services.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { appRouter } from "./router.js";
 
@@ -36,7 +36,7 @@ const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function createApp(services: Services, options: AppOptions): Hono<Env> {
   const app = new Hono<Env>();
   const router = options.router ?? appRouter;
-  const rest = createRestHandler(router, services, { staticResponses: options.staticResponses ?? true });
+  const rest = createRestHandler(router, restHooks(services), { staticResponses: options.staticResponses ?? true });
   const openApiJson = JSON.stringify(buildOpenApiDocument(router));
   // Access lines carry only fixed fields (no secrets), so they skip the field redaction; PANs and link ids are masked.
   const accessLine = accessLineWriter(services.logger);
@@ -86,7 +86,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
       // The budget's RateLimit-* headers (and Retry-After on its 429) are set on the context; other
       // errors carry their own (Retry-After of a token-failure 429 or of a busy pool's 503).
       responseMeta: ({ ctx, errors }) => ({ headers: errorHeaders(ctx?.response.headers, errors) }),
-      // The error formatter (src/trpc/init.ts) shapes the answer; this logs what the server got wrong.
+      // The error formatter (src/domains/shared/procedures.ts) shapes the answer; this logs what the server got wrong.
       onError: ({ error }) => void reportError(error, c.get("requestId"), c.get("log")),
     });
     response.headers.set("X-Request-Id", c.get("requestId"));

@@ -1,17 +1,17 @@
-import { AuthService } from "./auth/auth.service.js";
-import { tokenChecksFor } from "./auth/token-failures.js";
-import { createRegistrar } from "./broker-changes/registrar.js";
-import { RequestBudget } from "./core/request-budget.js";
-import type { Services } from "./core/services.js";
-import type { Db } from "./db/client.js";
+import { AuthService } from "./domains/auth/auth.service.js";
+import { tokenChecksFor } from "./domains/auth/token-failures.js";
+import { createRegistrar } from "./integrations/registrars/registrar.js";
+import { RequestBudget } from "./platform/lib/request-budget.js";
+import type { Services } from "./domains/shared/services.js";
+import type { Db } from "./platform/db/client.js";
 import type { Config } from "./env.js";
-import { addEventSink } from "./events/sinks.js";
-import { createExchange } from "./exchange/exchange.js";
-import type { DataCipher } from "./lib/crypto.js";
-import type { Logger } from "./lib/logger.js";
-import { markLinkPaid } from "./order-links/order-links.service.js";
-import { fanOut } from "./webhooks/fan-out.js";
-import { systemResolver } from "./webhooks/public-address.js";
+import { addEventSink } from "./domains/events/sinks.js";
+import { createExchange } from "./integrations/exchange/exchange.js";
+import type { DataCipher } from "./platform/lib/crypto.js";
+import type { Logger } from "./platform/lib/logger.js";
+import { markLinkPaid } from "./domains/order-links/order-links.service.js";
+import { fanOut } from "./domains/webhooks/fan-out.js";
+import { systemResolver } from "./platform/lib/resolver.js";
 
 export interface Opened {
   config: Config;

@@ -1,19 +1,19 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createDistributor } from "./auth/distributors.service.js";
-import { EmbeddedPostgresError } from "./db/embedded.js";
-import { checkLogin, standaloneSessions } from "./exchange/bse/bse-exchange.js";
+import { createDistributor } from "./domains/auth/distributors.service.js";
+import { EmbeddedPostgresError } from "./platform/db/embedded.js";
+import { checkLogin, standaloneSessions } from "./integrations/exchange/bse/bse-exchange.js";
 import { ConfigError, loadConfig } from "./env.js";
-import { AppError } from "./lib/errors.js";
-import { createLogger } from "./lib/logger.js";
-import { importNavAllFile } from "./masters/schemes.service.js";
-import { describeMasterImport, importExchangeMasters, MasterFileError, readMasterFiles } from "./masters/exchange-masters.import.js";
-import { importHolidayFile, type CalendarImportReport } from "./masters/exchange-holidays.import.js";
-import { describeRefresh, refreshHoldings } from "./holdings/refresh.js";
+import { AppError } from "./platform/lib/errors.js";
+import { createLogger } from "./platform/lib/logger.js";
+import { importNavAllFile } from "./domains/masters/schemes.service.js";
+import { describeMasterImport, importExchangeMasters, MasterFileError, readMasterFiles } from "./domains/masters/exchange-masters.import.js";
+import { importHolidayFile, type CalendarImportReport } from "./domains/masters/exchange-holidays.import.js";
+import { describeRefresh, refreshHoldings } from "./domains/holdings/refresh.js";
 import { openRuntime, type Runtime } from "./runtime.js";
 import { OPENAPI_FILE, openApiText } from "./openapi.js";
-import { ALL_EVENTS, ListenerError, listenerToken, startWebhookListener } from "./webhooks/listener.js";
+import { ALL_EVENTS, ListenerError, listenerToken, startWebhookListener } from "./domains/webhooks/listener.js";
 
 const USAGE = `Usage: npm run mf -- <command> [options]
 

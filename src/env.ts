@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { memberIdProblem } from "./exchange/bse/trans-no-layout.js";
-import { indiaCronMatcher } from "./lib/india-cron.js";
+import type { BseConfig } from "./integrations/exchange/bse/bse-config.js";
+import { memberIdProblem } from "./integrations/exchange/bse/trans-no-layout.js";
+import { indiaCronMatcher } from "./platform/lib/india-cron.js";
 
 const flag = z.enum(["0", "1", "true", "false"]).optional().transform((v) => v === "1" || v === "true");
 
@@ -60,22 +61,6 @@ const EnvSchema = z.object({
 });
 
 export type Env = z.infer<typeof EnvSchema>;
-
-/** The BSE StAR MF adapter's settings (MF_EXCHANGE=bse). */
-export interface BseConfig {
-  /** Scheme and host, without a trailing slash. */
-  baseUrl: string;
-  userId: string;
-  memberId: string;
-  password: string;
-  /** Fixed pass key; otherwise a fresh one per login. */
-  passKey: string | undefined;
-  apiKey: string;
-  /** EUIN sent when an order names none and is not declared execution-only. */
-  euin: string | undefined;
-  /** How long one call to the exchange may take. */
-  timeoutMs: number;
-}
 
 export interface Config {
   env: "sandbox" | "production";

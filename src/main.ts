@@ -1,10 +1,10 @@
 import type { ServerType } from "@hono/node-server";
 import { createApp } from "./app.js";
-import { EmbeddedPostgresError } from "./db/embedded.js";
-import { BseExchange } from "./exchange/bse/bse-exchange.js";
+import { EmbeddedPostgresError } from "./platform/db/embedded.js";
+import { BseExchange } from "./integrations/exchange/bse/bse-exchange.js";
 import { ConfigError, loadConfig, type Config } from "./env.js";
-import { httpServerOptions, startHttpServer } from "./http/server.js";
-import { createLogger } from "./lib/logger.js";
+import { httpServerOptions, startHttpServer } from "./platform/http/server.js";
+import { createLogger } from "./platform/lib/logger.js";
 import { openRuntime } from "./runtime.js";
 import { DEMO_INVESTORS } from "./seed/demo-investors.js";
 import { seedSandbox, type SandboxCredentials } from "./seed/sandbox.js";

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { AnyRouter } from "@trpc/server";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
-import { ErrorEnvelope } from "./lib/zod.js";
+import { ErrorEnvelope } from "./platform/lib/zod.js";
 import { appRouter } from "./router.js";
 import { EXAMPLES_NOTE, REQUEST_EXAMPLES } from "./openapi/examples.js";
 import { FIELD_DESCRIPTIONS } from "./openapi/fields.js";

@@ -1,16 +1,16 @@
-import { authRouter } from "./auth/auth.router.js";
-import { brokerChangesRouter } from "./broker-changes/broker-changes.router.js";
-import { holdingsRouter } from "./holdings/holdings.router.js";
-import { investorsRouter } from "./investors/investors.router.js";
-import { mandatesRouter } from "./mandates/mandates.router.js";
-import { mastersRouter } from "./masters/masters.router.js";
-import { orderLinksRouter } from "./order-links/order-links.router.js";
-import { publicLinksRouter } from "./order-links/public-links.router.js";
-import { ordersRouter } from "./orders/orders.router.js";
-import { paymentsRouter } from "./payments/payments.router.js";
-import { simulationRouter } from "./simulation/simulation.router.js";
-import { webhooksRouter } from "./webhooks/webhooks.router.js";
-import { router } from "./trpc/init.js";
+import { authRouter } from "./domains/auth/auth.router.js";
+import { brokerChangesRouter } from "./domains/broker-changes/broker-changes.router.js";
+import { holdingsRouter } from "./domains/holdings/holdings.router.js";
+import { investorsRouter } from "./domains/investors/investors.router.js";
+import { mandatesRouter } from "./domains/mandates/mandates.router.js";
+import { mastersRouter } from "./domains/masters/masters.router.js";
+import { orderLinksRouter } from "./domains/order-links/order-links.router.js";
+import { publicLinksRouter } from "./domains/order-links/public-links.router.js";
+import { ordersRouter } from "./domains/orders/orders.router.js";
+import { paymentsRouter } from "./domains/payments/payments.router.js";
+import { simulationRouter } from "./domains/simulation/simulation.router.js";
+import { webhooksRouter } from "./domains/webhooks/webhooks.router.js";
+import { router } from "./domains/shared/procedures.js";
 
 export const appRouter = router({
   auth: authRouter,

@@ -1,12 +1,12 @@
 import { buildServices } from "./build-services.js";
-import { createPrisma, ping } from "./db/client.js";
-import { openDatabase, type Database, type OpenDatabaseOptions } from "./db/database.js";
-import { applyMigrations, pendingMigrations } from "./db/migrate.js";
+import { createPrisma, ping } from "./platform/db/client.js";
+import { openDatabase, type Database, type OpenDatabaseOptions } from "./platform/db/database.js";
+import { applyMigrations, pendingMigrations } from "./platform/db/migrate.js";
 import type { Config } from "./env.js";
-import { DataCipher } from "./lib/crypto.js";
-import { loadDataKey } from "./lib/data-key.js";
-import { createLogger, type Logger } from "./lib/logger.js";
-import type { Services } from "./core/services.js";
+import { DataCipher } from "./platform/lib/crypto.js";
+import { loadDataKey } from "./platform/lib/data-key.js";
+import { createLogger, type Logger } from "./platform/lib/logger.js";
+import type { Services } from "./domains/shared/services.js";
 import { migrateWorkerSchema } from "./worker.js";
 
 export interface Runtime {

@@ -1,5 +1,5 @@
 import type { ServerType } from "@hono/node-server";
-import { errorSummary, type Logger } from "./lib/logger.js";
+import { errorSummary, type Logger } from "./platform/lib/logger.js";
 import type { Runtime } from "./runtime.js";
 import type { WorkerHandle } from "./worker.js";
 

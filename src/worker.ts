@@ -1,11 +1,11 @@
 import { EventEmitter } from "node:events";
 import pg from "pg";
 import { parseCronItems, run, runMigrations, type Runner, type WorkerEvents, type WorkerPool } from "graphile-worker";
-import { errorSummary, type Logger } from "./lib/logger.js";
+import { errorSummary, type Logger } from "./platform/lib/logger.js";
 import { buildTaskList, cronItems } from "./tasks.js";
-import { logLostConnections, workerLogger } from "./jobs/worker-log.js";
-import { HEARTBEAT_MS, RECOVERY_EVERY_MS, WorkerLiveness } from "./jobs/worker-liveness.js";
-import type { Services } from "./core/services.js";
+import { logLostConnections, workerLogger } from "./platform/jobs/worker-log.js";
+import { HEARTBEAT_MS, RECOVERY_EVERY_MS, WorkerLiveness } from "./platform/jobs/worker-liveness.js";
+import type { Services } from "./domains/shared/services.js";
 
 /** Installs or upgrades graphile-worker's own schema (idempotent; it takes its own lock). */
 export async function migrateWorkerSchema(connectionString: string, logger: Logger): Promise<void> {

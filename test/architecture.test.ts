@@ -4,7 +4,7 @@ import { findPrismaCalls, mayCallPrisma, modelDelegates, strayPrismaCalls } from
 
 const delegates = modelDelegates(readFileSync("prisma/schema.prisma", "utf8"));
 
-describe("Prisma only in *.repo.ts and src/db/ (scripts/prisma-calls.ts, part of npm run lint:deps)", () => {
+describe("Prisma only in *.repo.ts and src/platform/db/ (scripts/prisma-calls.ts, part of npm run lint:deps)", () => {
   it("reads the model delegates from the schema", () => {
     expect(delegates).toEqual(expect.arrayContaining(["order", "orderInstallment", "webhookDelivery", "sandboxExchangeRecord"]));
   });
@@ -33,8 +33,8 @@ describe("Prisma only in *.repo.ts and src/db/ (scripts/prisma-calls.ts, part of
   });
 
   it("allows repos, db/ and the generated client", () => {
-    expect(["src/orders/orders.repo.ts", "src/db/client.ts", "src/generated/prisma/client.ts"].every(mayCallPrisma)).toBe(true);
-    expect(["src/orders/orders.service.ts", "src/orders/jobs/dispatch.ts", "src/seed/sandbox.ts"].some(mayCallPrisma)).toBe(false);
+    expect(["src/domains/orders/orders.repo.ts", "src/platform/db/client.ts", "src/generated/prisma/client.ts"].every(mayCallPrisma)).toBe(true);
+    expect(["src/domains/orders/orders.service.ts", "src/domains/orders/jobs/dispatch.ts", "src/seed/sandbox.ts"].some(mayCallPrisma)).toBe(false);
   });
 
   it("src/ has no Prisma call outside them", () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { issuesToDetails } from "../src/lib/zod.js";
-import { DETAIL_REASONS } from "../src/lib/errors.js";
-import { CreateMandateRequest } from "../src/mandates/mandates.schemas.js";
-import { PlaceOrderRequest } from "../src/orders/orders.schemas.js";
-import { DataCipher } from "../src/lib/crypto.js";
-import { MAX_INPUT_DEPTH, NUL_MESSAGE, unsafeInputDetails } from "../src/lib/hostile-input.js";
-import { newId, newSecretId } from "../src/lib/ids.js";
-import { maskAccountNumber, maskEmail, maskMobile, maskPan, maskPansInText } from "../src/lib/mask.js";
+import { issuesToDetails } from "../src/platform/lib/zod.js";
+import { DETAIL_REASONS } from "../src/platform/lib/errors.js";
+import { CreateMandateRequest } from "../src/domains/mandates/mandates.schemas.js";
+import { PlaceOrderRequest } from "../src/domains/orders/orders.schemas.js";
+import { DataCipher } from "../src/platform/lib/crypto.js";
+import { MAX_INPUT_DEPTH, NUL_MESSAGE, unsafeInputDetails } from "../src/platform/lib/hostile-input.js";
+import { newId, newSecretId } from "../src/platform/lib/ids.js";
+import { maskAccountNumber, maskEmail, maskMobile, maskPan, maskPansInText } from "../src/platform/lib/mask.js";
 
 describe("masks", () => {
   it("keep only what the design allows", () => {

@@ -10,7 +10,7 @@ import {
   maskPan,
   maskPansDeep,
   maskPansInText,
-} from "../src/lib/mask.js";
+} from "../src/platform/lib/mask.js";
 
 describe("maskPan", () => {
   it("keeps the first 2 and last 3 characters", () => {

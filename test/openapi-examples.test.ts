@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { dispatchOrder } from "../src/orders/jobs/dispatch.js";
+import { dispatchOrder } from "../src/domains/orders/jobs/dispatch.js";
 import { openApiText } from "../src/openapi.js";
 import { EXAMPLE_PLACEHOLDERS } from "../src/openapi/examples.js";
 import { seedSandbox } from "../src/seed/sandbox.js";

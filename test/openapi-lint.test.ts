@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { lintFromString, loadConfig } from "@redocly/openapi-core";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { ERROR_STATUS } from "../src/lib/errors.js";
+import { ERROR_STATUS } from "../src/platform/lib/errors.js";
 import { openApiText } from "../src/openapi.js";
 import { REQUEST_EXAMPLES } from "../src/openapi/examples.js";
 import { OPERATIONS } from "../src/openapi/operations.js";

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DETAIL_REASONS, ERROR_STATUS } from "../src/lib/errors.js";
-import { ORDER_FAILURE_CODES } from "../src/orders/order.states.js";
-import { PAYMENT_FAILURE_CODES } from "../src/payments/payment.states.js";
+import { DETAIL_REASONS, ERROR_STATUS } from "../src/platform/lib/errors.js";
+import { ORDER_FAILURE_CODES } from "../src/integrations/exchange/outcomes.js";
+import { PAYMENT_FAILURE_CODES } from "../src/integrations/exchange/outcomes.js";
 
 /** The guide's "Errors" section (docs/guide.md): its tables, each as rows of cells (header and separator dropped). */
 function errorTables(): Array<{ header: string[]; rows: string[][] }> {

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { AppError } from "../src/lib/errors.js";
-import { createContext } from "../src/trpc/context.js";
+import { AppError } from "../src/platform/lib/errors.js";
+import { createContext } from "../src/domains/shared/context.js";
 import { appRouter } from "../src/router.js";
 import { useTestApp } from "./helpers/app.js";
 

@@ -1,6 +1,6 @@
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
-import { todayInIndia } from "../src/lib/india-date.js";
+import { todayInIndia } from "../src/platform/lib/india-date.js";
 import type { AppRouter } from "../src/router.js";
 import { useTestApp } from "./helpers/app.js";
 

@@ -1,12 +1,12 @@
 import { callTRPCProcedure, TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AppError } from "../src/lib/errors.js";
-import { middleware, publicProcedure, router } from "../src/trpc/init.js";
-import { procedureRunner } from "../src/trpc/run-procedure.js";
+import { AppError } from "../src/platform/lib/errors.js";
+import { middleware, publicProcedure, router } from "../src/domains/shared/procedures.js";
+import { procedureRunner } from "../src/platform/trpc/run-procedure.js";
 
 /**
- * The REST dispatcher runs procedures with its own runner (src/trpc/run-procedure.ts); /trpc and
+ * The REST dispatcher runs procedures with its own runner (src/platform/trpc/run-procedure.ts); /trpc and
  * server-side callers with tRPC's. Both must give every procedure the same options and answer alike.
  */
 const tagged = middleware(({ ctx, next }) => next({ ctx: { tag: `${(ctx as { tag?: string }).tag ?? ""}+mw` } }));

@@ -6,8 +6,8 @@
  *   npx tsx bench/harness/capture-sql.ts        (DATABASE_URL uses a server instead of an embedded one)
  */
 import pg from "pg";
-import { CreateInvestorRequest } from "../../src/investors/investors.schemas.js";
-import { applyRegistration, createInvestor } from "../../src/investors/investors.service.js";
+import { CreateInvestorRequest } from "../../src/domains/investors/investors.schemas.js";
+import { applyRegistration, createInvestor } from "../../src/domains/investors/investors.service.js";
 import { investorBody } from "../../test/helpers/factories.js";
 import { openStack } from "./stack.js";
 

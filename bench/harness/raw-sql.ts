@@ -6,9 +6,9 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type pg from "pg";
-import type { DataCipher } from "../../src/lib/crypto.js";
-import { newId } from "../../src/lib/ids.js";
-import { maskPan } from "../../src/lib/mask.js";
+import type { DataCipher } from "../../src/platform/lib/crypto.js";
+import { newId } from "../../src/platform/lib/ids.js";
+import { maskPan } from "../../src/platform/lib/mask.js";
 
 /**
  * POST /api/orders/v1/ (a lump sum, no Idempotency-Key, no client_ref): two statements, no transaction:

@@ -11,12 +11,12 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { createApp } from "../../src/app.js";
-import { createDistributor } from "../../src/auth/distributors.service.js";
+import { createDistributor } from "../../src/domains/auth/distributors.service.js";
 import { loadConfig } from "../../src/env.js";
-import { httpServerOptions, startHttpServer } from "../../src/http/server.js";
-import { createLogger } from "../../src/lib/logger.js";
+import { httpServerOptions, startHttpServer } from "../../src/platform/http/server.js";
+import { createLogger } from "../../src/platform/lib/logger.js";
 import { openRuntime, type Runtime } from "../../src/runtime.js";
-import type { Services } from "../../src/core/services.js";
+import type { Services } from "../../src/domains/shared/services.js";
 import { freePort } from "../../test/helpers/process.js";
 import { UNLIMITED_BUDGET } from "../budget.js";
 

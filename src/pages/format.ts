@@ -1,5 +1,5 @@
-import type { OrderType } from "../orders/order-types.js";
-import type { PaymentFailureCode } from "../payments/payment.states.js";
+import type { OrderType } from "../domains/orders/order-types.js";
+import type { PaymentFailureCode } from "../integrations/exchange/outcomes.js";
 
 const rupeeFormat = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR" });
 const unitFormat = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 3 });

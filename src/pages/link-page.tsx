@@ -1,10 +1,10 @@
 import type { Context, Hono } from "hono";
-import { addressKey } from "../lib/address-key.js";
-import { AppError } from "../lib/errors.js";
-import { spendBudget } from "../core/request-budget.js";
-import type { Services } from "../core/services.js";
-import { requestClientAddress } from "../http/client-ip.js";
-import { confirmLink, getPublicLink, linkPaymentOptions, linkPaymentPage, payLink, type PublicLinkView } from "../order-links/order-links.service.js";
+import { addressKey } from "../platform/lib/address-key.js";
+import { AppError } from "../platform/lib/errors.js";
+import { spendBudget } from "../platform/lib/request-budget.js";
+import type { Services } from "../domains/shared/services.js";
+import { requestClientAddress } from "../platform/http/client-ip.js";
+import { confirmLink, getPublicLink, linkPaymentOptions, linkPaymentPage, payLink, type PublicLinkView } from "../domains/order-links/order-links.service.js";
 import { Layout } from "./layout.js";
 import { LinkGonePage, LinkPage, UnknownLinkPage, type LinkPageProps } from "./link-views.js";
 import { enteredChoice, paymentProblemOf, readChoice } from "./payment-forms.js";

@@ -1,8 +1,8 @@
 import type { Child } from "hono/jsx";
-import { AppError, validationError, type ErrorDetail } from "../lib/errors.js";
-import { issuesToDetails } from "../lib/zod.js";
-import { PaymentChoice, type PaymentChoiceInput } from "../order-links/order-links.schemas.js";
-import type { LinkPaymentOptions } from "../order-links/order-links.service.js";
+import { AppError, validationError, type ErrorDetail } from "../platform/lib/errors.js";
+import { issuesToDetails } from "../platform/lib/zod.js";
+import { PaymentChoice, type PaymentChoiceInput } from "../domains/order-links/order-links.schemas.js";
+import type { LinkPaymentOptions } from "../domains/order-links/order-links.service.js";
 import { rupees } from "./format.js";
 import { FORM_TOKEN_FIELD } from "./security.js";
 

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { html } from "hono/html";
 import type { Child } from "hono/jsx";
-import type { Log } from "../lib/logger.js";
-import { reportError } from "../trpc/errors.js";
+import type { Log } from "../platform/lib/logger.js";
+import { reportError } from "../platform/trpc/errors.js";
 import { ErrorPage, type ErrorPageProps } from "./layout.js";
 
 /** The app's request variables (src/app.ts sets them before any page runs). */

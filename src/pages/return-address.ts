@@ -1,6 +1,6 @@
-import type { Services } from "../core/services.js";
-import { linkIdOfOrder } from "../order-links/order-links.service.js";
-import type { PaymentRow } from "../payments/payments.repo.js";
+import type { Services } from "../domains/shared/services.js";
+import { linkIdOfOrder } from "../domains/order-links/order-links.service.js";
+import type { PaymentRow } from "../domains/payments/payments.repo.js";
 
 /**
  * Where the payment simulator sends the investor after Pay or Fail: the page of the order link that owns

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { constantTimeEqual, type DataCipher } from "../lib/crypto.js";
-import { AppError } from "../lib/errors.js";
+import { constantTimeEqual, type DataCipher } from "../platform/lib/crypto.js";
+import { AppError } from "../platform/lib/errors.js";
 
 /**
  * What every hosted page answer carries. Nothing but our own stylesheet and images may load, no script

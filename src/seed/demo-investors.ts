@@ -1,10 +1,10 @@
-import { applyRegistration, createInvestor } from "../investors/investors.service.js";
-import { findInvestorIdByPanHash } from "../investors/investors.repo.js";
-import { CreateInvestorRequest } from "../investors/investors.schemas.js";
-import { CreateMandateRequest } from "../mandates/mandates.schemas.js";
-import { applyMandateRegistration, createMandate } from "../mandates/mandates.service.js";
-import { todayInIndia } from "../lib/india-date.js";
-import type { Services } from "../core/services.js";
+import { applyRegistration, createInvestor } from "../domains/investors/investors.service.js";
+import { findInvestorIdByPanHash } from "../domains/investors/investors.repo.js";
+import { CreateInvestorRequest } from "../domains/investors/investors.schemas.js";
+import { CreateMandateRequest } from "../domains/mandates/mandates.schemas.js";
+import { applyMandateRegistration, createMandate } from "../domains/mandates/mandates.service.js";
+import { todayInIndia } from "../platform/lib/india-date.js";
+import type { Services } from "../domains/shared/services.js";
 
 const REMARK = "SANDBOX: DEMO DATA";
 

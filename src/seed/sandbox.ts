@@ -1,19 +1,19 @@
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../env.js";
-import { withAdvisoryLock, type Db } from "../db/client.js";
-import { createDistributor, setClientCredentials } from "../auth/distributors.service.js";
-import { findDistributorByArn } from "../auth/auth.repo.js";
-import { SANDBOX_DISTRIBUTOR } from "../auth/sandbox-distributor.js";
-import type { AmfiSchemeRecord } from "../masters/amfi/navall.js";
-import { upsertAmfiRecords } from "../masters/schemes.import.js";
-import { importExchangeMasters } from "../masters/exchange-masters.import.js";
-import { importHolidayFile } from "../masters/exchange-holidays.import.js";
-import { PACKAGE_ROOT } from "../lib/package-root.js";
-import { newId, newSecret } from "../lib/ids.js";
-import seedSchemes from "../masters/seed/schemes.json" with { type: "json" };
-import type { Services } from "../core/services.js";
-import { enqueue } from "../jobs/enqueue.js";
+import { withAdvisoryLock, type Db } from "../platform/db/client.js";
+import { createDistributor, setClientCredentials } from "../domains/auth/distributors.service.js";
+import { findDistributorByArn } from "../domains/auth/auth.repo.js";
+import { SANDBOX_DISTRIBUTOR } from "../domains/auth/sandbox-distributor.js";
+import type { AmfiSchemeRecord } from "../integrations/amfi/navall.js";
+import { upsertAmfiRecords } from "../domains/masters/schemes.import.js";
+import { importExchangeMasters } from "../domains/masters/exchange-masters.import.js";
+import { importHolidayFile } from "../domains/masters/exchange-holidays.import.js";
+import { PACKAGE_ROOT } from "../platform/lib/package-root.js";
+import { newId, newSecret } from "../platform/lib/ids.js";
+import seedSchemes from "../domains/masters/seed/schemes.json" with { type: "json" };
+import type { Services } from "../domains/shared/services.js";
+import { enqueue } from "../domains/shared/jobs/enqueue.js";
 import { seedDemoInvestors } from "./demo-investors.js";
 
 export interface SandboxCredentials {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { AuthService } from "../../src/auth/auth.service.js";
-import type { Db } from "../../src/db/client.js";
-import { sha256Hex } from "../../src/lib/crypto.js";
+import { AuthService } from "../../src/domains/auth/auth.service.js";
+import type { Db } from "../../src/platform/db/client.js";
+import { sha256Hex } from "../../src/platform/lib/crypto.js";
 import { useTestApp } from "../helpers/app.js";
 
 const app = useTestApp();

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { attachSignedForm } from "../../src/broker-changes/broker-changes.service.js";
-import { submitToRegistrarJob } from "../../src/broker-changes/jobs/submit-to-registrar.js";
+import { attachSignedForm } from "../../src/domains/broker-changes/broker-changes.service.js";
+import { submitToRegistrarJob } from "../../src/domains/broker-changes/jobs/submit-to-registrar.js";
 import { useTestApp } from "../helpers/app.js";
 import { brokerChangeDistributors, createBrokerChange, signedForm, twoFaBody, wetSignatureBody } from "../helpers/broker-changes.js";
 import { runTask } from "../helpers/jobs.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { submitToRegistrarJob } from "../../src/broker-changes/jobs/submit-to-registrar.js";
-import { ManualRegistrar } from "../../src/broker-changes/registrar.js";
-import { deliverWebhooks } from "../../src/webhooks/jobs/deliver.js";
+import { submitToRegistrarJob } from "../../src/domains/broker-changes/jobs/submit-to-registrar.js";
+import { ManualRegistrar } from "../../src/integrations/registrars/registrar.js";
+import { deliverWebhooks } from "../../src/domains/webhooks/jobs/deliver.js";
 import { useTestApp } from "../helpers/app.js";
 import { brokerChangeDistributors, createBrokerChange, SAMPLE_PDF, signedForm, submittedWetSignature, twoFaBody, wetSignatureBody } from "../helpers/broker-changes.js";
 import { runTask } from "../helpers/jobs.js";

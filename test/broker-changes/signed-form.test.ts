@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { assertAwaitingSignedForm, attachSignedForm } from "../../src/broker-changes/broker-changes.service.js";
+import { assertAwaitingSignedForm, attachSignedForm } from "../../src/domains/broker-changes/broker-changes.service.js";
 import { useTestApp } from "../helpers/app.js";
 import { brokerChangeDistributors, createBrokerChange, SAMPLE_PDF, signedForm, twoFaBody, wetSignatureBody } from "../helpers/broker-changes.js";
 import { queuedJobs } from "../helpers/jobs.js";

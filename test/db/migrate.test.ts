@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../src/db/embedded.js";
-import { applyMigrations, createMigration, pendingMigrations } from "../../src/db/migrate.js";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../src/platform/db/embedded.js";
+import { applyMigrations, createMigration, pendingMigrations } from "../../src/platform/db/migrate.js";
 
 const SCHEMA_HEADER = `generator client {
   provider = "prisma-client"

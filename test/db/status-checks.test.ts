@@ -4,32 +4,28 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createMigration } from "../../src/db/migrate.js";
-import { AUTH_MODES, BROKER_CHANGE_STATUSES, DOCUMENT_CONTENT_TYPES, TWO_FA_CHANNELS } from "../../src/broker-changes/broker-change.states.js";
-import { BSE_BUY_SELL } from "../../src/exchange/bse/child-orders.repo.js";
-import { BSE_ORDER_REF_KINDS, BSE_ORDER_REF_OUTCOMES } from "../../src/exchange/bse/order-refs.repo.js";
-import { RECORD_KINDS, RECORD_STATUSES } from "../../src/exchange/sandbox.repo.js";
-import { IMPORT_OUTCOMES } from "../../src/holdings/import.js";
-import { HOLDING_NATURE_VALUES, REGISTRARS } from "../../src/holdings/registrars/feed.js";
-import { EVENT_NAMES, EVENT_RESOURCE_TYPES } from "../../src/events/catalog.js";
-import { BANK_ACCOUNT_TYPES, HOLDING_MODES, HOLDING_TYPES, INVESTOR_STATUSES, TAX_STATUSES } from "../../src/investors/investor.states.js";
-import { narrowOrNull, narrowTo } from "../../src/lib/closed-set.js";
-import { AMFI_OPTIONS, AMFI_PLANS } from "../../src/masters/amfi/navall.js";
-import { MANDATE_STATUSES, MANDATE_TYPES } from "../../src/mandates/mandate.states.js";
-import { EXCHANGE_TRANSACTION_MODES } from "../../src/masters/exchange/scheme-master.js";
-import {
-  CANCELLATION_STATUSES,
-  INSTALLMENT_STATUSES,
-  ORDER_FAILURE_CODES,
-  ORDER_PAYMENT_STATUSES,
-  ORDER_STATUSES,
-  PURCHASE_TYPES,
-} from "../../src/orders/order.states.js";
-import { ORDER_TYPES } from "../../src/orders/order-types.js";
-import { ORDER_LINK_STATUSES } from "../../src/order-links/link.states.js";
-import { PAYMENT_FAILURE_CODES, PAYMENT_MODES, PAYMENT_STATUSES } from "../../src/payments/payment.states.js";
-import { SUBSCRIBABLE } from "../../src/webhooks/event-filter.js";
-import { DELIVERY_STATUSES, SUBSCRIPTION_STATUSES } from "../../src/webhooks/webhook.states.js";
+import { createMigration } from "../../src/platform/db/migrate.js";
+import { BROKER_CHANGE_STATUSES } from "../../src/domains/broker-changes/broker-change.states.js";
+import { AUTH_MODES, DOCUMENT_CONTENT_TYPES, TWO_FA_CHANNELS } from "../../src/integrations/registrars/port.js";
+import { BSE_BUY_SELL } from "../../src/integrations/exchange/bse/child-orders.repo.js";
+import { BSE_ORDER_REF_KINDS, BSE_ORDER_REF_OUTCOMES } from "../../src/integrations/exchange/bse/order-refs.repo.js";
+import { RECORD_KINDS, RECORD_STATUSES } from "../../src/integrations/exchange/sandbox/sandbox.repo.js";
+import { IMPORT_OUTCOMES } from "../../src/domains/holdings/import.js";
+import { HOLDING_NATURE_VALUES, REGISTRARS } from "../../src/integrations/registrars/feeds/feed.js";
+import { EVENT_NAMES, EVENT_RESOURCE_TYPES } from "../../src/domains/events/catalog.js";
+import { BANK_ACCOUNT_TYPES, HOLDING_MODES, HOLDING_TYPES, INVESTOR_STATUSES, TAX_STATUSES } from "../../src/domains/investors/investor.states.js";
+import { narrowOrNull, narrowTo } from "../../src/platform/lib/closed-set.js";
+import { AMFI_OPTIONS, AMFI_PLANS } from "../../src/integrations/amfi/navall.js";
+import { MANDATE_STATUSES, MANDATE_TYPES } from "../../src/domains/mandates/mandate.states.js";
+import { EXCHANGE_TRANSACTION_MODES } from "../../src/integrations/exchange/masters/scheme-master.js";
+import { CANCELLATION_STATUSES, INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES, PURCHASE_TYPES } from "../../src/domains/orders/order.states.js";
+import { ORDER_FAILURE_CODES } from "../../src/integrations/exchange/outcomes.js";
+import { ORDER_TYPES } from "../../src/domains/orders/order-types.js";
+import { ORDER_LINK_STATUSES } from "../../src/domains/order-links/link.states.js";
+import { PAYMENT_MODES, PAYMENT_STATUSES } from "../../src/domains/payments/payment.states.js";
+import { PAYMENT_FAILURE_CODES } from "../../src/integrations/exchange/outcomes.js";
+import { SUBSCRIBABLE } from "../../src/domains/webhooks/event-filter.js";
+import { DELIVERY_STATUSES, SUBSCRIPTION_STATUSES } from "../../src/domains/webhooks/webhook.states.js";
 import { createTestDatabase } from "../helpers/db.js";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ExchangeUnavailableError, type OrderEntry } from "../../src/exchange/port.js";
-import { SandboxExchange } from "../../src/exchange/sandbox.js";
-import { newId } from "../../src/lib/ids.js";
+import { ExchangeUnavailableError, type OrderEntry } from "../../src/integrations/exchange/port.js";
+import { SandboxExchange } from "../../src/integrations/exchange/sandbox/sandbox-exchange.js";
+import { newId } from "../../src/platform/lib/ids.js";
 import { useTestApp } from "../helpers/app.js";
 
 const app = useTestApp();

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { attachSignedForm } from "../../src/broker-changes/broker-changes.service.js";
-import type { DocumentContentType } from "../../src/broker-changes/broker-change.states.js";
-import type { Caller } from "../../src/core/caller.js";
+import { attachSignedForm } from "../../src/domains/broker-changes/broker-changes.service.js";
+import type { DocumentContentType } from "../../src/integrations/registrars/port.js";
+import type { Caller } from "../../src/domains/shared/caller.js";
 import type { TestApp } from "./app.js";
 import { pendingInvestor, type TestInvestor } from "./investors.js";
 import { createScheme } from "./orders.js";

@@ -2,10 +2,10 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres } from "../../src/db/embedded.js";
-import { ensureDatabaseExists } from "../../src/db/database.js";
-import { applyMigrations } from "../../src/db/migrate.js";
-import { createLogger } from "../../src/lib/logger.js";
+import { startEmbeddedPostgres } from "../../src/platform/db/embedded.js";
+import { ensureDatabaseExists } from "../../src/platform/db/database.js";
+import { applyMigrations } from "../../src/platform/db/migrate.js";
+import { createLogger } from "../../src/platform/lib/logger.js";
 import { migrateWorkerSchema } from "../../src/worker.js";
 import { freePort } from "./process.js";
 

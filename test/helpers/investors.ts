@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { todayInIndia } from "../../src/lib/india-date.js";
+import { todayInIndia } from "../../src/platform/lib/india-date.js";
 import type { TestApp } from "./app.js";
 import { investorBody } from "./factories.js";
 

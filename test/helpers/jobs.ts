@@ -1,7 +1,7 @@
-import { createLogger } from "../../src/lib/logger.js";
-import type { TaskName, TaskPayload } from "../../src/jobs/catalog.js";
-import type { TaskHandler } from "../../src/jobs/task.js";
-import type { Services } from "../../src/core/services.js";
+import { createLogger } from "../../src/platform/lib/logger.js";
+import type { TaskName, TaskPayload } from "../../src/domains/shared/jobs/catalog.js";
+import type { TaskHandler } from "../../src/domains/shared/jobs/task.js";
+import type { Services } from "../../src/domains/shared/services.js";
 import type { TestApp } from "./app.js";
 
 /**

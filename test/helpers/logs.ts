@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { createLogger } from "../../src/lib/logger.js";
+import { createLogger } from "../../src/platform/lib/logger.js";
 
 /** A stream that appends every line written to it to `lines`. */
 export function lineSink(lines: string[]): Writable {

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
 import type { TestApp } from "./app.js";
 import { registeredInvestor, registeredMandate, type TestInvestor } from "./investors.js";
 import { runTask } from "./jobs.js";

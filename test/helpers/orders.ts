@@ -1,7 +1,7 @@
 import { expect } from "vitest";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
-import { todayInIndia } from "../../src/lib/india-date.js";
-import type { Prisma } from "../../src/db/client.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
+import { todayInIndia } from "../../src/platform/lib/india-date.js";
+import type { Prisma } from "../../src/platform/db/client.js";
 import type { TestApp } from "./app.js";
 import { runTask } from "./jobs.js";
 import { registeredInvestor, registeredMandate, twoDistributors } from "./investors.js";

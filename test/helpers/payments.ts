@@ -1,6 +1,6 @@
-import { getOrderById } from "../../src/orders/orders.repo.js";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
-import { createPayment } from "../../src/payments/payments.service.js";
+import { getOrderById } from "../../src/domains/orders/orders.repo.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
+import { createPayment } from "../../src/domains/payments/payments.service.js";
 import type { TestApp } from "./app.js";
 import { runTask } from "./jobs.js";
 import type { orderingInvestor } from "./orders.js";

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { folioUnits } from "../../src/holdings/holdings.service.js";
-import { refreshHoldings } from "../../src/holdings/refresh.js";
+import { folioUnits } from "../../src/domains/holdings/holdings.service.js";
+import { refreshHoldings } from "../../src/domains/holdings/refresh.js";
 import { useTestApp } from "../helpers/app.js";
 import { randomPan } from "../helpers/factories.js";
 

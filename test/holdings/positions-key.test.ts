@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DbOrTx } from "../../src/db/client.js";
-import { positionsByPanHash, sumFolioUnits } from "../../src/holdings/holdings.repo.js";
+import type { DbOrTx } from "../../src/platform/db/client.js";
+import { positionsByPanHash, sumFolioUnits } from "../../src/domains/holdings/holdings.repo.js";
 import { useTestApp } from "../helpers/app.js";
 
 // holding_positions' key is (distributor_id, registrar, folio_no, amc_code, registrar_scheme_code), in the order the
@@ -73,7 +73,7 @@ describe("holding_positions key", () => {
   });
 
   it("leaves the refresh's DELETE of a distributor's positions on the key's index", async () => {
-    // The statements src/holdings/import.ts sends (replacePositions).
+    // The statements src/domains/holdings/import.ts sends (replacePositions).
     for (const sql of [
       "DELETE FROM holding_positions WHERE registrar = $1 AND distributor_id = ANY($2::text[]) AND feed_file_id <> $3",
       "DELETE FROM holding_positions WHERE registrar = $1 AND distributor_id = ANY($2::text[])",

@@ -6,9 +6,9 @@ import { once } from "node:events";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readCamsFeed } from "../../src/holdings/registrars/cams.js";
-import { parseFields, readCsv, type CsvItem } from "../../src/holdings/registrars/csv.js";
-import { parseFeedDate } from "../../src/holdings/registrars/dates.js";
+import { readCamsFeed } from "../../src/integrations/registrars/feeds/cams.js";
+import { parseFields, readCsv, type CsvItem } from "../../src/integrations/registrars/feeds/csv.js";
+import { parseFeedDate } from "../../src/integrations/registrars/feeds/dates.js";
 import {
   collectFeed,
   feedFile,
@@ -19,8 +19,8 @@ import {
   toFixedDecimal,
   type FeedItem,
   type FeedPosition,
-} from "../../src/holdings/registrars/feed.js";
-import { readKfintechFeed } from "../../src/holdings/registrars/kfintech.js";
+} from "../../src/integrations/registrars/feeds/feed.js";
+import { readKfintechFeed } from "../../src/integrations/registrars/feeds/kfintech.js";
 
 // Every PAN and name below is made up.
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { paiseOf, summarise } from "../../src/holdings/holdings.service.js";
-import type { PositionRow } from "../../src/holdings/holdings.repo.js";
-import { Decimal } from "../../src/lib/money.js";
+import { paiseOf, summarise } from "../../src/domains/holdings/holdings.service.js";
+import type { PositionRow } from "../../src/domains/holdings/holdings.repo.js";
+import { Decimal } from "../../src/platform/lib/money.js";
 
 const row = (registrar: "CAMS" | "KFINTECH", market_value: string | null, n: number): PositionRow => ({
   registrar, amc_code: "A", amc_name: null, folio_no: `F${n}`, scheme_code: `S${n}`, isin: null, scheme_name: "S",

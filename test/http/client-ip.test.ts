@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress } from "../../src/http/client-ip.js";
-import { addressKey } from "../../src/lib/address-key.js";
+import { clientAddress } from "../../src/platform/http/client-ip.js";
+import { addressKey } from "../../src/platform/lib/address-key.js";
 
 describe("the client's address", () => {
   it("is the socket's peer unless proxies are trusted, never what the client wrote in X-Forwarded-For", () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ErrorEnvelope } from "../../src/lib/zod.js";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
+import { ErrorEnvelope } from "../../src/platform/lib/zod.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
 import { useTestApp, type TestResponse } from "../helpers/app.js";
 import { investorBody } from "../helpers/factories.js";
 import { bodyText, fittingValue, hostileString, mutated, openApiOperations, pathParam, queryText, toJsonText, type Operation } from "../helpers/hostile.js";

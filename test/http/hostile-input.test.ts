@@ -1,10 +1,10 @@
 import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
-import type { AuthService } from "../../src/auth/auth.service.js";
+import type { AuthService } from "../../src/domains/auth/auth.service.js";
 import { useTestApp, type TestResponse } from "../helpers/app.js";
 import { investorBody } from "../helpers/factories.js";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
 import { runTask } from "../helpers/jobs.js";
 import { orderingInvestor, createOpenScheme } from "../helpers/orders.js";
 

@@ -2,10 +2,10 @@ import type { AddressInfo } from "node:net";
 import type { HttpBindings, ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lingerOnClose } from "../../src/http/lingering-close.js";
-import { MULTIPART_OVERHEAD_BYTES, readMultipartFile, uploadRequestOf, type ReceivedFile } from "../../src/http/multipart-file.js";
-import { startHttpServer } from "../../src/http/server.js";
-import { describeError } from "../../src/trpc/errors.js";
+import { lingerOnClose } from "../../src/platform/http/lingering-close.js";
+import { MULTIPART_OVERHEAD_BYTES, readMultipartFile, uploadRequestOf, type ReceivedFile } from "../../src/platform/http/multipart-file.js";
+import { startHttpServer } from "../../src/platform/http/server.js";
+import { describeError } from "../../src/platform/trpc/errors.js";
 import {
   BOUNDARY,
   filePart,
@@ -21,7 +21,7 @@ import {
   sha256,
 } from "../helpers/uploads.js";
 
-// The reader on its own, in a tiny app served as main.ts serves the real one (src/http/server.ts),
+// The reader on its own, in a tiny app served as main.ts serves the real one (src/platform/http/server.ts),
 // with a small limit and short timeouts so the boundaries are quick to reach.
 const LIMIT = 64 * 1024;
 const rules = { field: "file", maxBytes: LIMIT, types: ["application/pdf", "image/jpeg", "image/png"] as const, typesLabel: "a PDF, JPEG or PNG" };

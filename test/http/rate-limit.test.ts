@@ -2,11 +2,12 @@ import type { ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
-import { RequestBudget } from "../../src/core/request-budget.js";
-import { createRestHandler } from "../../src/http/rest.js";
-import type { AppError } from "../../src/lib/errors.js";
+import { RequestBudget } from "../../src/platform/lib/request-budget.js";
+import { restHooks } from "../../src/domains/shared/context.js";
+import { createRestHandler } from "../../src/platform/http/rest.js";
+import type { AppError } from "../../src/platform/lib/errors.js";
 import { appRouter } from "../../src/router.js";
-import { httpServerOptions, startHttpServer } from "../../src/http/server.js";
+import { httpServerOptions, startHttpServer } from "../../src/platform/http/server.js";
 import { useTestApp } from "../helpers/app.js";
 
 const app = useTestApp();
@@ -170,7 +171,7 @@ describe("the default budget", () => {
 describe("the REST handler's result for a static response", () => {
   it("carries the status of the error: 429 beyond the budget, 401 without a token", async () => {
     const d = await app.newDistributor();
-    const rest = createRestHandler(appRouter, { ...app.services, budget: new RequestBudget({ rps: 1, burst: 1 }, () => clock) }, { staticResponses: true });
+    const rest = createRestHandler(appRouter, restHooks({ ...app.services, budget: new RequestBudget({ rps: 1, burst: 1 }, () => clock) }), { staticResponses: true });
     const target = "/api/masters/v1/countries";
     const get = (authorization: string | undefined) =>
       rest({

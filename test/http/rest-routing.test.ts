@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createApp } from "../../src/app.js";
 import { appRouter } from "../../src/router.js";
-import { publicProcedure, router } from "../../src/trpc/init.js";
+import { publicProcedure, router } from "../../src/domains/shared/procedures.js";
 import { useTestApp } from "../helpers/app.js";
 
 const app = useTestApp();

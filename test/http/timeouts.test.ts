@@ -2,7 +2,7 @@ import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
 
-// The server is started as main.ts starts it (src/http/server.ts), with short limits for the test.
+// The server is started as main.ts starts it (src/platform/http/server.ts), with short limits for the test.
 const app = useTestApp({ MF_HEADERS_TIMEOUT_MS: "500", MF_BODY_TIMEOUT_MS: "1000" });
 
 interface RawConnection {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
-import type { AuthService } from "../../src/auth/auth.service.js";
+import type { AuthService } from "../../src/domains/auth/auth.service.js";
 import { useTestApp } from "../helpers/app.js";
 
 const app = useTestApp();

@@ -54,7 +54,7 @@ describe("POST /api/investors/v1", () => {
     const jobs = await queuedJobs(app, "investors__register", "investor_id", investor.id);
     expect(jobs).toHaveLength(1);
     // Nothing personal reaches a log line, even after the worker has handled the investor.
-    const { registerInvestor } = await import("../../src/investors/jobs/register.js");
+    const { registerInvestor } = await import("../../src/domains/investors/jobs/register.js");
     await registerInvestor({ investor_id: investor.id }, { services: app.services, log: app.services.logger, job: {} as never });
     const logs = app.logs.join("\n");
     for (const secret of [pan, "9876543210", "asha.rao@example.in", "001234567890"]) expect(logs).not.toContain(secret);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { findInvestorById } from "../../src/investors/investors.repo.js";
-import { registerInvestor } from "../../src/investors/jobs/register.js";
+import { findInvestorById } from "../../src/domains/investors/investors.repo.js";
+import { registerInvestor } from "../../src/domains/investors/jobs/register.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/lib/crypto.js";
-import { enqueue } from "../../src/jobs/enqueue.js";
+import { sha256Hex } from "../../src/platform/lib/crypto.js";
+import { enqueue } from "../../src/domains/shared/jobs/enqueue.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 

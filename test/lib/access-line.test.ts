@@ -3,15 +3,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { lineSink } from "../helpers/logs.js";
 
 // maskLogLine itself, watched: the access line must call it for exactly the values that may hold a PAN or a link id.
-vi.mock("../../src/lib/mask.js", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("../../src/lib/mask.js")>();
+vi.mock("../../src/platform/lib/mask.js", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("../../src/platform/lib/mask.js")>();
   return { ...actual, maskLogLine: vi.fn(actual.maskLogLine) };
 });
 // The suite's workers keep the modules one test file imported for the next (isolate: false): logger.js is
 // imported afresh here, so that it is the one importing the watched mask.js.
 vi.resetModules();
-const { accessLineWriter, createLogger } = await import("../../src/lib/logger.js");
-const { maskLogLine } = await import("../../src/lib/mask.js");
+const { accessLineWriter, createLogger } = await import("../../src/platform/lib/logger.js");
+const { maskLogLine } = await import("../../src/platform/lib/mask.js");
 
 type Request = [requestId: string, method: string, path: string, status: number, durationMs: number];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Batcher } from "../../src/lib/batcher.js";
+import { Batcher } from "../../src/platform/lib/batcher.js";
 
 /** A batch function that records each call and answers when released. */
 function recording(fail: (item: number) => boolean = () => false) {

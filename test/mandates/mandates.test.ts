@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { registerMandate } from "../../src/mandates/jobs/register.js";
+import { registerMandate } from "../../src/domains/mandates/jobs/register.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";

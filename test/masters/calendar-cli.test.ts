@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrisma, type Db } from "../../src/db/client.js";
+import { createPrisma, type Db } from "../../src/platform/db/client.js";
 import { createTestDatabase } from "../helpers/db.js";
 import { runEntry } from "../helpers/process.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { normaliseIndianStateCode } from "../../src/masters/geography.js";
-import { catalogValues, exchangeCodeOf, uccOccupationCode } from "../../src/masters/investor-options.js";
+import { normaliseIndianStateCode } from "../../src/domains/masters/geography.js";
+import { catalogValues, exchangeCodeOf, uccOccupationCode } from "../../src/integrations/exchange/code-tables.js";
 
 describe("the catalog as the source for validation and the exchange port", () => {
   it("gives zod-ready value lists and the exchange's codes", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { CellError, cutOffTime, decimal, flag, integer, MasterFileError, masterDate, normaliseHeader, readMasterLines } from "../../src/masters/exchange/master-file.js";
-import { parseSchemeMaster, SCHEME_MASTER_REQUIRED, transactionMode, type ExchangeSchemeRecord } from "../../src/masters/exchange/scheme-master.js";
-import { parseSipMaster, SIP_MASTER_REQUIRED, type ExchangeSipRecord } from "../../src/masters/exchange/sip-master.js";
+import { CellError, cutOffTime, decimal, flag, integer, MasterFileError, masterDate, normaliseHeader, readMasterLines } from "../../src/integrations/exchange/masters/master-file.js";
+import { parseSchemeMaster, SCHEME_MASTER_REQUIRED, transactionMode, type ExchangeSchemeRecord } from "../../src/integrations/exchange/masters/scheme-master.js";
+import { parseSipMaster, SIP_MASTER_REQUIRED, type ExchangeSipRecord } from "../../src/integrations/exchange/masters/sip-master.js";
 import { masterFile, SCHEME_MASTER_HEADER, SIP_MASTER_HEADER, type MasterRow } from "../helpers/exchange-masters.js";
 
 /**

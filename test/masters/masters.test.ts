@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
-import { upsertAmfiRecords } from "../../src/masters/schemes.import.js";
-import type { AmfiSchemeRecord } from "../../src/masters/amfi/navall.js";
+import { upsertAmfiRecords } from "../../src/domains/masters/schemes.import.js";
+import type { AmfiSchemeRecord } from "../../src/integrations/amfi/navall.js";
 
 const app = useTestApp();
 let token = "";

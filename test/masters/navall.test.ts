@@ -10,7 +10,7 @@ import {
   parseNavDate,
   type AmfiSchemeRecord,
   type NavAllParseResult,
-} from '../../src/masters/amfi/navall.js';
+} from '../../src/integrations/amfi/navall.js';
 import { AMFI_NEW, AMFI_OLD, amfiFile } from '../helpers/amfi.js';
 
 // AMFI's real files, gzipped under test/fixtures/amfi.

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { importNavAllFile } from "../../src/masters/schemes.service.js";
+import { importNavAllFile } from "../../src/domains/masters/schemes.service.js";
 import { AMFI_NEW, AMFI_OLD, amfiFile } from "../helpers/amfi.js";
 import { useTestApp } from "../helpers/app.js";
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { expireLinkJob } from "../../src/order-links/jobs/expire-link.js";
+import { expireLinkJob } from "../../src/domains/order-links/jobs/expire-link.js";
 import { useTestApp } from "../helpers/app.js";
 import { queuedJobs, runTask } from "../helpers/jobs.js";
 import { createLink, linkingDistributor, lumpsumProposal, publicPath } from "../helpers/order-links.js";

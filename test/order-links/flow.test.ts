@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
-import { initiatePayment } from "../../src/payments/jobs/gateway.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
+import { initiatePayment } from "../../src/domains/payments/jobs/gateway.js";
 import { useTestApp } from "../helpers/app.js";
 import { queuedJobs, runTask } from "../helpers/jobs.js";
 import { eventNames } from "../helpers/orders.js";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { pendingInvestor } from "../helpers/investors.js";

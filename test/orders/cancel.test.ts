@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { maskFreeText } from "../../src/lib/mask.js";
-import { cancelOrderAtExchange } from "../../src/orders/jobs/cancel-at-exchange.js";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
-import { claimForDispatch } from "../../src/orders/orders.repo.js";
-import { createDueInstallments } from "../../src/orders/schedule.js";
+import { maskFreeText } from "../../src/platform/lib/mask.js";
+import { cancelOrderAtExchange } from "../../src/domains/orders/jobs/cancel-at-exchange.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
+import { claimForDispatch } from "../../src/domains/orders/orders.repo.js";
+import { createDueInstallments } from "../../src/domains/orders/schedule.js";
 import { useTestApp } from "../helpers/app.js";
 import { queuedJobs, runTask } from "../helpers/jobs.js";
 import { acceptedOrder, createOpenScheme, dayPlus, eventNames, orderingInvestor, placedOrder, today } from "../helpers/orders.js";

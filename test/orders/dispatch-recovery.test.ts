@@ -1,8 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WorkerLiveness } from "../../src/jobs/worker-liveness.js";
-import { createLogger } from "../../src/lib/logger.js";
-import { syncOrdersWithExchange } from "../../src/orders/jobs/sync-exchange.js";
+import { WorkerLiveness } from "../../src/platform/jobs/worker-liveness.js";
+import { createLogger } from "../../src/platform/lib/logger.js";
+import { syncOrdersWithExchange } from "../../src/domains/orders/jobs/sync-exchange.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { capturingLogger } from "../helpers/logs.js";

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { DISPATCH_ATTEMPTS } from "../../src/orders/orders.service.js";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
+import { DISPATCH_ATTEMPTS } from "../../src/domains/orders/orders.service.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
-import { createLogger } from "../../src/lib/logger.js";
+import { createLogger } from "../../src/platform/lib/logger.js";
 import { queuedJobs, runTask } from "../helpers/jobs.js";
 import { createOpenScheme, lumpsumOrder, orderingInvestor } from "../helpers/orders.js";
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { HoldingMode } from "../../src/investors/investor.states.js";
-import { Decimal } from "../../src/lib/money.js";
-import { allowedFlag, chooseExchangeCode, exchangeModeOf, noCodeMessage, takesOrdersOn } from "../../src/orders/exchange-code.js";
-import { exchangeViolations, mandateValidityViolations, targetViolations } from "../../src/orders/order-rules.js";
-import type { PlacementCode, PlacementScheme, PlacementSipRule } from "../../src/orders/orders.repo.js";
-import type { PlaceOrderInput } from "../../src/orders/orders.schemas.js";
-import type { OrderType } from "../../src/orders/order-types.js";
+import type { HoldingMode } from "../../src/domains/investors/investor.states.js";
+import { Decimal } from "../../src/platform/lib/money.js";
+import { allowedFlag, chooseExchangeCode, exchangeModeOf, noCodeMessage, takesOrdersOn } from "../../src/domains/orders/exchange-code.js";
+import { exchangeViolations, mandateValidityViolations, targetViolations } from "../../src/domains/orders/order-rules.js";
+import type { PlacementCode, PlacementScheme, PlacementSipRule } from "../../src/domains/orders/orders.repo.js";
+import type { PlaceOrderInput } from "../../src/domains/orders/orders.schemas.js";
+import type { OrderType } from "../../src/domains/orders/order-types.js";
 
 /**
  * Placement's exchange rules without a database (exchange-masters.md): the code an order names, and every

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ExchangePort, OrderEntry } from "../../src/exchange/port.js";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
-import { syncOrdersWithExchange } from "../../src/orders/jobs/sync-exchange.js";
+import type { ExchangePort, OrderEntry } from "../../src/integrations/exchange/port.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
+import { syncOrdersWithExchange } from "../../src/domains/orders/jobs/sync-exchange.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { acceptedOrder, createOpenScheme, eventNames, lumpsumOrder, orderingInvestor, placedOrder } from "../helpers/orders.js";

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { todayInIndia } from "../../src/lib/india-date.js";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
-import { createInstallments } from "../../src/orders/jobs/create-installments.js";
+import { todayInIndia } from "../../src/platform/lib/india-date.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
+import { createInstallments } from "../../src/domains/orders/jobs/create-installments.js";
 import { useTestApp } from "../helpers/app.js";
 import { investorBody } from "../helpers/factories.js";
 import { runTask } from "../helpers/jobs.js";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { cancelOrderAtExchange } from "../../src/orders/jobs/cancel-at-exchange.js";
-import { createInstallments } from "../../src/orders/jobs/create-installments.js";
-import { createDueInstallments, installmentDates } from "../../src/orders/schedule.js";
+import { cancelOrderAtExchange } from "../../src/domains/orders/jobs/cancel-at-exchange.js";
+import { createInstallments } from "../../src/domains/orders/jobs/create-installments.js";
+import { createDueInstallments, installmentDates } from "../../src/domains/orders/schedule.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { acceptedOrder, createOpenScheme, dayPlus, eventNames, orderingInvestor, today } from "../helpers/orders.js";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { amountFor, Decimal, unitsFor } from "../../src/lib/money.js";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
+import { amountFor, Decimal, unitsFor } from "../../src/platform/lib/money.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { createOpenScheme, orderingInvestor, today } from "../helpers/orders.js";

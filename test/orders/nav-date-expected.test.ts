@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { todayInIndia } from "../../src/lib/india-date.js";
-import { exchangeCalendar, uncoveredYear, warnIfCalendarEnds } from "../../src/masters/exchange-calendar.js";
-import { checkCalendarJob } from "../../src/masters/jobs/check-calendar.js";
-import { getOrderById } from "../../src/orders/orders.repo.js";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
-import { createPayment } from "../../src/payments/payments.service.js";
+import { todayInIndia } from "../../src/platform/lib/india-date.js";
+import { exchangeCalendar, uncoveredYear, warnIfCalendarEnds } from "../../src/domains/masters/exchange-calendar.js";
+import { checkCalendarJob } from "../../src/domains/masters/jobs/check-calendar.js";
+import { getOrderById } from "../../src/domains/orders/orders.repo.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
+import { createPayment } from "../../src/domains/payments/payments.service.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { acceptedOrder, createScheme, orderingInvestor, placedOrder, today } from "../helpers/orders.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ORDER_TYPE, ORDER_TYPES, isRegistration, orderType, orderTypesWhere } from "../../src/orders/order-types.js";
+import { ORDER_TYPE, ORDER_TYPES, isRegistration, orderType, orderTypesWhere } from "../../src/domains/orders/order-types.js";
 
 /** The order-type table, read back as the sets the design names for each order type. */
 describe("the order-type table", () => {

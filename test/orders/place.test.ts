@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { DISPATCH_ATTEMPTS } from "../../src/orders/orders.service.js";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
+import { DISPATCH_ATTEMPTS } from "../../src/domains/orders/orders.service.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
 import { useTestApp } from "../helpers/app.js";
 import { queuedJobs, runTask } from "../helpers/jobs.js";
 import { createRuleSchemes, lumpsumOrder, orderingInvestor, today } from "../helpers/orders.js";

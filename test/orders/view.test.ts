@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
-import { createDueInstallments } from "../../src/orders/schedule.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
+import { createDueInstallments } from "../../src/domains/orders/schedule.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { createOpenScheme, orderingInvestor, placedOrder, today } from "../helpers/orders.js";

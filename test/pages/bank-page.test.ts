@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { registerInvestor } from "../../src/investors/jobs/register.js";
-import { initiatePayment } from "../../src/payments/jobs/gateway.js";
+import { registerInvestor } from "../../src/domains/investors/jobs/register.js";
+import { initiatePayment } from "../../src/domains/payments/jobs/gateway.js";
 import { useTestApp } from "../helpers/app.js";
 import { useBseDouble } from "../helpers/bse-double/double.js";
 import { createBseScheme } from "../helpers/bse-double/schemes.js";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
-import { syncOrdersWithExchange } from "../../src/orders/jobs/sync-exchange.js";
-import { initiatePayment, syncPendingPayments } from "../../src/payments/jobs/gateway.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
+import { syncOrdersWithExchange } from "../../src/domains/orders/jobs/sync-exchange.js";
+import { initiatePayment, syncPendingPayments } from "../../src/domains/payments/jobs/gateway.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { acceptedOrder, createOpenScheme, eventNames, lumpsumOrder, orderingInvestor } from "../helpers/orders.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerInvestor } from "../../src/investors/jobs/register.js";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
-import { deliverWebhooks } from "../../src/webhooks/jobs/deliver.js";
+import { registerInvestor } from "../../src/domains/investors/jobs/register.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
+import { deliverWebhooks } from "../../src/domains/webhooks/jobs/deliver.js";
 import { useTestApp } from "../helpers/app.js";
 import { investorBody } from "../helpers/factories.js";
 import { pendingInvestor } from "../helpers/investors.js";

@@ -1,8 +1,8 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { createPrisma } from "../../src/db/client.js";
-import { enqueue } from "../../src/jobs/enqueue.js";
-import { ExchangeUnavailableError, type ExchangePort } from "../../src/exchange/port.js";
+import { createPrisma } from "../../src/platform/db/client.js";
+import { enqueue } from "../../src/domains/shared/jobs/enqueue.js";
+import { ExchangeUnavailableError, type ExchangePort } from "../../src/integrations/exchange/port.js";
 import { startWorker } from "../../src/worker.js";
 import { capturingLogger } from "../helpers/logs.js";
 import { useTestApp, type TestApp } from "../helpers/app.js";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { syncOrdersWithExchange } from "../../src/orders/jobs/sync-exchange.js";
+import { syncOrdersWithExchange } from "../../src/domains/orders/jobs/sync-exchange.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { acceptedOrder, createOpenScheme, dayPlus, eventNames, orderingInvestor, placedOrder, today } from "../helpers/orders.js";

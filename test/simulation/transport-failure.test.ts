@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ExchangeUnavailableError, type ExchangePort } from "../../src/exchange/port.js";
-import { dispatchOrder } from "../../src/orders/jobs/dispatch.js";
+import { ExchangeUnavailableError, type ExchangePort } from "../../src/integrations/exchange/port.js";
+import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { canConnect, postgresBinaries } from "../../src/db/embedded.js";
+import { canConnect, postgresBinaries } from "../../src/platform/db/embedded.js";
 import {
   freePort,
   listProcesses,

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deliverWebhooks } from "../../src/webhooks/jobs/deliver.js";
-import { verifyWebhookSignature } from "../../src/webhooks/signature.js";
+import { deliverWebhooks } from "../../src/domains/webhooks/jobs/deliver.js";
+import { verifyWebhookSignature } from "../../src/domains/webhooks/signature.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";

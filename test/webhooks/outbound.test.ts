@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import { createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
 import { createSecureContext, type TLSSocket } from "node:tls";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, postWebhook, USER_AGENT } from "../../src/webhooks/outbound.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, postWebhook, USER_AGENT } from "../../src/domains/webhooks/outbound.js";
 
 const tls = {
   key: readFileSync("test/fixtures/tls/localhost-key.pem"),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { addressVerdict, checkTarget, parseHostLiteral, systemResolver, type Resolver } from "../../src/webhooks/public-address.js";
-import { httpsPort, isAllowedWebhookPort, portProblem } from "../../src/webhooks/target-port.js";
+import { addressVerdict, checkTarget, parseHostLiteral } from "../../src/domains/webhooks/public-address.js";
+import { systemResolver, type Resolver } from "../../src/platform/lib/resolver.js";
+import { httpsPort, isAllowedWebhookPort, portProblem } from "../../src/domains/webhooks/target-port-number.js";
 
 /** A resolver over a fixed table; names not in it fail like getaddrinfo does. */
 function fakeResolver(table: Record<string, string[]>): Resolver & { asked: string[] } {

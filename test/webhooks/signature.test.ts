@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { buildTestSignatureHeader, signPayload, verifyWebhookSignature } from "../../src/webhooks/signature.js";
+import { buildTestSignatureHeader, signPayload, verifyWebhookSignature } from "../../src/domains/webhooks/signature.js";
 
 const secret = "whsec_test_5Jb0rXq2";
 const body = '{"success":true,"data":{"order_id":"ord_01k0","status":"ACCEPTED","provider_remark":"ORDER CONFIRMED ₹"}}';

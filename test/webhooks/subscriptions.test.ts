@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deliverWebhooks } from "../../src/webhooks/jobs/deliver.js";
+import { deliverWebhooks } from "../../src/domains/webhooks/jobs/deliver.js";
 import { useTestApp } from "../helpers/app.js";
 import { investorBody } from "../helpers/factories.js";
 import { runTask } from "../helpers/jobs.js";

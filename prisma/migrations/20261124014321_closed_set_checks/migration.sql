@@ -3,7 +3,7 @@
 -- tuple (test/db/status-checks.test.ts keeps them equal): change both together, in a new migration.
 -- A NULL passes a CHECK, so the optional columns (purchase_type, holding_mode, failure_code) stay optional.
 
--- The investor-options catalog's values (src/masters/investor-options.ts), as the investor was created with.
+-- The investor-options catalog's values (src/integrations/exchange/code-tables.ts), as the investor was created with.
 ALTER TABLE "investors" ADD CONSTRAINT "investors_tax_status_check"
   CHECK ("tax_status" IN ('INDIVIDUAL', 'MINOR', 'NRI'));
 ALTER TABLE "investors" ADD CONSTRAINT "investors_holding_type_check"
@@ -20,7 +20,7 @@ ALTER TABLE "orders" ADD CONSTRAINT "orders_holding_mode_check"
 ALTER TABLE "orders" ADD CONSTRAINT "orders_failure_code_check"
   CHECK ("failure_code" IN ('exchange_rejected', 'exchange_unreachable', 'allotment_rejected'));
 
--- The event catalog (src/events/catalog.ts).
+-- The event catalog (src/domains/events/catalog.ts).
 ALTER TABLE "events" ADD CONSTRAINT "events_resource_type_check"
   CHECK ("resource_type" IN ('investor', 'mandate', 'order', 'payment'));
 ALTER TABLE "events" ADD CONSTRAINT "events_event_check"

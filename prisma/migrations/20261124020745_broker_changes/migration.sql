@@ -56,8 +56,8 @@ ALTER TABLE "broker_changes" ADD CONSTRAINT "broker_changes_two_fa_channel_check
 ALTER TABLE "broker_change_documents" ADD CONSTRAINT "broker_change_documents_content_type_check"
   CHECK ("content_type" IN ('application/pdf', 'image/jpeg', 'image/png'));
 
--- The event catalog (src/events/catalog.ts) gains the broker change events (beta) and their resource type;
--- subscriptions the wildcard broker_change.* (src/webhooks/event-filter.ts).
+-- The event catalog (src/domains/events/catalog.ts) gains the broker change events (beta) and their resource type;
+-- subscriptions the wildcard broker_change.* (src/domains/webhooks/event-filter.ts).
 ALTER TABLE "events" DROP CONSTRAINT "events_resource_type_check";
 ALTER TABLE "events" ADD CONSTRAINT "events_resource_type_check"
   CHECK ("resource_type" IN ('investor', 'mandate', 'order', 'payment', 'broker_change'));
@@ -78,7 +78,7 @@ ALTER TABLE "webhook_subscriptions" ADD CONSTRAINT "webhook_subscriptions_events
     'payment.failed', 'payment.refunded', 'broker_change.submitted', 'broker_change.rejected',
     'investor.*', 'mandate.*', 'order.*', 'payment.*', 'broker_change.*']::text[]);
 
--- The sandbox books keep what the sandbox registrar received (src/exchange/sandbox.repo.ts RECORD_KINDS).
+-- The sandbox books keep what the sandbox registrar received (src/integrations/exchange/sandbox/sandbox.repo.ts RECORD_KINDS).
 ALTER TABLE "sandbox_exchange_records" DROP CONSTRAINT "sandbox_exchange_records_kind_check";
 ALTER TABLE "sandbox_exchange_records" ADD CONSTRAINT "sandbox_exchange_records_kind_check"
   CHECK ("kind" IN ('UCC', 'MANDATE', 'ORDER', 'PAYMENT', 'BROKER_CHANGE'));

@@ -102,7 +102,7 @@ ALTER TABLE "orders" ADD CONSTRAINT "orders_cancellation_status_check"
 ALTER TABLE "orders" DROP CONSTRAINT "orders_failure_code_check";
 ALTER TABLE "orders" ADD CONSTRAINT "orders_failure_code_check"
   CHECK ("failure_code" IN ('exchange_rejected', 'exchange_unreachable', 'allotment_rejected', 'client_not_registered', 'mandate_invalid', 'payout_account_invalid', 'member_not_permitted', 'scheme_not_tradable'));
--- The event catalog gains order.cancelled (src/events/catalog.ts, src/webhooks/event-filter.ts).
+-- The event catalog gains order.cancelled (src/domains/events/catalog.ts, src/domains/webhooks/event-filter.ts).
 ALTER TABLE "events" DROP CONSTRAINT "events_event_check";
 ALTER TABLE "events" ADD CONSTRAINT "events_event_check"
   CHECK ("event" IN ('investor.registered', 'investor.rejected', 'mandate.registered', 'mandate.rejected',

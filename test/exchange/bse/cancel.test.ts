@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { cancelOrderAtExchange } from "../../../src/orders/jobs/cancel-at-exchange.js";
-import { dispatchOrder } from "../../../src/orders/jobs/dispatch.js";
-import { createDueInstallments } from "../../../src/orders/schedule.js";
-import { maskFreeText } from "../../../src/lib/mask.js";
+import { cancelOrderAtExchange } from "../../../src/domains/orders/jobs/cancel-at-exchange.js";
+import { dispatchOrder } from "../../../src/domains/orders/jobs/dispatch.js";
+import { createDueInstallments } from "../../../src/domains/orders/schedule.js";
+import { maskFreeText } from "../../../src/platform/lib/mask.js";
 import { useTestApp } from "../../helpers/app.js";
 import { createBseScheme } from "../../helpers/bse-double/schemes.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { BseExchange, MANDATE_CANCEL_REMARK } from "../../../src/exchange/bse/bse-exchange.js";
-import { mandateOutcomeOf } from "../../../src/exchange/bse/mandates.js";
-import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
-import { registerInvestor } from "../../../src/investors/jobs/register.js";
-import { cancelMandateAtExchange, checkMandateStatus, registerMandate } from "../../../src/mandates/jobs/register.js";
-import { todayInIndia } from "../../../src/lib/india-date.js";
+import { BseExchange, MANDATE_CANCEL_REMARK } from "../../../src/integrations/exchange/bse/bse-exchange.js";
+import { mandateOutcomeOf } from "../../../src/integrations/exchange/bse/mandates.js";
+import { ExchangeUnavailableError } from "../../../src/integrations/exchange/port.js";
+import { registerInvestor } from "../../../src/domains/investors/jobs/register.js";
+import { cancelMandateAtExchange, checkMandateStatus, registerMandate } from "../../../src/domains/mandates/jobs/register.js";
+import { todayInIndia } from "../../../src/platform/lib/india-date.js";
 import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { hurried } from "../../helpers/bse-double/hurried.js";

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { dispatchOrder } from "../../../src/orders/jobs/dispatch.js";
-import { syncOrdersWithExchange } from "../../../src/orders/jobs/sync-exchange.js";
+import { dispatchOrder } from "../../../src/domains/orders/jobs/dispatch.js";
+import { syncOrdersWithExchange } from "../../../src/domains/orders/jobs/sync-exchange.js";
 import { useTestApp } from "../../helpers/app.js";
 import { createBseScheme } from "../../helpers/bse-double/schemes.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { hurried } from "../../helpers/bse-double/hurried.js";
-import { registerInvestor } from "../../../src/investors/jobs/register.js";
-import { checkMandateStatus, registerMandate } from "../../../src/mandates/jobs/register.js";
+import { registerInvestor } from "../../../src/domains/investors/jobs/register.js";
+import { checkMandateStatus, registerMandate } from "../../../src/domains/mandates/jobs/register.js";
 import { investorKnownToExchange, mandateBody, pendingInvestor } from "../../helpers/investors.js";
 import { runTask } from "../../helpers/jobs.js";
-import { createDueInstallments } from "../../../src/orders/schedule.js";
+import { createDueInstallments } from "../../../src/domains/orders/schedule.js";
 import { eventNames, placedOrder, today } from "../../helpers/orders.js";
 
 const env: Record<string, string> = {};

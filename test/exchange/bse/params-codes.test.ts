@@ -25,9 +25,9 @@ import {
   oneOf,
   uccCountryCode,
   uccStateCode,
-} from "../../../src/exchange/bse/codes.js";
-import { listCountries, listStates } from "../../../src/masters/geography.js";
-import { CATALOG_MEMBERS, INVESTOR_OPTIONS, exchangeCodeOf, uccOccupationCode, type CatalogMember } from "../../../src/masters/investor-options.js";
+} from "../../../src/integrations/exchange/bse/codes.js";
+import { listCountries, listStates } from "../../../src/domains/masters/geography.js";
+import { CATALOG_MEMBERS, INVESTOR_OPTIONS, exchangeCodeOf, uccOccupationCode, type CatalogMember } from "../../../src/integrations/exchange/code-tables.js";
 
 /** Each table keyed by catalog values gives exactly the catalog's exchange code (UCC occupation: the 01-08 fold). */
 const AGREEING: Array<[CatalogMember, Readonly<Record<string, string>>]> = [
@@ -124,7 +124,7 @@ describe("exchange code tables", () => {
 
 describe("formatting rules", () => {
   it("bseDate, fit, pipeSafe, splitName, wrapAddress, plainDecimal", async () => {
-    const { bseDate, fit, pipeSafe, plainDecimal, splitName, wrapAddress } = await import("../../../src/exchange/bse/format.js");
+    const { bseDate, fit, pipeSafe, plainDecimal, splitName, wrapAddress } = await import("../../../src/integrations/exchange/bse/format.js");
     expect(bseDate("f", "2026-01-09")).toBe("09/01/2026");
     expect(() => bseDate("f", "2026-1-09")).toThrow('f: "2026-1-09" is not a YYYY-MM-DD date');
     expect(fit("f", "abc", 3)).toBe("abc");
@@ -152,7 +152,7 @@ describe("formatting rules", () => {
 
 describe("formatting rules: the edges", () => {
   it("dates, names and addresses are read whole, whitespace and all", async () => {
-    const { bseDate, fit, splitName, wrapAddress } = await import("../../../src/exchange/bse/format.js");
+    const { bseDate, fit, splitName, wrapAddress } = await import("../../../src/integrations/exchange/bse/format.js");
     expect(() => bseDate("f", "x2026-01-09")).toThrow(BseMappingError);
     expect(() => bseDate("f", "2026-01-091")).toThrow(BseMappingError);
     expect(splitName(" Asha  Rani\tKulkarni ")).toEqual(["Asha", "Rani", "Kulkarni"]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fatcaLogName, fatcaParam } from "../../../src/exchange/bse/fatca-param.js";
+import { fatcaLogName, fatcaParam } from "../../../src/integrations/exchange/bse/fatca-param.js";
 import { validateFatcaParam } from "../../helpers/bse-double/validate-fatca.js";
 import { validateMfapiParam } from "../../helpers/bse-double/validate-mfapi.js";
 import { filled, individualUcc, jointUcc, minorUcc, nriUcc, withField } from "./ucc-fixtures.js";

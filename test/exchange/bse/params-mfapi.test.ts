@@ -9,8 +9,8 @@ import {
   swpCancellationParam,
   swpRegistrationParam,
   type SwpRegistration,
-} from "../../../src/exchange/bse/mfapi-params.js";
-import { ExchangeUnavailableError, type MandateRegistration } from "../../../src/exchange/port.js";
+} from "../../../src/integrations/exchange/bse/mfapi-params.js";
+import { ExchangeUnavailableError, type MandateRegistration } from "../../../src/integrations/exchange/port.js";
 import { validateMfapiParam } from "../../helpers/bse-double/validate-mfapi.js";
 import { withField } from "./ucc-fixtures.js";
 

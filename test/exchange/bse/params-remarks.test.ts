@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { applyRefusalRule, BseRefusedError, refusalOf, rejectedOrder } from "../../../src/exchange/bse/refusals.js";
-import { failureCodeFor, providerRemark, REMARK_PATTERNS } from "../../../src/exchange/bse/remarks.js";
+import { applyRefusalRule, BseRefusedError, refusalOf, rejectedOrder } from "../../../src/integrations/exchange/bse/refusals.js";
+import { failureCodeFor, providerRemark, REMARK_PATTERNS } from "../../../src/integrations/exchange/bse/remarks.js";
 import { capturingLogger } from "../../helpers/logs.js";
-import { internalRefOf, MAX_MEMBER_ID_LENGTH, memberIdProblem } from "../../../src/exchange/bse/trans-no-layout.js";
+import { internalRefOf, MAX_MEMBER_ID_LENGTH, memberIdProblem } from "../../../src/integrations/exchange/bse/trans-no-layout.js";
 
 /** README's remark table ("- **Remarks** (`remarks.ts`)"): its rows as [text, failure_code], and the code of "anything else". */
 function readmeRemarkTable(): { rows: Array<[string, string]>; otherwise: string | null } {

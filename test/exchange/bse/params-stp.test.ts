@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildStpRequest, readStpResponse, type StpRegistration } from "../../../src/exchange/bse/stp-request.js";
-import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
+import { buildStpRequest, readStpResponse, type StpRegistration } from "../../../src/integrations/exchange/bse/stp-request.js";
+import { ExchangeUnavailableError } from "../../../src/integrations/exchange/port.js";
 import { validateStpRequest } from "../../helpers/bse-double/validate-stp.js";
 
 const credentials = { userId: "1000001", memberCode: "10000", password: "secret" };

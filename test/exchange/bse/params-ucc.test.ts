@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { BseMappingError } from "../../../src/exchange/bse/codes.js";
-import { buildUccRequest, indianMobile, readUccResponse, uccParam } from "../../../src/exchange/bse/ucc-param.js";
-import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
+import { BseMappingError } from "../../../src/integrations/exchange/bse/codes.js";
+import { buildUccRequest, indianMobile, readUccResponse, uccParam } from "../../../src/integrations/exchange/bse/ucc-param.js";
+import { ExchangeUnavailableError } from "../../../src/integrations/exchange/port.js";
 import { validateUccParam, validateUccRequest } from "../../helpers/bse-double/validate-ucc.js";
 import { filled, individualUcc, jointUcc, minorUcc, nriUcc, withField } from "./ucc-fixtures.js";
 

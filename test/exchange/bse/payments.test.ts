@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
-import { paymentFailureCodeFor } from "../../../src/exchange/bse/payments.js";
-import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
-import { registerInvestor } from "../../../src/investors/jobs/register.js";
-import { initiatePayment, syncPendingPayments } from "../../../src/payments/jobs/gateway.js";
+import type { BseExchange } from "../../../src/integrations/exchange/bse/bse-exchange.js";
+import { paymentFailureCodeFor } from "../../../src/integrations/exchange/bse/payments.js";
+import { ExchangeUnavailableError } from "../../../src/integrations/exchange/port.js";
+import { registerInvestor } from "../../../src/domains/investors/jobs/register.js";
+import { initiatePayment, syncPendingPayments } from "../../../src/domains/payments/jobs/gateway.js";
 import { BANK_FORM_CSP } from "../../../src/pages/security.js";
 import { useTestApp } from "../../helpers/app.js";
 import { createBseScheme } from "../../helpers/bse-double/schemes.js";

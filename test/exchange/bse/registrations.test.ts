@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
-import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
-import { registerInvestor } from "../../../src/investors/jobs/register.js";
+import type { BseExchange } from "../../../src/integrations/exchange/bse/bse-exchange.js";
+import { ExchangeUnavailableError } from "../../../src/integrations/exchange/port.js";
+import { registerInvestor } from "../../../src/domains/investors/jobs/register.js";
 import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { hurried } from "../../helpers/bse-double/hurried.js";
@@ -164,7 +164,7 @@ describe("investors through the BSE adapter (enhanced UCC + FATCA) against the d
   it("order entry can refuse a client the exchange does not have, and accepts a registered one", async () => {
     double.current.registrations.refuseUnknownClients();
     try {
-      const { newId } = await import("../../../src/lib/ids.js");
+      const { newId } = await import("../../../src/platform/lib/ids.js");
       const order = (clientCode: string) => ({
         orderId: newId("ord"), clientCode, orderType: "LUMPSUM_PURCHASE" as const, schemeCode: "02-DP", toSchemeCode: null, purchaseType: "FRESH" as const,
         amount: "5000.00", units: null, allUnits: false, folioNo: null, mandateId: null, euin: null, euinDeclared: true, remarks: null,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dispatchOrder } from "../../../src/orders/jobs/dispatch.js";
-import { importExchangeMasters } from "../../../src/masters/exchange-masters.import.js";
+import { dispatchOrder } from "../../../src/domains/orders/jobs/dispatch.js";
+import { importExchangeMasters } from "../../../src/domains/masters/exchange-masters.import.js";
 import { useTestApp } from "../../helpers/app.js";
 import { useBseDouble } from "../../helpers/bse-double/double.js";
 import { createBseScheme } from "../../helpers/bse-double/schemes.js";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
-import { BseLoginError, BseSessionError, BseSessions, DEFAULT_TIMING, isSessionRefusal, type Session } from "../../../src/exchange/bse/sessions.js";
-import { ORDER_ENTRY_SERVICE } from "../../../src/exchange/bse/soap.js";
-import { BseTransport } from "../../../src/exchange/bse/transport.js";
+import { ExchangeUnavailableError } from "../../../src/integrations/exchange/port.js";
+import { BseLoginError, BseSessionError, BseSessions, DEFAULT_TIMING, isSessionRefusal, type Session } from "../../../src/integrations/exchange/bse/sessions.js";
+import { ORDER_ENTRY_SERVICE } from "../../../src/integrations/exchange/bse/soap.js";
+import { BseTransport } from "../../../src/integrations/exchange/bse/transport.js";
 import { startBseDouble, type BseDouble } from "../../helpers/bse-double/double.js";
 import { ORDER_ACTION, ORDER_PATH } from "../../helpers/bse-double/sessions.js";
 import { capturingLogger } from "../../helpers/logs.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { orderEntryParams } from "../../../src/exchange/bse/order-entry.js";
-import { buildEnvelope, contractParam, ORDER_ENTRY_SERVICE, readResult, readResultNode, SoapFaultError, SoapFormatError, UPLOAD_SERVICE, WEB_SERVICE } from "../../../src/exchange/bse/soap.js";
-import type { OrderEntry } from "../../../src/exchange/port.js";
+import { orderEntryParams } from "../../../src/integrations/exchange/bse/order-entry.js";
+import { buildEnvelope, contractParam, ORDER_ENTRY_SERVICE, readResult, readResultNode, SoapFaultError, SoapFormatError, UPLOAD_SERVICE, WEB_SERVICE } from "../../../src/integrations/exchange/bse/soap.js";
+import type { OrderEntry } from "../../../src/integrations/exchange/port.js";
 
 const TO = "https://bsestarmfdemo.bseindia.com/MFOrderEntry/MFOrder.svc/Secure";
 

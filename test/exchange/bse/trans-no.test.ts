@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrisma, type Db } from "../../../src/db/client.js";
-import { memberIdProblem } from "../../../src/exchange/bse/trans-no-layout.js";
-import { allocateTransNo } from "../../../src/exchange/bse/trans-no.js";
+import { createPrisma, type Db } from "../../../src/platform/db/client.js";
+import { memberIdProblem } from "../../../src/integrations/exchange/bse/trans-no-layout.js";
+import { allocateTransNo } from "../../../src/integrations/exchange/bse/trans-no.js";
 import { createTestDatabase } from "../../helpers/db.js";
 
 let db: { url: string; drop: () => Promise<void> };

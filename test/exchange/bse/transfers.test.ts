@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Db } from "../../../src/db/client.js";
-import type { BseConfig } from "../../../src/env.js";
-import { BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
-import { ExchangeUnavailableError, type OrderEntry } from "../../../src/exchange/port.js";
-import { newId } from "../../../src/lib/ids.js";
+import type { Db } from "../../../src/platform/db/client.js";
+import type { BseConfig } from "../../../src/integrations/exchange/bse/bse-config.js";
+import { BseExchange } from "../../../src/integrations/exchange/bse/bse-exchange.js";
+import { ExchangeUnavailableError, type OrderEntry } from "../../../src/integrations/exchange/port.js";
+import { newId } from "../../../src/platform/lib/ids.js";
 import type { BseDouble } from "../../helpers/bse-double/double.js";
 import { doubleConfig, useBseAdapterWorld } from "../../helpers/bse-double/adapter-world.js";
 import { capturingLogger } from "../../helpers/logs.js";

@@ -1,8 +1,8 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ExchangeUnavailableError } from "../../../src/exchange/port.js";
-import { ORDER_ENTRY_SERVICE } from "../../../src/exchange/bse/soap.js";
-import { BseTransport, ExchangeNotDeliveredError } from "../../../src/exchange/bse/transport.js";
+import { ExchangeUnavailableError } from "../../../src/integrations/exchange/port.js";
+import { ORDER_ENTRY_SERVICE } from "../../../src/integrations/exchange/bse/soap.js";
+import { BseTransport, ExchangeNotDeliveredError } from "../../../src/integrations/exchange/bse/transport.js";
 import { startBseDouble, type BseDouble } from "../../helpers/bse-double/double.js";
 import { ORDER_ACTION, ORDER_PATH } from "../../helpers/bse-double/sessions.js";
 import { capturingLogger } from "../../helpers/logs.js";

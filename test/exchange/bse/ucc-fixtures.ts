@@ -1,6 +1,6 @@
-import type { UccRegistration } from "../../../src/exchange/port.js";
-import type { InvestorDetails } from "../../../src/investors/investors.service.js";
-import { toUccRegistration } from "../../../src/investors/ucc.js";
+import type { UccRegistration } from "../../../src/integrations/exchange/port.js";
+import type { InvestorDetails } from "../../../src/domains/investors/investors.service.js";
+import { toUccRegistration } from "../../../src/domains/investors/ucc.js";
 
 type Account = { accountType: string; accountNumber: string; ifsc: string; isPrimary: boolean };
 

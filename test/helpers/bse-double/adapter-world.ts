@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
-import { createPrisma, type Db } from "../../../src/db/client.js";
-import type { BseConfig } from "../../../src/env.js";
+import { createPrisma, type Db } from "../../../src/platform/db/client.js";
+import type { BseConfig } from "../../../src/integrations/exchange/bse/bse-config.js";
 import { createTestDatabase } from "../db.js";
 import { startBseDouble, type BseDouble } from "./double.js";
 

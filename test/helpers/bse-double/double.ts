@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { todayInIndia } from "../../../src/lib/india-date.js";
+import { todayInIndia } from "../../../src/platform/lib/india-date.js";
 import { DoubleOrderEntry } from "./order-entry.js";
 import { DoubleChildOrders } from "./child-orders.js";
 import { DoublePlans } from "./plans.js";

@@ -1,5 +1,5 @@
-import type { Services } from "../../../src/core/services.js";
-import { BseExchange } from "../../../src/exchange/bse/bse-exchange.js";
+import type { Services } from "../../../src/domains/shared/services.js";
+import { BseExchange } from "../../../src/integrations/exchange/bse/bse-exchange.js";
 import type { TestApp } from "../app.js";
 
 /** How long the exchange of `hurried` waits: long enough for any answer the double gives, short for one it never gives. */

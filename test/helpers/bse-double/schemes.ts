@@ -1,4 +1,4 @@
-import { importExchangeMasters } from "../../../src/masters/exchange-masters.import.js";
+import { importExchangeMasters } from "../../../src/domains/masters/exchange-masters.import.js";
 import type { TestApp } from "../app.js";
 import { createAmfiScheme } from "../orders.js";
 import type { BseDouble } from "./double.js";

@@ -1,5 +1,0 @@
-/**
- * The sandbox's demo distributor: seeded at every sandbox start (seed/sandbox.ts); the sandbox
- * registrar's books hold demo folios for it (holdings/sandbox-folios.ts).
- */
-export const SANDBOX_DISTRIBUTOR = { name: "Sandbox Distributor", arn: "ARN-000001" };

@@ -1,0 +1,157 @@
+import type { Db } from "../../platform/db/client.js";
+import { AppError } from "../../platform/lib/errors.js";
+import { constantTimeEqual, sha256Hex } from "../../platform/lib/crypto.js";
+import { newSecret } from "../../platform/lib/ids.js";
+import type { Caller } from "../shared/caller.js";
+import * as repo from "./auth.repo.js";
+import { TokenFailureLimit, type FailureLimitSettings } from "./token-failures.js";
+
+export const TOKEN_TTL_SECONDS = 3600;
+/** How long a verified token is trusted without asking the database again. */
+const CACHE_TTL_MS = 30_000;
+const CACHE_MAX_ENTRIES = 10_000;
+
+export interface AuthOptions {
+  /** Failed token requests allowed per client id and per address in a window (default 10 in 5 minutes). */
+  tokenFailures?: FailureLimitSettings;
+  /** Token checks that may hold a pooled connection at once (default 1; see tokenChecksFor). */
+  concurrentChecks?: number;
+  now?: () => number;
+}
+
+/** An API client whose credentials were just verified. */
+export type VerifiedClient = repo.ClientRecord & { clientId: string };
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+}
+
+const invalidClient = () => new AppError("UNAUTHORIZED", "invalid_client", { body: { error: "invalid_client" } });
+
+const unauthorized = (message: string, error = "invalid_token") =>
+  new AppError("UNAUTHORIZED", message, { headers: { "WWW-Authenticate": `Bearer error="${error}"` } });
+
+interface CachedCaller {
+  caller: Caller;
+  expiresAt: number;
+  checkedAt: number;
+}
+
+/** OAuth 2.0 client credentials: issues opaque bearer tokens and resolves them to a distributor. */
+export class AuthService {
+  private readonly cache = new Map<string, CachedCaller>();
+  /**
+   * The entries of `cache` by the Authorization header that last found them, so that a repeat skips the
+   * token's SHA-256 (about half a microsecond a request). It holds raw tokens, so it is emptied 30 s
+   * (CACHE_TTL_MS) after its first entry, whatever their age, and bounded like `cache`; an entry counts only
+   * while the one it shares with `cache` does.
+   */
+  private readonly byHeader = new Map<string, CachedCaller>();
+  private readonly lookups = new Map<string, Promise<Caller | null>>();
+
+  private readonly now: () => number;
+  private readonly failures: TokenFailureLimit;
+
+  constructor(private readonly db: Db, options: AuthOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.failures = new TokenFailureLimit(db, options.tokenFailures ?? { limit: 10, windowMs: 300_000 }, this.now, options.concurrentChecks);
+  }
+
+  /** Credentials in, token out, for callers inside the process (no request budget applies). */
+  async issueToken(clientId: string, clientSecret: string, address = "unknown"): Promise<TokenResponse> {
+    return this.issueTokenFor(await this.verifyClient(clientId, clientSecret, address));
+  }
+
+  /**
+   * Checks a client's credentials: 401 invalid_client when they are wrong, 429 RATE_LIMITED while
+   * the client id or the address has too many recent failures (even for the right secret).
+   */
+  async verifyClient(clientId: string, clientSecret: string, address: string): Promise<VerifiedClient> {
+    const client = await this.failures.attempt(clientId, address, async (tx) => {
+      const found = await repo.findActiveClient(tx, clientId);
+      // Compare a hash even for an unknown client, so timing does not reveal which client ids exist.
+      const presented = sha256Hex(clientSecret);
+      const matches = constantTimeEqual(presented, found?.secretHash ?? sha256Hex(`unknown:${clientSecret}`));
+      return found && matches ? { ...found, clientId } : null;
+    });
+    if (!client) throw invalidClient();
+    return client;
+  }
+
+  async issueTokenFor(client: VerifiedClient): Promise<TokenResponse> {
+    const accessToken = newSecret("mfat");
+    await repo.insertToken(this.db, {
+      tokenHash: sha256Hex(accessToken),
+      apiClientId: client.id,
+      distributorId: client.distributorId,
+      expiresAt: new Date(this.now() + TOKEN_TTL_SECONDS * 1000),
+    });
+    return { access_token: accessToken, token_type: "Bearer", expires_in: TOKEN_TTL_SECONDS };
+  }
+
+  /** Resolves an `Authorization` header to its caller, or throws 401. */
+  async authenticate(header: string | undefined): Promise<Caller> {
+    if (!header) throw unauthorized("A bearer token is required (Authorization: Bearer <token>)", "invalid_request");
+    const recent = this.byHeader.get(header);
+    if (recent) {
+      const now = this.now();
+      if (recent.expiresAt > now && now - recent.checkedAt < CACHE_TTL_MS) return recent.caller;
+    }
+    const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
+    if (!match?.[1]) throw unauthorized("The Authorization header must be 'Bearer <token>'", "invalid_request");
+
+    const tokenHash = sha256Hex(match[1]);
+    const now = this.now();
+    const cached = this.cache.get(tokenHash);
+    if (cached && cached.expiresAt > now && now - cached.checkedAt < CACHE_TTL_MS) {
+      this.rememberHeader(header, cached);
+      return cached.caller;
+    }
+
+    const caller = await this.lookUp(tokenHash, now);
+    if (!caller) throw unauthorized("The access token is invalid or has expired: get a new one from POST /api/auth/v1/token");
+    return caller;
+  }
+
+  private rememberHeader(header: string, entry: CachedCaller): void {
+    if (this.byHeader.size === 0) setTimeout(() => this.byHeader.clear(), CACHE_TTL_MS).unref();
+    if (this.byHeader.size < CACHE_MAX_ENTRIES) this.byHeader.set(header, entry);
+  }
+
+  /**
+   * One database look-up per token at a time: requests that miss the cache together (every
+   * connection of a busy client when its entry lapses) wait for the same answer.
+   */
+  private lookUp(tokenHash: string, now: number): Promise<Caller | null> {
+    const pending = this.lookups.get(tokenHash);
+    if (pending) return pending;
+    const lookup = this.findCaller(tokenHash, now);
+    this.lookups.set(tokenHash, lookup);
+    const forget = () => {
+      if (this.lookups.get(tokenHash) === lookup) this.lookups.delete(tokenHash);
+    };
+    lookup.then(forget, forget);
+    return lookup;
+  }
+
+  private async findCaller(tokenHash: string, now: number): Promise<Caller | null> {
+    const token = await repo.findLiveToken(this.db, tokenHash, new Date(now));
+    if (!token) {
+      this.cache.delete(tokenHash);
+      return null;
+    }
+    const caller = { distributorId: token.distributorId, clientId: token.apiClient.clientId };
+    this.remember(tokenHash, { caller, expiresAt: token.expiresAt.getTime(), checkedAt: now });
+    return caller;
+  }
+
+  private remember(tokenHash: string, entry: CachedCaller): void {
+    if (this.cache.size >= CACHE_MAX_ENTRIES) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(tokenHash, entry);
+  }
+}

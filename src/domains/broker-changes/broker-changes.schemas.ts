@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { ARN_PATTERN } from "../auth/distributors.service.js";
+import { ClientRef } from "../../platform/lib/formats.js";
+import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
+import { BROKER_CHANGE_STATUSES } from "./broker-change.states.js";
+import { AUTH_MODES, DOCUMENT_CONTENT_TYPES, TWO_FA_CHANNELS } from "../../integrations/registrars/port.js";
+
+export const BrokerChangeStatus = z.enum(BROKER_CHANGE_STATUSES);
+
+/**
+ * A folio number as the registrars print them: CAMS `1234567/89`, KFintech digits, some AMCs letters;
+ * 1-20 letters, digits, `/` or `-`, starting with a letter or digit.
+ */
+export const FOLIO_PATTERN = /^[A-Z0-9][A-Z0-9/-]{0,19}$/;
+
+const code = (pattern: RegExp, message: string) => z.string().trim().toUpperCase().regex(pattern, message);
+
+export const CreateBrokerChangeRequest = z
+  .strictObject({
+    investor_id: z.string().min(1).max(64).describe("One of your investors: the folio's holder (its PAN is the one the registrar checks)."),
+    amc_code: z.string().trim().toUpperCase().min(1).max(64).describe("The folio's AMC: an `amc_code` of the scheme master (GET /api/masters/v1/schemes)."),
+    folio_no: code(FOLIO_PATTERN, "must be a folio number: 1-20 letters, digits, '/' or '-', starting with a letter or digit").describe(
+      "The existing folio to bring under your ARN.",
+    ),
+    auth_mode: z
+      .enum(AUTH_MODES)
+      .describe("WET_SIGNATURE: upload the investor's signed form (POST .../{id}/image). TWO_FA: the registrar confirms with the investor."),
+    two_fa_channel: z.enum(TWO_FA_CHANNELS).optional().describe("Required for TWO_FA (where the registrar reaches the investor); refused for WET_SIGNATURE."),
+    client_ref: ClientRef.optional(),
+    euin: code(/^E\d{6}$/, "must be an EUIN: E followed by 6 digits").optional().describe("The employee's EUIN: `E` + 6 digits."),
+    sub_broker_code: code(ARN_PATTERN, "must be ARN- followed by digits").optional().describe("A sub-broker's ARN (`ARN-` + digits)."),
+    ria_code: code(/^INA\d{9}$/, "must be an RIA registration: INA followed by 9 digits").optional().describe("An investment adviser's SEBI registration: `INA` + 9 digits."),
+  })
+  .superRefine((input, ctx) => {
+    if (input.auth_mode === "TWO_FA" && input.two_fa_channel === undefined) {
+      ctx.addIssue({ code: "custom", path: ["two_fa_channel"], message: "is required for TWO_FA", params: { reason: "required" } });
+    }
+    if (input.auth_mode === "WET_SIGNATURE" && input.two_fa_channel !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["two_fa_channel"], message: "is not used by WET_SIGNATURE", params: { reason: "field_not_allowed" } });
+    }
+  });
+export type CreateBrokerChangeInput = z.infer<typeof CreateBrokerChangeRequest>;
+
+export const BrokerChangeDocument = z
+  .object({
+    content_type: z.enum(DOCUMENT_CONTENT_TYPES).describe("As judged by the file's bytes."),
+    size: z.number().int().describe("Bytes."),
+    sha256: z.string().describe("Hex SHA-256 of the stored bytes."),
+    uploaded_at: z.string(),
+  })
+  .nullable()
+  .describe("The signed form once uploaded (GET .../{id}/image returns it); null before, and for TWO_FA.");
+
+export const BrokerChangeView = z.object({
+  id: z.string().describe("`bcr_` + a time-ordered id."),
+  investor_id: z.string(),
+  pan: z.string().describe("The investor's PAN, masked."),
+  amc_code: z.string(),
+  folio_no: z.string(),
+  auth_mode: z.enum(AUTH_MODES),
+  status: BrokerChangeStatus.describe(
+    "WET_SIGNATURE: PENDING_DOCUMENT -> SUBMITTED (form uploaded); TWO_FA: SUBMITTED at creation; SUBMITTED -> REJECTED by the registrar.",
+  ),
+  broker_code: z.string().describe("Your ARN: the broker the folio moves to."),
+  client_ref: z.string().nullable(),
+  euin: z.string().nullable(),
+  sub_broker_code: z.string().nullable(),
+  ria_code: z.string().nullable(),
+  two_fa_channel: z.enum(TWO_FA_CHANNELS).nullable(),
+  provider_remark: z.string().nullable().describe("The registrar's remark (PANs masked)."),
+  document: BrokerChangeDocument,
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const BrokerChangeIdInput = z.strictObject({ id: z.string().min(1).max(64) });
+
+export const ListBrokerChangesQuery = z.strictObject({
+  status: BrokerChangeStatus.optional(),
+  investor_id: z.string().min(1).max(64).optional().describe("Only this investor's requests."),
+  limit: Limit(100, 20),
+  cursor: Cursor,
+});
+
+export const BrokerChangePage = z.object({ data: z.array(BrokerChangeView), next_cursor: NextCursor });

@@ -1,0 +1,67 @@
+import type { Services } from "../shared/services.js";
+import { holdingsFeedDir, listFeedBatches, type WaitingFile } from "../../integrations/registrars/feed-dir.js";
+import { importBatch, withImportClient, type ImportReport } from "./import.js";
+import { writeSandboxFeeds } from "../../integrations/registrars/sandbox/sandbox-registrar.js";
+import { feedFileImported } from "./holdings.repo.js";
+import { sandboxBooks } from "./sandbox-books.js";
+import { REGISTRARS } from "../../integrations/registrars/feeds/feed.js";
+
+export interface RefreshReport {
+  feed_dir: string;
+  /** Files the sandbox registrar wrote before the import (sandbox only). */
+  sandbox_files: string[];
+  files: ImportReport[];
+  waiting: WaitingFile[];
+}
+
+export interface RefreshOptions {
+  /** Default: the configured feed directory. */
+  feedDir?: string;
+  /** Let the sandbox registrar write its feed first. Default: in the sandbox environment. */
+  sandboxFeed?: boolean;
+}
+
+/**
+ * The holdings refresh (daily job, `holdings:refresh`, sandbox simulation): in the sandbox the sandbox registrar
+ * writes its feed files first; then every batch of the feed directory not imported before is imported, each in its
+ * own transaction: a registrar's batches in name order, the two registrars concurrently. Problems are logged with file and line, never with a PAN.
+ */
+export async function refreshHoldings(services: Services, options: RefreshOptions = {}): Promise<RefreshReport> {
+  const feedDir = options.feedDir ?? holdingsFeedDir(services.config);
+  const sandboxFeed = options.sandboxFeed ?? (services.config.env === "sandbox" && services.sandboxExchange !== undefined);
+  const log = services.logger.child({ component: "holdings-refresh" });
+  const sandboxFiles = sandboxFeed ? await writeSandboxFeeds(await sandboxBooks(services), feedDir, (registrar, sha) => feedFileImported(services.prisma, registrar, sha)) : [];
+  const { batches, waiting } = await listFeedBatches(feedDir);
+  const databaseUrl = services.config.databaseUrl;
+  if (!databaseUrl) throw new Error("holdings refresh: no database URL in the configuration");
+  // Each registrar's batches in name order on a connection of its own; the two registrars side by side (parsing
+  // one while PostgreSQL ingests the other).
+  const byRegistrar = REGISTRARS.map((r) => batches.filter((b) => b.registrar === r)).filter((list) => list.length > 0);
+  const perRegistrar = await Promise.all(
+    byRegistrar.map((list) =>
+      withImportClient(databaseUrl, async (client) => {
+        const reports: ImportReport[] = [];
+        for (const batch of list) {
+          const report = await importBatch(client, services.cipher, batch);
+          if (report.outcome !== "DUPLICATE") {
+            const { problems, ...counts } = report;
+            log.info({ ...counts, first_problems: problems.slice(0, 5) }, `holdings feed ${report.outcome.toLowerCase()}`);
+          }
+          reports.push(report);
+        }
+        return reports;
+      }),
+    ),
+  );
+  const files = perRegistrar.flat();
+  for (const w of waiting) log.warn({ registrar: w.registrar, file: w.file }, w.reason);
+  return { feed_dir: feedDir, sandbox_files: sandboxFiles, files, waiting };
+}
+
+/** One line per batch, for the CLI and the simulation message. */
+export function describeRefresh(report: RefreshReport): string {
+  const count = (o: string) => report.files.filter((f) => f.outcome === o).length;
+  const imported = report.files.filter((f) => f.outcome === "IMPORTED").reduce((n, f) => n + f.imported, 0);
+  return `${count("IMPORTED")} feed(s) imported (${imported} positions), ${count("DUPLICATE")} already imported, ` +
+    `${count("REJECTED")} rejected, ${report.waiting.length} waiting`;
+}

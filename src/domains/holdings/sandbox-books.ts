@@ -1,0 +1,101 @@
+import { Decimal } from "../../platform/lib/money.js";
+import { decryptDetails } from "../investors/investors.service.js";
+import { distributorArns, findDistributorByArn } from "../auth/auth.repo.js";
+import { SANDBOX_DISTRIBUTOR } from "../auth/sandbox-distributor.js";
+import { investorDetails } from "../investors/investors.repo.js";
+import { schemeSummaries } from "../masters/schemes.repo.js";
+import { orderDetails, targetSchemeCode } from "../orders/order-details.js";
+import { orderType } from "../orders/order-types.js";
+import { allottedOrdersWithFolio } from "../orders/orders.repo.js";
+import type { Services } from "../shared/services.js";
+import { SEEDED_FOLIOS } from "../../integrations/registrars/sandbox/sandbox-folios.js";
+import { sandboxRegistrarFor, type SandboxHolding } from "../../integrations/registrars/sandbox/sandbox-registrar.js";
+
+/**
+ * The sandbox registrar's books: the balances it reports, from the seeded folios of the sandbox distributor plus
+ * every ALLOTTED order of every distributor. Each order moves units as its type's `units` says (order-types.ts):
+ * purchases (lump sum, SIP, XSIP, SIP top-up) add the allotted units; redemptions and SWPs remove them; switches and
+ * STPs remove them from the source scheme and add the allotted amount at the target scheme's NAV to the target. A
+ * folio redeemed to zero is reported with zero units. NAVs come from the scheme master (else the latest allotment
+ * NAV, else 10). The registrar's files are written by integrations/registrars/sandbox/sandbox-registrar.ts.
+ */
+
+interface SchemeInfo {
+  amcCode: string;
+  amcName: string;
+  name: string;
+  isin: string | null;
+  nav: Decimal | null;
+}
+
+type Holding = SandboxHolding;
+
+export async function sandboxBooks(services: Services): Promise<Holding[]> {
+  const db = services.prisma;
+  const schemes = new Map<string, SchemeInfo>(
+    (await schemeSummaries(db)).map(
+      (s) => [s.schemeCode, { amcCode: s.amcCode, amcName: s.amcName, name: s.name, isin: s.isinGrowth, nav: s.nav === null ? null : new Decimal(s.nav.toString()) }],
+    ),
+  );
+  const holdings = new Map<string, Holding>();
+  const lastNav = new Map<string, Decimal>();
+  const navOf = (code: string) => schemes.get(code)?.nav ?? lastNav.get(code) ?? new Decimal(10);
+  const holding = (arn: string, folio: string, code: string, owner: Pick<Holding, "pan" | "name" | "nature">): Holding | undefined => {
+    const scheme = schemes.get(code);
+    const amcCode = scheme?.amcCode ?? "SANDBOX";
+    const registrar = sandboxRegistrarFor(amcCode);
+    const key = [arn, registrar, amcCode, folio, code].join("\u0000");
+    let found = holdings.get(key);
+    if (!found) {
+      found = {
+        arn, registrar, amcCode, amcName: scheme?.amcName ?? "Sandbox Mutual Fund", folio, schemeCode: code,
+        schemeName: scheme?.name ?? `Scheme ${code}`, isin: scheme?.isin ?? null, ...owner, units: new Decimal(0), nav: new Decimal(0),
+      };
+      holdings.set(key, found);
+    }
+    return found;
+  };
+
+  const sandbox = await findDistributorByArn(db, SANDBOX_DISTRIBUTOR.arn);
+  if (sandbox) {
+    for (const seeded of SEEDED_FOLIOS) {
+      const h = holding(sandbox.arn, seeded.folio_no, seeded.scheme_code, { pan: seeded.pan, name: seeded.name, nature: seeded.holding });
+      if (h) h.units = h.units.plus(seeded.units);
+    }
+  }
+
+  const orders = await allottedOrdersWithFolio(db);
+  if (orders.length > 0) {
+    const arns = await distributorArns(db);
+    const investorIds = [...new Set(orders.map((o) => o.investorId))];
+    const investors = new Map(
+      (await investorDetails(db, investorIds)).map((i) => {
+        const details = decryptDetails(services.cipher, i);
+        const nature = i.holdingType === "JOINT" ? "JOINT" : i.holdingType === "ANYONE_OR_SURVIVOR" ? "ANYONE_OR_SURVIVOR" : "SINGLE";
+        return [i.id, { pan: details.primary_holder.pan, name: details.primary_holder.name, nature } as const];
+      }),
+    );
+    for (const order of orders) {
+      const arn = arns.get(order.distributorId);
+      const owner = investors.get(order.investorId);
+      if (!arn || !owner) continue;
+      const units = new Decimal(order.allottedUnits!.toString());
+      if (order.nav) lastNav.set(order.schemeCode, new Decimal(order.nav.toString()));
+      const source = holding(arn, order.folioNo!, order.schemeCode, owner)!;
+      const { units: moves } = orderType(order.orderType);
+      if (moves === "in") source.units = source.units.plus(units);
+      else source.units = Decimal.max(source.units.minus(units), 0);
+      if (moves === "move") {
+        const target = targetSchemeCode(orderDetails(order, services.logger));
+        const amount = order.allottedAmount ? new Decimal(order.allottedAmount.toString()) : null;
+        if (target && amount) {
+          const h = holding(arn, order.folioNo!, target, owner)!;
+          h.units = h.units.plus(amount.dividedBy(navOf(target)).toDecimalPlaces(3, Decimal.ROUND_DOWN));
+        }
+      }
+    }
+  }
+  const list = [...holdings.values()];
+  for (const h of list) h.nav = navOf(h.schemeCode).toDecimalPlaces(4);
+  return list.sort((a, b) => (a.arn + a.amcCode + a.folio + a.schemeCode < b.arn + b.amcCode + b.folio + b.schemeCode ? -1 : 1));
+}

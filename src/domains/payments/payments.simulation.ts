@@ -1,0 +1,66 @@
+import type { SandboxExchange } from "../../integrations/exchange/sandbox/sandbox-exchange.js";
+import { answer, found, requireMoved, requireState } from "../shared/simulation.js";
+import type { Caller } from "../shared/caller.js";
+import type { Services } from "../shared/services.js";
+import { findPayment, findPaymentById, type PaymentRow } from "./payments.repo.js";
+import type { PaymentFailureCode } from "../../integrations/exchange/outcomes.js";
+import { movePayment, type PaymentMove } from "./payments.service.js";
+
+type SandboxServices = Services & { sandboxExchange: SandboxExchange };
+
+/** Each move: the state it starts from and the gateway's default remark. */
+const MOVES: Record<PaymentMove, { from: string; remark: string }> = {
+  CAPTURED: { from: "PENDING", remark: "SANDBOX: FUNDS RECEIVED" },
+  FAILED: { from: "PENDING", remark: "SANDBOX: PAYMENT FAILED BY SIMULATION" },
+  REFUNDED: { from: "CAPTURED", remark: "SANDBOX: REFUNDED BY SIMULATION" },
+};
+
+/** Sandbox: the payment gateway settles (captures), fails or refunds one of the caller's payments. */
+export async function simulatePayment(
+  services: SandboxServices,
+  caller: Caller,
+  paymentId: string,
+  to: PaymentMove,
+  remark: string | undefined,
+  failureCode?: PaymentFailureCode,
+) {
+  const payment = found(`Payment ${paymentId}`, await findPayment(services.prisma, caller.distributorId, paymentId));
+  await settle(services, payment, to, remark, failureCode);
+  return answer(`Payment ${to.toLowerCase()}`, paymentId);
+}
+
+/**
+ * Sandbox: the payment simulator page finds a payment by its id alone (the page has no caller; the id,
+ * with 80 random bits, is the page's address, as a gateway's payment URL is).
+ */
+export async function sandboxPayment(services: SandboxServices, paymentId: string): Promise<PaymentRow | null> {
+  return findPaymentById(services.prisma, paymentId);
+}
+
+/** Sandbox: the payment simulator page's Pay and Fail. Returns the payment as the move left it. */
+export async function simulatePaymentById(
+  services: SandboxServices,
+  paymentId: string,
+  to: PaymentMove,
+  failureCode?: PaymentFailureCode,
+): Promise<PaymentRow> {
+  const label = `Payment ${paymentId}`;
+  await settle(services, found(label, await findPaymentById(services.prisma, paymentId)), to, undefined, failureCode);
+  return found(label, await findPaymentById(services.prisma, paymentId));
+}
+
+/** The one way a simulation moves a payment: from the move's starting state, the gateway's books first. */
+async function settle(
+  services: SandboxServices,
+  payment: PaymentRow,
+  to: PaymentMove,
+  remark: string | undefined,
+  failureCode: PaymentFailureCode | undefined,
+): Promise<void> {
+  const label = `Payment ${payment.id}`;
+  const { from } = MOVES[to];
+  requireState(label, payment.status, from, `payment can be ${to.toLowerCase()}`);
+  const providerRemark = remark ?? MOVES[to].remark;
+  await services.sandboxExchange.set("PAYMENT", payment.id, to, providerRemark);
+  requireMoved(await movePayment(services.prisma, payment.id, to, providerRemark, failureCode), label, from);
+}

@@ -1,0 +1,32 @@
+import type { AuthService } from "../auth/auth.service.js";
+import type { RegistrarPort } from "../../integrations/registrars/port.js";
+import type { Db } from "../../platform/db/client.js";
+import type { Config } from "../../env.js";
+import type { ExchangePort } from "../../integrations/exchange/port.js";
+import type { SandboxExchange } from "../../integrations/exchange/sandbox/sandbox-exchange.js";
+import type { DataCipher } from "../../platform/lib/crypto.js";
+import type { Logger } from "../../platform/lib/logger.js";
+import type { Resolver } from "../../platform/lib/resolver.js";
+import type { RequestBudget } from "../../platform/lib/request-budget.js";
+
+/**
+ * Long-lived services every request, job and seed can use; built once at start-up (build-services.ts).
+ * The types of its members are named here; nothing of theirs runs from here.
+ */
+export interface Services {
+  config: Config;
+  prisma: Db;
+  logger: Logger;
+  auth: AuthService;
+  /** Every API client's request budget (in this process). */
+  budget: RequestBudget;
+  /** Encrypts personal data at rest and hashes it for look-ups. */
+  cipher: DataCipher;
+  exchange: ExchangePort;
+  /** The sandbox exchange, for simulation calls; absent in production. */
+  sandboxExchange: SandboxExchange | undefined;
+  /** The registrars (CAMS, KFintech) for broker change requests: the sandbox registrar, or manual filing in production. */
+  registrar: RegistrarPort;
+  /** DNS for webhook targets (the system resolver; tests stand in for the outside world). */
+  resolveHost: Resolver;
+}

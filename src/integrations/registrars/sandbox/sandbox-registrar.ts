@@ -1,0 +1,125 @@
+import { createHash } from "node:crypto";
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Decimal } from "../../../platform/lib/money.js";
+import { todayInIndia } from "../../../platform/lib/india-date.js";
+import { REGISTRAR_FOLDERS } from "../feed-dir.js";
+import type { Registrar } from "../feeds/feed.js";
+
+/**
+ * The sandbox registrar: writes CAMS (WBR22 + WBR9) and KFintech (MFSD203) feed files into the feed directory from
+ * the balances the sandbox's books hold (src/domains/holdings/sandbox-books.ts: the seeded folios and every ALLOTTED
+ * order), so that the real importer reads them at the next refresh.
+ *
+ * Deterministic: the registrar of a scheme is fixed by its AMC, the balance date is today in Asia/Kolkata, rows come
+ * sorted. When the content equals an already imported batch, nothing is written.
+ */
+
+const KFINTECH_AMCS = new Set(["AXIS", "NIPPON_INDIA", "MIRAE_ASSET", "UTI"]);
+
+export function sandboxRegistrarFor(amcCode: string): Registrar {
+  return KFINTECH_AMCS.has(amcCode) ? "KFINTECH" : "CAMS";
+}
+
+/** One line of a feed: a folio's balance in one scheme, as the registrar reports it. */
+export interface SandboxHolding {
+  arn: string;
+  registrar: Registrar;
+  amcCode: string;
+  amcName: string;
+  folio: string;
+  schemeCode: string;
+  schemeName: string;
+  isin: string | null;
+  pan: string;
+  name: string;
+  nature: "SINGLE" | "JOINT" | "ANYONE_OR_SURVIVOR";
+  units: Decimal;
+  nav: Decimal;
+}
+
+/** Whether a batch of this content was imported before (the holdings import's record of feed files). */
+export type ImportedBefore = (registrar: Registrar, sha256: string) => Promise<boolean>;
+
+/**
+ * Writes the sandbox feed files of these holdings; answers the names written (none when nothing is reported or
+ * nothing changed since the last import).
+ */
+export async function writeSandboxFeeds(holdings: SandboxHolding[], feedDir: string, importedBefore: ImportedBefore, now = new Date()): Promise<string[]> {
+  const balanceDate = todayInIndia(now);
+  const stamp = `${balanceDate.replaceAll("-", "")}_${now.getTime()}`;
+  const written: string[] = [];
+
+  const cams = holdings.filter((h) => h.registrar === "CAMS");
+  if (cams.length > 0) {
+    const wbr22 = camsWbr22(cams, balanceDate);
+    const wbr9 = camsWbr9(cams, balanceDate);
+    const sha = sha256(`${sha256(wbr22)}:${sha256(wbr9)}`);
+    if (!(await importedBefore("CAMS", sha))) {
+      const dir = path.join(feedDir, REGISTRAR_FOLDERS.CAMS);
+      // The WBR9 first, so a WBR22 is never seen without it.
+      written.push(await writeAtomically(dir, `SANDBOX_${stamp}_WBR9.csv`, wbr9));
+      written.push(await writeAtomically(dir, `SANDBOX_${stamp}_WBR22.csv`, wbr22));
+    }
+  }
+  const kfin = holdings.filter((h) => h.registrar === "KFINTECH");
+  if (kfin.length > 0) {
+    const mfsd203 = kfintechMfsd203(kfin, balanceDate);
+    if (!(await importedBefore("KFINTECH", sha256(mfsd203)))) {
+      written.push(await writeAtomically(path.join(feedDir, REGISTRAR_FOLDERS.KFINTECH), `SANDBOX_${stamp}_MFSD203.csv`, mfsd203));
+    }
+  }
+  return written;
+}
+
+async function writeAtomically(dir: string, name: string, content: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, name);
+  await writeFile(`${file}.tmp`, content);
+  await rename(`${file}.tmp`, file);
+  return path.join(path.basename(dir), name);
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** `16-Nov-2026`, the CAMS style. */
+const camsDate = (iso: string) => `${iso.slice(8, 10)}-${MONTHS[Number(iso.slice(5, 7)) - 1]}-${iso.slice(0, 4)}`;
+/** `11/16/2026`, month first, the KFintech export style. */
+const kfinDate = (iso: string) => `${Number(iso.slice(5, 7))}/${Number(iso.slice(8, 10))}/${iso.slice(0, 4)}`;
+
+function csv(rows: Array<Array<string | null>>): string {
+  return rows.map((row) => row.map((v) => (v === null ? "" : /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v)).join(",")).join("\r\n") + "\r\n";
+}
+
+const value = (h: SandboxHolding) => h.units.times(h.nav).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
+const NATURE_CODE = { SINGLE: "SI", JOINT: "JO", ANYONE_OR_SURVIVOR: "AS" } as const;
+
+function camsWbr22(holdings: SandboxHolding[], date: string): string {
+  return csv([
+    ["BROK_DLR_CODE", "AMC_CODE", "AMC_NAME", "PRODUCT", "ISIN", "ASSET_DATE", "FOLIO", "INV_NAME", "SCHEME_NAME", "UNITS", "NAV", "CLOSING_ASSETS", "AE_CODE", "TAX_STATUS"],
+    ...holdings.map((h) => [h.arn, h.amcCode, h.amcName, h.schemeCode, h.isin, camsDate(date), h.folio, h.name, h.schemeName, h.units.toFixed(3), h.nav.toFixed(4), value(h), "", "Individual"]),
+  ]);
+}
+
+function camsWbr9(holdings: SandboxHolding[], date: string): string {
+  const seen = new Set<string>();
+  const rows: Array<Array<string | null>> = [];
+  for (const h of holdings) {
+    const key = `${h.folio}\u0000${h.amcCode}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const joint = h.nature !== "SINGLE";
+    rows.push([h.folio, h.amcCode, h.schemeCode, h.name, h.pan, joint ? "Sandbox Joint Holder" : "", "", "", "", NATURE_CODE[h.nature], "", camsDate(date)]);
+  }
+  return csv([["FOLIOCHK", "AMC_CODE", "PRODUCT", "INV_NAME", "PAN_NO", "JNT_NAME1", "JNT_NAME2", "JOINT1_PAN", "JOINT2_PAN", "HOLDING_NATURE", "CLOS_BAL", "REP_DATE"], ...rows]);
+}
+
+function kfintechMfsd203(holdings: SandboxHolding[], date: string): string {
+  return csv([
+    ["PRCODE", "FUND", "ACNO", "FUNDDESC", "SCHEMEISIN", "BALUNITS", "PLDG", "LNAV", "VALINV", "MOH", "BROKCODE", "PAN", "INV_NAME", "CRDATE"],
+    ...holdings.map((h) => [h.schemeCode, h.amcCode, h.folio, h.schemeName, h.isin, h.units.toFixed(3), "0.000", h.nav.toFixed(4), value(h), h.nature === "SINGLE" ? "SINGLE" : h.nature === "JOINT" ? "JOINT" : "ANYONE OR SURVIVOR", h.arn, h.pan, h.name, kfinDate(date)]),
+  ]);
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}

@@ -1,0 +1,38 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "../../generated/prisma/client.js";
+import { errorSummary, type Log } from "../lib/logger.js";
+
+export { PrismaClient };
+export type { Prisma } from "../../generated/prisma/client.js";
+
+/** The Prisma client, or the transaction client handed to `$transaction` callbacks. */
+export type Db = PrismaClient;
+export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+/** With `log`, a lost connection of the pool is one short line (the error's code and message). */
+export function createPrisma(databaseUrl: string, poolSize = 10, log?: Log): PrismaClient {
+  const lost = (error: Error) => log?.warn({ error: errorSummary(error) }, "database connection lost");
+  const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize }, { onPoolError: lost, onConnectionError: lost });
+  // Under load a transaction may wait for a pooled connection longer than Prisma's 2 s default;
+  // waiting is better than failing. A wait that still runs out is answered 503 (see trpc/errors).
+  return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 15_000 } });
+}
+
+/** Answers when the database does (readiness). */
+export async function ping(db: DbOrTx): Promise<void> {
+  await db.$queryRawUnsafe("SELECT 1");
+}
+
+/**
+ * Runs `fn` holding a PostgreSQL session advisory lock (`key`), so processes sharing the database run it
+ * one at a time.
+ */
+export async function withAdvisoryLock<T>(db: Db, key: number, fn: () => Promise<T>): Promise<T> {
+  await db.$executeRawUnsafe("SELECT pg_advisory_lock($1::bigint)", key);
+  try {
+    return await fn();
+  } finally {
+    await db.$executeRawUnsafe("SELECT pg_advisory_unlock($1::bigint)", key);
+  }
+}
