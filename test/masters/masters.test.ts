@@ -138,9 +138,10 @@ describe("GET /api/masters/v1/schemes", () => {
       scheme_type: "Open Ended Schemes",
       plan: "DIRECT",
       option: "GROWTH",
-      purchase_allowed: true,
-      redemption_allowed: true,
-      sip_allowed: true,
+      // No exchange code names it: not tradable (the exchange's master alone says what is).
+      purchase_allowed: false,
+      redemption_allowed: false,
+      sip_allowed: false,
       min_purchase_amount: null,
       purchase_multiple: null,
       min_additional_amount: null,

@@ -16,7 +16,8 @@ const CHUNK = 2_000;
  * Upserts AMFI records into the scheme master in multi-row statements. A record only replaces a
  * scheme's data when its NAV date is not older than the stored one, so importing an old file after a
  * new one never moves the latest NAV backwards. Trading rules come from the exchange, not from AMFI:
- * the caller derives them again from the exchange's codes (exchange-schemes.repo deriveSchemeRules).
+ * a scheme new to the master is not tradable (the flags false) until the caller derives them from the exchange's
+ * codes (exchange-schemes.repo.ts deriveSchemeRules), which it does after every import.
  */
 export async function upsertAmfiRecords(db: DbOrTx, records: AmfiSchemeRecord[]): Promise<ImportStats> {
   const unique = [...new Map(records.map((r) => [r.scheme_code, r])).values()];

@@ -67,18 +67,15 @@ export async function schemeSummaries(db: DbOrTx) {
  */
 export async function upsertAmfiChunk(db: DbOrTx, chunk: AmfiSchemeRecord[]): Promise<Array<{ inserted: boolean }>> {
   const column = <K extends keyof AmfiSchemeRecord>(key: K) => chunk.map((r) => r[key]);
-  const openEnded = chunk.map((r) => /^open ended/i.test(r.scheme_type));
-  const redeemable = chunk.map((r) => /^(open ended|interval)/i.test(r.scheme_type));
   return db.$queryRawUnsafe<Array<{ inserted: boolean }>>(
     `INSERT INTO schemes (scheme_code, isin_growth, isin_reinvestment, name, amc_code, amc_name, category,
                           scheme_type, plan, option, nav, nav_date, purchase_allowed, sip_allowed,
                           redemption_allowed, updated_at)
-     SELECT r.*, now()
+     SELECT r.*, false, false, false, now()
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                   $8::text[], $9::text[], $10::text[], $11::numeric[], $12::date[], $13::boolean[],
-                   $13::boolean[], $14::boolean[])
+                   $8::text[], $9::text[], $10::text[], $11::numeric[], $12::date[])
          AS r(scheme_code, isin_growth, isin_reinvestment, name, amc_code, amc_name, category, scheme_type,
-              plan, option, nav, nav_date, purchase_allowed, sip_allowed, redemption_allowed)
+              plan, option, nav, nav_date)
      ON CONFLICT (scheme_code) DO UPDATE SET
        isin_growth = excluded.isin_growth, isin_reinvestment = excluded.isin_reinvestment,
        name = excluded.name, amc_code = excluded.amc_code, amc_name = excluded.amc_name,
@@ -88,6 +85,6 @@ export async function upsertAmfiChunk(db: DbOrTx, chunk: AmfiSchemeRecord[]): Pr
      RETURNING (xmax = 0) AS inserted`,
     column("scheme_code"), column("isin_growth"), column("isin_reinvestment"), column("scheme_name"),
     column("amc_code"), column("amc_name"), column("category"), column("scheme_type"), column("plan"),
-    column("option"), column("nav"), column("nav_date"), openEnded, redeemable,
+    column("option"), column("nav"), column("nav_date"),
   );
 }
