@@ -1,7 +1,7 @@
 /**
  * The one table every benchmark prints: each measured path of our stack beside its raw baseline from the
  * same run, the ratio of their rates, the target (from issue 15) and whether it is met. Printed as a
- * Markdown table so bench/README.md can carry it as it is.
+ * Markdown table so docs/benchmarks.md can carry it as it is.
  */
 export interface Figures {
   /** A rate (requests/s, orders/s, rows/s, ...). */

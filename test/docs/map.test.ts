@@ -41,6 +41,30 @@ describe("README is a map", () => {
   });
 });
 
+/** The documents: README.md, docs/*.md and bench/README.md. */
+const DOCUMENTS = ["README.md", "bench/README.md", ...readdirSync("docs").filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+
+/** The `src/...` paths a document names in backticks (not patterns such as `src/<domain>/` or `src/**`; a `:line` dropped). */
+function srcPaths(text: string): string[] {
+  return namedPaths(text)
+    .filter((name) => name.startsWith("src/") && !/[*{]/.test(name) && !name.startsWith("src/generated/"))
+    .map((name) => name.replace(/:\d+$/, ""));
+}
+
+describe("the documents name src/ paths that exist", () => {
+  it("README.md, docs/*.md and bench/README.md", () => {
+    expect(DOCUMENTS).toEqual(expect.arrayContaining(["docs/guide.md", "docs/operations.md", "docs/decisions.md", "docs/benchmarks.md"]));
+    const missing = DOCUMENTS.flatMap((doc) => srcPaths(readFileSync(doc, "utf8")).filter((p) => !existsSync(p.replace(/\/$/, ""))).map((p) => `${doc}: ${p}`));
+    expect(missing).toEqual([]);
+  });
+
+  it("catches a stale one", () => {
+    const text = "see `src/orders/order-moves.ts` and `src/app.ts:12`, `src/<domain>/`, `src/**/*.ts`, `src/generated/prisma/`, `npx x -o src/mf.d.ts`";
+    expect(srcPaths(text)).toEqual(["src/orders/order-moves.ts", "src/app.ts"]);
+    expect(srcPaths(text).filter((p) => !existsSync(p))).toEqual(["src/orders/order-moves.ts"]);
+  });
+});
+
 /** A file name a comment gives (`orders/order-moves.ts`, `src/app.ts`): some file of the repository must end so. */
 const FILE_IN_COMMENT = /(?<![\w./*-])((?:[\w.-]+\/)*[\w.-]+\.(?:ts|tsx))(?![\w/-])/g;
 
