@@ -1,4 +1,4 @@
-import type { Db } from "../../platform/db/client.js";
+import type { Db, DbOrTx } from "../../platform/db/client.js";
 import { recordEvent } from "../events/events.repo.js";
 import type { RegistrationOutcome } from "../../integrations/exchange/port.js";
 import { idempotent, type Stored } from "../../platform/idempotency/idempotency.js";
@@ -163,6 +163,11 @@ export async function applyRegistration(db: Db, investorId: string, outcome: Reg
 /** The investor's primary bank account number, decrypted, for calls to the exchange. */
 export function decryptAccountNumber(cipher: DataCipher, account: { accountNumberEncrypted: string }): string {
   return cipher.decrypt(account.accountNumberEncrypted);
+}
+
+/** One investor of one distributor, with its accounts (null for another distributor's): for mandates. */
+export async function findInvestorOf(db: DbOrTx, distributorId: string, id: string) {
+  return repo.findInvestor(db, distributorId, id);
 }
 
 export type InvestorView = ReturnType<typeof toView>;
