@@ -170,6 +170,11 @@ export async function findInvestorOf(db: DbOrTx, distributorId: string, id: stri
   return repo.findInvestor(db, distributorId, id);
 }
 
+/** The investor's client code at the exchange (UCC). */
+export async function uccCodeOf(db: DbOrTx, investorId: string): Promise<string> {
+  return repo.getUccCode(db, investorId);
+}
+
 export type InvestorView = ReturnType<typeof toView>;
 export type InvestorSummary = ReturnType<typeof toSummary>;
 

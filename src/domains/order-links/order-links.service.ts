@@ -19,6 +19,8 @@ import { findOrderByClientRef, findOrderById, getOrderById, type OrderRow } from
 import type { PlaceOrderInput } from "../orders/orders.schemas.js";
 import { checkOrderProposal, parsePlacementRequest, placedOrderView, placeOrderIn, type PlacedOrder } from "../orders/orders.service.js";
 import { getPaymentById, latestPaymentIds, latestPaymentOf, type PaymentRow } from "../payments/payments.repo.js";
+import { paymentDetails } from "../payments/payment-details.js";
+import type { ReturnPageOf } from "../payments/return-page.js";
 import { createPayment } from "../payments/payments.service.js";
 import type { OrderLinkStatus } from "./link.states.js";
 import type { CreateLinkInput, PaymentChoiceInput } from "./order-links.schemas.js";
@@ -253,6 +255,12 @@ export async function linkIdOfOrder(services: Services, orderId: string): Promis
   return (await repo.findLinkByOrderId(services.prisma, orderId))?.id ?? null;
 }
 
+/** The payments' return page (registered at start-up, build-services.ts): the page of the link that placed the order. */
+export const linkPageOfOrder: ReturnPageOf = async (db, orderId) => {
+  const link = await repo.findLinkByOrderId(db, orderId);
+  return link ? `/links/${encodeURIComponent(link.id)}` : null;
+};
+
 function awaitsPayment(order: OrderRow, latest: PaymentRow | null): boolean {
   return order.status === "ACCEPTED" && (order.paymentStatus === "UNPAID" || order.paymentStatus === "FAILED") && latest?.status !== "PENDING";
 }
@@ -421,8 +429,8 @@ export async function linkPaymentPage(services: Services, linkId: string): Promi
   if (!link) throw linkNotFound();
   const payment = link.orderId ? await latestPaymentOf(services.prisma, link.orderId) : null;
   if (!payment || payment.status !== "PENDING" || (payment.mode !== "UPI" && payment.mode !== "NETBANKING")) return { state: "done" };
-  const details = payment.details as { gateway_page_encrypted?: unknown; gateway_message?: unknown };
-  if (typeof details.gateway_page_encrypted === "string") return { state: "bank_page", html: services.cipher.decrypt(details.gateway_page_encrypted) };
-  if (typeof details.gateway_message === "string") return { state: "message", text: details.gateway_message };
+  const details = paymentDetails(payment, services.logger);
+  if (details.gateway_page_encrypted !== undefined) return { state: "bank_page", html: services.cipher.decrypt(details.gateway_page_encrypted) };
+  if (details.gateway_message !== undefined) return { state: "message", text: details.gateway_message };
   return payment.gatewayReference ? { state: "done" } : { state: "waiting" };
 }
