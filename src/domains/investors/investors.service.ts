@@ -170,6 +170,17 @@ export async function findInvestorOf(db: DbOrTx, distributorId: string, id: stri
   return repo.findInvestor(db, distributorId, id);
 }
 
+/** The investor's bank accounts (none for an unknown id): what a payment may come from. */
+export async function bankAccountsOf(db: DbOrTx, investorId: string) {
+  return (await repo.findInvestorById(db, investorId))?.bankAccounts ?? [];
+}
+
+/** The primary holder's name and PAN, in clear (null for an unknown id): for a view that masks them. */
+export async function primaryHolderOf(db: DbOrTx, cipher: DataCipher, investorId: string): Promise<{ name: string; pan: string } | null> {
+  const investor = await repo.findInvestorById(db, investorId);
+  return investor ? decryptDetails(cipher, investor).primary_holder : null;
+}
+
 /** The investor's client code at the exchange (UCC). */
 export async function uccCodeOf(db: DbOrTx, investorId: string): Promise<string> {
   return repo.getUccCode(db, investorId);

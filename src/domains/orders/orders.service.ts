@@ -367,3 +367,16 @@ export async function listInstallments(services: Services, caller: Caller, id: s
     })),
   };
 }
+
+/** Orders as other domains read them (order links: the order a link placed, a client_ref already taken). */
+export async function findOrderById(db: DbOrTx, id: string): Promise<OrderRow | null> {
+  return repo.findOrderById(db, id);
+}
+
+export async function getOrderById(db: DbOrTx, id: string): Promise<OrderRow> {
+  return repo.getOrderById(db, id);
+}
+
+export async function findOrderByClientRef(db: DbOrTx, distributorId: string, clientRef: string): Promise<OrderRow | null> {
+  return repo.findOrderByClientRef(db, distributorId, clientRef);
+}
