@@ -9,7 +9,9 @@ import { addEventSink } from "./domains/events/sinks.js";
 import { createExchange } from "./integrations/exchange/exchange.js";
 import type { DataCipher } from "./platform/lib/crypto.js";
 import type { Logger } from "./platform/lib/logger.js";
-import { markLinkPaid } from "./domains/order-links/order-links.service.js";
+import { markLinkPaid } from "./domains/order-links/lifecycle.js";
+import { linkPageOfOrder } from "./domains/order-links/order-links.service.js";
+import { setReturnPageOf } from "./domains/payments/return-page.js";
 import { fanOut } from "./domains/webhooks/fan-out.js";
 import { systemResolver } from "./platform/lib/resolver.js";
 
@@ -25,11 +27,13 @@ export interface Opened {
 /**
  * The services object, built once (the runtime; the test harness too) from what the caller opened:
  * the database client, the logger and the data cipher. Registers the event sinks (the webhook
- * fan-out, and order links becoming PAID on their payment's capture) for this process.
+ * fan-out, and order links becoming PAID on their payment's capture) and the payments' return page
+ * (the order link's page, where net banking sends the investor back) for this process.
  */
 export function buildServices({ config, prisma, poolSize, logger, cipher }: Opened): Services {
   addEventSink(fanOut);
   addEventSink(markLinkPaid);
+  setReturnPageOf(linkPageOfOrder);
   return {
     config,
     prisma,

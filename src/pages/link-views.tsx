@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx";
 import type { ErrorDetail } from "../platform/lib/errors.js";
-import type { LinkPaymentOptions, PublicLinkView } from "../domains/order-links/order-links.service.js";
+import type { LinkPaymentOptions, PublicLinkView } from "../domains/order-links/views.js";
 import { calendarDate, indiaDateTime, ORDER_TYPE_LABELS, PAYMENT_FAILURE_REASONS, rupees, units } from "./format.js";
 import { ErrorPage, Layout } from "./layout.js";
 import { PaymentForms, type PaymentProblem } from "./payment-forms.js";

@@ -2,7 +2,7 @@ import type { Child } from "hono/jsx";
 import { AppError, validationError, type ErrorDetail } from "../platform/lib/errors.js";
 import { issuesToDetails } from "../platform/lib/zod.js";
 import { PaymentChoice, type PaymentChoiceInput } from "../domains/order-links/order-links.schemas.js";
-import type { LinkPaymentOptions } from "../domains/order-links/order-links.service.js";
+import type { LinkPaymentOptions } from "../domains/order-links/views.js";
 import { rupees } from "./format.js";
 import { FORM_TOKEN_FIELD } from "./security.js";
 

@@ -1,4 +1,4 @@
-import type { Db } from "../../platform/db/client.js";
+import type { Db, DbOrTx } from "../../platform/db/client.js";
 import { AppError, type ErrorDetail } from "../../platform/lib/errors.js";
 import { sha256Hex } from "../../platform/lib/crypto.js";
 import { newId, newSecret } from "../../platform/lib/ids.js";
@@ -49,4 +49,9 @@ export async function setClientCredentials(
     clientId: input.clientId,
     secretHash: sha256Hex(input.clientSecret),
   });
+}
+
+/** A distributor's name and ARN (null for an unknown id): what an investor is shown of who proposes an order. */
+export async function distributorNameAndArn(db: DbOrTx, id: string): Promise<{ name: string; arn: string } | null> {
+  return repo.findDistributor(db, id);
 }

@@ -1,4 +1,4 @@
-import type { Db } from "../../platform/db/client.js";
+import type { Db, DbOrTx } from "../../platform/db/client.js";
 import { recordEvent } from "../events/events.repo.js";
 import type { RegistrationOutcome } from "../../integrations/exchange/port.js";
 import { idempotent, type Stored } from "../../platform/idempotency/idempotency.js";
@@ -163,6 +163,27 @@ export async function applyRegistration(db: Db, investorId: string, outcome: Reg
 /** The investor's primary bank account number, decrypted, for calls to the exchange. */
 export function decryptAccountNumber(cipher: DataCipher, account: { accountNumberEncrypted: string }): string {
   return cipher.decrypt(account.accountNumberEncrypted);
+}
+
+/** One investor of one distributor, with its accounts (null for another distributor's): for mandates. */
+export async function findInvestorOf(db: DbOrTx, distributorId: string, id: string) {
+  return repo.findInvestor(db, distributorId, id);
+}
+
+/** The investor's bank accounts (none for an unknown id): what a payment may come from. */
+export async function bankAccountsOf(db: DbOrTx, investorId: string) {
+  return (await repo.findInvestorById(db, investorId))?.bankAccounts ?? [];
+}
+
+/** The primary holder's name and PAN, in clear (null for an unknown id): for a view that masks them. */
+export async function primaryHolderOf(db: DbOrTx, cipher: DataCipher, investorId: string): Promise<{ name: string; pan: string } | null> {
+  const investor = await repo.findInvestorById(db, investorId);
+  return investor ? decryptDetails(cipher, investor).primary_holder : null;
+}
+
+/** The investor's client code at the exchange (UCC). */
+export async function uccCodeOf(db: DbOrTx, investorId: string): Promise<string> {
+  return repo.getUccCode(db, investorId);
 }
 
 export type InvestorView = ReturnType<typeof toView>;

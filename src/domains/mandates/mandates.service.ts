@@ -1,16 +1,19 @@
-import type { Db } from "../../platform/db/client.js";
+import type { Db, DbOrTx } from "../../platform/db/client.js";
 import { recordEvent } from "../events/events.repo.js";
 import type { RegistrationOutcome } from "../../integrations/exchange/port.js";
 import { idempotent, type Stored } from "../../platform/idempotency/idempotency.js";
-import { findInvestor } from "../investors/investors.repo.js";
+import { findInvestorOf } from "../investors/investors.service.js";
 import { enqueue } from "../shared/jobs/enqueue.js";
-import { AppError, invalidState, notFound } from "../../platform/lib/errors.js";
+import { invalidState, notFound } from "../../platform/lib/errors.js";
 import { rupeesToDecimal } from "../../platform/lib/formats.js";
 import { newId } from "../../platform/lib/ids.js";
+import type { Decimal } from "../../platform/lib/money.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
 import * as repo from "./mandates.repo.js";
 import type { CreateMandateInput } from "./mandates.schemas.js";
+import { checkMandateHolder, mandateUse, type MandateUser } from "./rules.js";
+import { toView, type MandateView } from "./views.js";
 
 const SCOPE_CREATE = "POST /api/mandates/v1";
 
@@ -22,16 +25,9 @@ export async function createMandate(
   idempotencyKey: string | undefined,
 ): Promise<Stored<MandateView>> {
   return idempotent(services.prisma, { distributorId: caller.distributorId, scope: SCOPE_CREATE, key: idempotencyKey, body: input }, async (tx) => {
-    const investor = await findInvestor(tx, caller.distributorId, input.investor_id);
+    const investor = await findInvestorOf(tx, caller.distributorId, input.investor_id);
     if (!investor) throw notFound(`Investor ${input.investor_id}`);
-    if (investor.status !== "REGISTERED") {
-      throw invalidState(`Investor ${investor.id} is ${investor.status}; mandates need a REGISTERED investor`);
-    }
-    if (!investor.bankAccounts.some((account) => account.id === input.bank_account_id)) {
-      throw new AppError("VALIDATION_ERROR", "The bank account is not the investor's", {
-        details: [{ path: "bank_account_id", message: `is not a bank account of ${investor.id}: use an id from its bank_accounts`, reason: "bank_account_not_found" }],
-      });
-    }
+    checkMandateHolder(investor, input.bank_account_id);
     const id = newId("mdt");
     const row = await repo.insertMandate(tx, {
       id,
@@ -119,25 +115,19 @@ export async function applyMandateRegistration(
   });
 }
 
-export type MandateView = ReturnType<typeof toView>;
+/**
+ * The mandate a debit names, judged by the mandate-usability rule (rules.ts mandateUse) for the investor
+ * and the amount, in the words of its user (placing an order, paying a link).
+ */
+export async function mandateForDebit(
+  db: DbOrTx,
+  debit: { distributorId: string; mandateId: string; investorId: string; amount: Decimal.Value | null },
+  user: MandateUser,
+) {
+  return mandateUse(await repo.findMandate(db, debit.distributorId, debit.mandateId), debit.investorId, debit.amount, user);
+}
 
-function toView(row: repo.MandateRow, authUrl: string | null) {
-  return {
-    id: row.id,
-    investor_id: row.investorId,
-    bank_account_id: row.bankAccountId,
-    bank_account_number: `XXXXXXXX${row.bankAccount.accountNumberLast4}`,
-    ifsc: row.bankAccount.ifsc,
-    mandate_type: row.mandateType,
-    amount_limit: row.amountLimit.toNumber(),
-    start_date: row.startDate.toISOString().slice(0, 10),
-    end_date: row.endDate ? row.endDate.toISOString().slice(0, 10) : null,
-    status: row.status,
-    exchange_mandate_id: row.exchangeMandateId,
-    provider_remark: row.providerRemark,
-    auth_url: authUrl,
-    client_ref: row.clientRef,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
+/** The investor's REGISTERED mandates (oldest first), with their bank account: what a payment may use. */
+export async function registeredMandatesOf(db: DbOrTx, distributorId: string, investorId: string) {
+  return repo.registeredMandatesOf(db, distributorId, investorId);
 }

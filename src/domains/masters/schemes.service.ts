@@ -105,6 +105,11 @@ export async function listSchemes(
   return { data: await withExchangeRules(db, page.data), next_cursor: page.next_cursor };
 }
 
+/** The scheme's name in the AMFI master (null for an unknown code). */
+export async function schemeNameOf(db: DbOrTx, schemeCode: string): Promise<string | null> {
+  return (await repo.findScheme(db, schemeCode))?.name ?? null;
+}
+
 export async function getScheme(db: DbOrTx, schemeCode: string): Promise<SchemeView | null> {
   const row = await repo.findScheme(db, schemeCode);
   return row ? (await withExchangeRules(db, [row]))[0]! : null;

@@ -10,7 +10,7 @@ import { maskFreeText } from "../../platform/lib/mask.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
 import { folioUnits } from "../holdings/holdings.service.js";
-import { findMandate } from "../mandates/mandates.repo.js";
+import { mandateForDebit } from "../mandates/mandates.service.js";
 import { latestPaymentIds } from "../payments/payments.repo.js";
 import { orderedView } from "./order-details.js";
 import { cancelUnsentOrder } from "./order-moves.js";
@@ -160,16 +160,10 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
     add("bank_account_id", "bank_account_not_found", "is not a bank account of the investor: use an id from the investor's bank_accounts");
   }
   if (input.mandate_id) {
-    const named = await findMandate(tx, distributorId, input.mandate_id);
-    const mandate = named?.investorId === account.investorId ? named : null;
-    if (!mandate || mandate.status !== "REGISTERED") {
-      add("mandate_id", "mandate_not_registered", mandate ? `the mandate is ${mandate.status}: name a REGISTERED mandate of the investor` : "is not a mandate of the investor: name one of the investor's REGISTERED mandates");
-    } else {
-      if (input.amount !== undefined && mandate.amountLimit.lessThan(rupeesToDecimal(input.amount))) {
-        add("amount", "amount_exceeds_mandate_limit", `exceeds the mandate's limit of ${mandate.amountLimit.toFixed(2)}: lower the amount, or use a mandate with a higher limit`);
-      }
-      violations.push(...mandateValidityViolations(input, mandate));
-    }
+    const amount = input.amount === undefined ? null : rupeesToDecimal(input.amount);
+    const use = await mandateForDebit(tx, { distributorId, mandateId: input.mandate_id, investorId: account.investorId, amount }, "order");
+    if (use.violation) violations.push(use.violation);
+    if (use.mandate) violations.push(...mandateValidityViolations(input, use.mandate));
   }
   let mandateId = input.mandate_id ?? null;
 
@@ -372,4 +366,17 @@ export async function listInstallments(services: Services, caller: Caller, id: s
       order_id: r.childOrderId,
     })),
   };
+}
+
+/** Orders as other domains read them (order links: the order a link placed, a client_ref already taken). */
+export async function findOrderById(db: DbOrTx, id: string): Promise<OrderRow | null> {
+  return repo.findOrderById(db, id);
+}
+
+export async function getOrderById(db: DbOrTx, id: string): Promise<OrderRow> {
+  return repo.getOrderById(db, id);
+}
+
+export async function findOrderByClientRef(db: DbOrTx, distributorId: string, clientRef: string): Promise<OrderRow | null> {
+  return repo.findOrderByClientRef(db, distributorId, clientRef);
 }

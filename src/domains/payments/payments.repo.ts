@@ -82,11 +82,6 @@ export async function paymentsToSettle(db: DbOrTx, afterId: string, limit: numbe
   return rows.map((r) => ({ id: r.id, status: narrowTo(PAYMENT_STATUSES, r.status, "payments.status") }));
 }
 
-/** The gateway's reference, set once. */
-export async function setGatewayReference(db: DbOrTx, id: string, gatewayReference: string): Promise<void> {
-  await db.payment.updateMany({ where: { id, gatewayReference: null }, data: { gatewayReference } });
-}
-
 /** A conditional move: false when the payment was not in `from` any more. */
 export async function movePaymentRow(
   tx: DbOrTx,
@@ -110,10 +105,7 @@ export async function paymentSourceAccount(
   });
 }
 
-/** What the gateway answered for the investor to see (merged into `details`), with its reference, once. */
+/** The gateway's reference with `details` as merged with its answer (payments.service.ts recordGatewayAnswer), once. */
 export async function setGatewayAnswer(db: DbOrTx, id: string, gatewayReference: string, details: Record<string, unknown>): Promise<void> {
-  const row = await db.payment.findUnique({ where: { id }, select: { details: true } });
-  if (!row) return;
-  const merged = { ...(row.details as Record<string, unknown>), ...details };
-  await db.payment.updateMany({ where: { id, gatewayReference: null }, data: { gatewayReference, details: JSON.parse(JSON.stringify(merged)) } });
+  await db.payment.updateMany({ where: { id, gatewayReference: null }, data: { gatewayReference, details: JSON.parse(JSON.stringify(details)) } });
 }

@@ -29,3 +29,17 @@ export const FailPaymentQuery = z.strictObject({
   remark: z.string().trim().min(1).max(200).optional().describe("The gateway's remark to report (default: a sandbox remark)."),
   failure_code: z.enum(PAYMENT_FAILURE_CODES).optional().describe("Why the payment failed (default `bank_declined`)."),
 });
+
+/**
+ * A payment's `details` column: what its mode keeps (UPI: the address masked, and encrypted for the
+ * exchange's payment API; CHEQUE: the cheque, masked) and what the gateway answered for the investor to
+ * see (net banking: the bank's page, encrypted; UPI: its message). Read through payment-details.ts.
+ */
+export const StoredPaymentDetails = z.looseObject({
+  vpa: z.string().optional(),
+  vpa_encrypted: z.string().optional(),
+  cheque: z.object({ number: z.string(), date: z.string(), bank_name: z.string() }).optional(),
+  gateway_page_encrypted: z.string().optional(),
+  gateway_message: z.string().optional(),
+});
+export type StoredPaymentDetails = z.infer<typeof StoredPaymentDetails>;

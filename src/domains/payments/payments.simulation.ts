@@ -4,15 +4,15 @@ import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
 import { findPayment, findPaymentById, type PaymentRow } from "./payments.repo.js";
 import type { PaymentFailureCode } from "../../integrations/exchange/outcomes.js";
-import { movePayment, type PaymentMove } from "./payments.service.js";
+import { movePayment, PAYMENT_MOVES, type PaymentMove } from "./lifecycle.js";
 
 type SandboxServices = Services & { sandboxExchange: SandboxExchange };
 
-/** Each move: the state it starts from and the gateway's default remark. */
-const MOVES: Record<PaymentMove, { from: string; remark: string }> = {
-  CAPTURED: { from: "PENDING", remark: "SANDBOX: FUNDS RECEIVED" },
-  FAILED: { from: "PENDING", remark: "SANDBOX: PAYMENT FAILED BY SIMULATION" },
-  REFUNDED: { from: "CAPTURED", remark: "SANDBOX: REFUNDED BY SIMULATION" },
+/** Each move's default remark from the gateway. */
+const REMARKS: Record<PaymentMove, string> = {
+  CAPTURED: "SANDBOX: FUNDS RECEIVED",
+  FAILED: "SANDBOX: PAYMENT FAILED BY SIMULATION",
+  REFUNDED: "SANDBOX: REFUNDED BY SIMULATION",
 };
 
 /** Sandbox: the payment gateway settles (captures), fails or refunds one of the caller's payments. */
@@ -58,9 +58,9 @@ async function settle(
   failureCode: PaymentFailureCode | undefined,
 ): Promise<void> {
   const label = `Payment ${payment.id}`;
-  const { from } = MOVES[to];
+  const { from } = PAYMENT_MOVES[to];
   requireState(label, payment.status, from, `payment can be ${to.toLowerCase()}`);
-  const providerRemark = remark ?? MOVES[to].remark;
+  const providerRemark = remark ?? REMARKS[to];
   await services.sandboxExchange.set("PAYMENT", payment.id, to, providerRemark);
   requireMoved(await movePayment(services.prisma, payment.id, to, providerRemark, failureCode), label, from);
 }

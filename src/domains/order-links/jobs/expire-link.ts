@@ -1,5 +1,5 @@
 import type { TaskHandler } from "../../shared/jobs/task.js";
-import { expireLink } from "../order-links.service.js";
+import { expireLink } from "../lifecycle.js";
 
 /** At a link's `expires_at`: ACTIVE -> EXPIRED (a confirmed or cancelled link is left as it is). */
 export const expireLinkJob: TaskHandler<"order_links__expire"> = async ({ link_id }, { services }) => {

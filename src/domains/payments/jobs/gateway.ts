@@ -1,10 +1,14 @@
 import type { Services } from "../../shared/services.js";
 import type { PaymentPage } from "../../../integrations/exchange/port.js";
 import type { TaskHandler } from "../../shared/jobs/task.js";
-import { getUccCode } from "../../investors/investors.repo.js";
-import { findLinkByOrderId } from "../../order-links/order-links.repo.js";
-import { findPaymentById, paymentSourceAccount, paymentsToSettle, setGatewayAnswer } from "../payments.repo.js";
-import { movePayment } from "../payments.service.js";
+import type { Log } from "../../../platform/lib/logger.js";
+import { uccCodeOf } from "../../investors/investors.service.js";
+import { findPaymentById, paymentSourceAccount, paymentsToSettle } from "../payments.repo.js";
+import { movePayment } from "../lifecycle.js";
+import { paymentDetails } from "../payment-details.js";
+import { recordGatewayAnswer } from "../payments.service.js";
+import type { StoredPaymentDetails } from "../payments.schemas.js";
+import { returnPageOfOrder } from "../return-page.js";
 import type { PaymentRow } from "../payments.repo.js";
 
 /** How many PENDING payments one settlement pass asks the gateway about. */
@@ -17,39 +21,39 @@ const SYNC_BATCH = 500;
  * message, masked) is kept with the payment for the link's payment page. A payment the gateway refuses
  * is FAILED with its remark and failure code.
  */
-export const initiatePayment: TaskHandler<"payments__initiate"> = async ({ payment_id }, { services }) => {
+export const initiatePayment: TaskHandler<"payments__initiate"> = async ({ payment_id }, { services, log }) => {
   const payment = await findPaymentById(services.prisma, payment_id);
   if (!payment || payment.status !== "PENDING" || payment.gatewayReference) return;
   const answer = await services.exchange.createPayment({
     paymentId: payment.id,
-    clientCode: await getUccCode(services.prisma, payment.investorId),
+    clientCode: await uccCodeOf(services.prisma, payment.investorId),
     orderIds: [payment.orderId],
     amount: payment.amount.toFixed(2),
     mode: payment.mode,
     mandateId: payment.mandateId,
-    ...(await paymentSource(services, payment)),
+    ...(await paymentSource(services, payment, log)),
   });
   if (answer.status === "FAILED") {
     await movePayment(services.prisma, payment.id, "FAILED", answer.remark, answer.failureCode);
     return;
   }
-  await setGatewayAnswer(services.prisma, payment.id, answer.paymentReference, pageDetails(services, answer.page ?? null));
+  await recordGatewayAnswer(services.prisma, payment.id, answer.paymentReference, pageDetails(services, answer.page ?? null));
 };
 
 /** The investor's address and account in clear, and where net banking returns the investor. */
-async function paymentSource(services: Services, payment: PaymentRow) {
-  const encryptedVpa = (payment.details as { vpa_encrypted?: unknown }).vpa_encrypted;
+async function paymentSource(services: Services, payment: PaymentRow, log: Log) {
+  const encryptedVpa = paymentDetails(payment, log).vpa_encrypted;
   const account = payment.mode === "UPI" || payment.mode === "NETBANKING" ? await paymentSourceAccount(services.prisma, payment.investorId, payment.bankAccountId) : null;
-  const link = await findLinkByOrderId(services.prisma, payment.orderId);
+  const returnPage = await returnPageOfOrder(services.prisma, payment.orderId);
   const base = services.config.publicBaseUrl;
   return {
-    vpa: typeof encryptedVpa === "string" ? services.cipher.decrypt(encryptedVpa) : null,
+    vpa: encryptedVpa === undefined ? null : services.cipher.decrypt(encryptedVpa),
     bankAccount: account ? { accountNumber: services.cipher.decrypt(account.accountNumberEncrypted), ifsc: account.ifsc } : null,
-    returnUrl: link && base ? `${base}/links/${encodeURIComponent(link.id)}` : null,
+    returnUrl: returnPage && base ? `${base}${returnPage}` : null,
   };
 }
 
-function pageDetails(services: Services, page: PaymentPage | null): Record<string, unknown> {
+function pageDetails(services: Services, page: PaymentPage | null): StoredPaymentDetails {
   if (!page) return {};
   return page.kind === "html" ? { gateway_page_encrypted: services.cipher.encrypt(page.html) } : { gateway_message: page.text };
 }
