@@ -3,7 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createDistributor } from "./domains/auth/distributors.service.js";
 import { EmbeddedPostgresError } from "./platform/db/embedded.js";
-import { checkLogin, standaloneSessions } from "./integrations/exchange/bse/bse-exchange.js";
+import { checkLogin, standaloneSessions } from "./integrations/exchange/bse/login-check.js";
 import { ConfigError, loadConfig } from "./env.js";
 import { AppError } from "./platform/lib/errors.js";
 import { createLogger } from "./platform/lib/logger.js";
