@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createDistributor } from "./domains/auth/distributors.service.js";
-import { EmbeddedPostgresError } from "./platform/db/embedded.js";
+import { EmbeddedPostgresError } from "./platform/db/embedded-errors.js";
 import { checkLogin, standaloneSessions } from "./integrations/exchange/bse/login-check.js";
 import { ConfigError, loadConfig } from "./env.js";
 import { AppError } from "./platform/lib/errors.js";
