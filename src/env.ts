@@ -65,11 +65,13 @@ export type Env = z.infer<typeof EnvSchema>;
 export interface Config {
   env: "sandbox" | "production";
   role: "api" | "worker" | "all";
+  /** The port number the HTTP server listens on (PORT). */
   port: number;
   host: string;
   publicBaseUrl: string | undefined;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** The port number of the embedded PostgreSQL (MF_EMBEDDED_PG_PORT). */
   embeddedPgPort: number;
   dbPoolSize: number;
   dataKeyHex: string | undefined;

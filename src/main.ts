@@ -1,6 +1,6 @@
 import type { ServerType } from "@hono/node-server";
 import { createApp } from "./app.js";
-import { EmbeddedPostgresError } from "./platform/db/embedded.js";
+import { EmbeddedPostgresError } from "./platform/db/embedded-errors.js";
 import { BseExchange } from "./integrations/exchange/bse/bse-exchange.js";
 import { ConfigError, loadConfig, type Config } from "./env.js";
 import { httpServerOptions, startHttpServer } from "./platform/http/server.js";

@@ -3,14 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  canConnect,
-  claimOwnership,
-  EmbeddedPostgresInUseError,
-  spawnPostmaster,
-  startEmbeddedPostgres,
-  type SpawnedPostmaster,
-} from "../../src/platform/db/embedded.js";
+import { claimOwnership } from "../../src/platform/db/data-dir-lock.js";
+import { startEmbeddedPostgres } from "../../src/platform/db/embedded.js";
+import { EmbeddedPostgresInUseError } from "../../src/platform/db/embedded-errors.js";
+import { canConnect } from "../../src/platform/db/postgres-connection.js";
+import { spawnPostmaster, type SpawnedPostmaster } from "../../src/platform/db/postgres-watchdog.js";
 import { errorSummary } from "../../src/platform/lib/logger.js";
 import { freePort, waitFor } from "../helpers/process.js";
 

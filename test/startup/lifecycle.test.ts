@@ -4,7 +4,8 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { canConnect, postgresBinaries } from "../../src/platform/db/embedded.js";
+import { canConnect } from "../../src/platform/db/postgres-connection.js";
+import { postgresBinaries } from "../../src/platform/db/postgres-watchdog.js";
 import {
   freePort,
   listProcesses,

@@ -5,10 +5,6 @@ import { BseExchange } from "./bse/bse-exchange.js";
 import type { ExchangePort } from "./port.js";
 import { SandboxExchange } from "./sandbox/sandbox-exchange.js";
 
-/**
- * The exchange the port speaks to: BSE StAR MF with MF_EXCHANGE=bse (production requires it), otherwise
- * the simulated exchange, which the simulation routes drive.
- */
 /** What the choice of exchange takes from the configuration (src/env.ts). */
 export interface ExchangeSettings {
   env: string;
@@ -17,6 +13,10 @@ export interface ExchangeSettings {
   sandbox: { autoRegister: boolean };
 }
 
+/**
+ * The exchange the port speaks to: BSE StAR MF with MF_EXCHANGE=bse (production requires it), otherwise
+ * the sandbox exchange, which the simulation endpoints drive.
+ */
 export function createExchange(config: ExchangeSettings, db: Db, log: Log): { exchange: ExchangePort; sandboxExchange: SandboxExchange | undefined } {
   if (config.exchange === "bse" && config.bse) {
     return { exchange: new BseExchange(db, config.bse, log), sandboxExchange: undefined };

@@ -58,7 +58,7 @@ export interface MandateRegistration {
 
 /**
  * The exchange could not be reached or answered nonsense; the job retries. `retryAfterMs`: the exchange
- * asks for a retry that soon instead of the job's usual backoff (the sandbox's simulated failures).
+ * asks for a retry that soon instead of the job's usual backoff (the sandbox's SIM:FAIL).
  * `notPlaced` (placeOrder only): the exchange certainly holds nothing of the order, so the dispatch
  * releases its claim and a cancel may go through before the retry; unset when that is not certain.
  */

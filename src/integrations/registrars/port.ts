@@ -38,7 +38,7 @@ export interface RegistrarReceipt {
 
 /**
  * The registrar, as one interface. Implementations: the sandbox registrar (in the service, books what it
- * receives; the rejection is simulated); in production the registrars take broker changes on paper or in
+ * receives; a simulation endpoint rejects it); in production the registrars take broker changes on paper or in
  * their own portals, not by API, so the production side logs the hand-over (masked) for an operator and the
  * outcome is recorded by hand.
  */

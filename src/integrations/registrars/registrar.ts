@@ -24,7 +24,7 @@ function maskedSubmission(submission: BrokerChangeSubmission) {
 
 /**
  * The sandbox registrar: books each request it receives once (kind BROKER_CHANGE, PENDING) and answers
- * its reference; the rejection simulation decides it (`GET /api/simulation/broker-changes/v1/{id}/reject`).
+ * its reference; a simulation endpoint rejects it (`GET /api/simulation/broker-changes/v1/{id}/reject`).
  */
 export class SandboxRegistrar implements RegistrarPort {
   constructor(private readonly db: Db) {}

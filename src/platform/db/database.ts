@@ -14,7 +14,7 @@ const EMBEDDED_DATABASE = "mf";
 export interface OpenDatabaseOptions {
   /**
    * "share": a command next to a running `npm start` uses that process's embedded server (found through
-   * the data directory, whatever port it was given) and leaves it running. "refuse" (the service): a
+   * the data directory, whatever port number it was given) and leaves it running. "refuse" (the service): a
    * server in use by another live process is an error, never adopted.
    */
   ifRunning?: "share" | "refuse";
@@ -22,16 +22,18 @@ export interface OpenDatabaseOptions {
   ownerLabel?: string;
 }
 
-/**
- * The database the service runs on: DATABASE_URL when set, otherwise an embedded PostgreSQL with its
- * data under `<MF_DATA_DIR>/pg`, which this process starts and stops (see startEmbeddedPostgres).
- */
 /** The settings the database takes from the configuration (src/env.ts). */
 export interface DatabaseSettings {
   databaseUrl: string | undefined;
   dataDir: string;
+  /** The port number of the embedded server. */
   embeddedPgPort: number;
 }
+
+/**
+ * The database the service runs on: DATABASE_URL when set, otherwise an embedded PostgreSQL with its
+ * data under `<MF_DATA_DIR>/pg`, which this process starts and stops (see startEmbeddedPostgres).
+ */
 
 export async function openDatabase(config: DatabaseSettings, logger: Logger, options: OpenDatabaseOptions = {}): Promise<Database> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => {} };

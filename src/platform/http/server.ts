@@ -4,6 +4,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { envelope } from "../trpc/errors.js";
 
 export interface HttpServerOptions {
+  /** The port number to listen on (0: any free one). */
   port: number;
   hostname: string;
   /** Time allowed for a request's headers, from its first byte. */

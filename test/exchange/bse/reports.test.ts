@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Db } from "../../../src/platform/db/client.js";
 import type { BseConfig } from "../../../src/integrations/exchange/bse/bse-config.js";
-import { BseExchange, REPORT_LAG_MS } from "../../../src/integrations/exchange/bse/bse-exchange.js";
+import { BseExchange } from "../../../src/integrations/exchange/bse/bse-exchange.js";
+import { REPORT_LAG_MS } from "../../../src/integrations/exchange/bse/send-once.js";
 import { exactDecimal, isoDate, reportRows } from "../../../src/integrations/exchange/bse/reports.js";
 import { ExchangeUnavailableError, type OrderEntry } from "../../../src/integrations/exchange/port.js";
 import { newId } from "../../../src/platform/lib/ids.js";

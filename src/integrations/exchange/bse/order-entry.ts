@@ -1,4 +1,5 @@
 import type { OrderEntry, OrderPlacement } from "../port.js";
+import type { BseConfig } from "./bse-config.js";
 import { ExchangeUnavailableError } from "../port.js";
 import { rejectedOrder } from "./refusals.js";
 import { providerRemark } from "./remarks.js";
@@ -24,6 +25,11 @@ export interface Member {
   memberId: string;
   /** BSE_EUIN: the EUIN sent when an order names none and is not declared execution-only. */
   defaultEuin: string | undefined;
+}
+
+/** The member the adapter's orders go out as, from its settings. */
+export function memberOf(config: BseConfig): Member {
+  return { userId: config.userId, memberId: config.memberId, defaultEuin: config.euin };
 }
 
 export const DP_TXN = { PHYSICAL: "P", CDSL: "C", NSDL: "N" } as const;

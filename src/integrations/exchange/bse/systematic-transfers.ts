@@ -28,7 +28,7 @@ export interface SwpRecord {
   clientCode: string;
 }
 
-/** Why this STP or SWP cannot go to the exchange as it stands (before anything is sent), or null (an SWP's payout account: bse-exchange.ts). */
+/** Why this STP or SWP cannot go to the exchange as it stands (before anything is sent), or null (an SWP's payout account: orders.ts). */
 export function transferProblem(order: OrderEntry): string | null {
   if (!order.plan) return "THE REGISTRATION HAS NO PLAN (FREQUENCY, START DATE, INSTALLMENTS)";
   if (!order.folioNo) return "THE EXCHANGE TAKES STP AND SWP ON AN EXISTING FOLIO ONLY";

@@ -19,7 +19,7 @@ import { Batcher } from "../../../platform/lib/batcher.js";
 
 type Kind = books.RecordKind;
 
-/** What the books keep of an order that cancellation reads: the order entry's type, and a simulated refusal. */
+/** What the books keep of an order that cancellation reads: the order entry's type, and a refusal a simulation endpoint set. */
 interface OrderBooks {
   orderType?: string;
   refuseCancel?: string;
@@ -27,14 +27,14 @@ interface OrderBooks {
 /** The registrations the exchange cancels (bse-starmf-orders.md section 5); one-time orders it does not. */
 const REGISTRATION_TYPES = new Set(["SIP", "XSIP", "STP", "SWP"]);
 
-/** A simulated transport failure asks for a retry this soon, so SIM:FAIL ends FAILED in seconds, not minutes. */
-const SIMULATED_FAILURE_RETRY_MS = 500;
+/** SIM:FAIL's transport failure asks for a retry this soon, so such an order ends FAILED in seconds, not minutes. */
+const SIM_FAIL_RETRY_MS = 500;
 type Status = books.RecordStatus;
 type AllotmentRow = Omit<AllotmentReport, "orderId" | "exchangeOrderNumber">;
 
 /**
  * The sandbox exchange. It keeps its own books in `sandbox_exchange_records` and is deterministic:
- * what it was sent stays PENDING until a simulation call moves it (or, with MF_SANDBOX_AUTO_REGISTER,
+ * what it was sent stays PENDING until a simulation endpoint moves it (or, with MF_SANDBOX_AUTO_REGISTER,
  * is registered on arrival). A registration sent twice is recognised by its reference.
  *
  * Its books keep no clear personal data: what it needs to behave is the reference, the status and
@@ -67,7 +67,7 @@ export class SandboxExchange implements ExchangePort {
     return this.status("MANDATE", mandateId);
   }
 
-  /** The sandbox's mandates are moved by simulation calls: there is no bank page to authorise them on. */
+  /** The sandbox's mandates are moved by the simulation endpoints: there is no bank page to authorise them on. */
   mandateAuthUrl(_mandateId: string): Promise<string | null> {
     return Promise.resolve(null);
   }
@@ -83,13 +83,13 @@ export class SandboxExchange implements ExchangePort {
 
   /**
    * Order entry. Test triggers in `remarks`: SIM:FAIL is a transport failure (nothing is booked),
-   * SIM:REJECT is rejected with a remark, SIM:HOLD stays PENDING until a simulation moves it; any
+   * SIM:REJECT is rejected with a remark, SIM:HOLD stays PENDING until a simulation endpoint moves it; any
    * other valid order is accepted. An order id seen before gets its first answer again.
    */
   async placeOrder(order: OrderEntry): Promise<OrderPlacement> {
     const remarks = order.remarks ?? "";
     if (remarks.includes("SIM:FAIL")) {
-      throw new ExchangeUnavailableError("SANDBOX: SIMULATED TRANSPORT FAILURE", { retryAfterMs: SIMULATED_FAILURE_RETRY_MS, notPlaced: true });
+      throw new ExchangeUnavailableError("SANDBOX: SIMULATED TRANSPORT FAILURE", { retryAfterMs: SIM_FAIL_RETRY_MS, notPlaced: true });
     }
     const [status, remark] = remarks.includes("SIM:REJECT")
       ? (["REJECTED", "SANDBOX: ORDER REJECTED (SIM:REJECT)"] as const)
@@ -103,7 +103,7 @@ export class SandboxExchange implements ExchangePort {
   /**
    * As the exchange: a SIP, XSIP, STP or SWP registration it has accepted is cancelled (again: still
    * cancelled); a one-time order is not (the exchange withdrew their cancellation), nor an order it has
-   * not accepted. A registration whose cancellation a simulation refused (`refuseCancellation`) is refused.
+   * not accepted. A registration whose cancellation a simulation endpoint refused (`refuseCancellation`) is refused.
    */
   async cancelOrder(orderId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
     const record = await this.record("ORDER", orderId);
@@ -118,14 +118,14 @@ export class SandboxExchange implements ExchangePort {
   }
 
   /**
-   * Simulation: from now on the exchange refuses this order's cancellations with `exchangeRemark` (kept in
+   * For the simulation endpoints: from now on the exchange refuses this order's cancellations with `exchangeRemark` (kept in
    * its books, so a cancellation job running at the same time is refused too).
    */
   async refuseCancellation(orderId: string, orderType: string, exchangeRemark: string): Promise<void> {
     await books.mergePayload(this.db, "ORDER", orderId, { orderType, refuseCancel: maskFreeText(exchangeRemark) });
   }
 
-  /** Simulation: the order type of an order a simulation decided on before it was ever sent (its books had no entry). */
+  /** For the simulation endpoints: the order type of an order one decided on before it was ever sent (its books had no entry). */
   async noteOrderType(orderId: string, orderType: string): Promise<void> {
     await books.mergePayload(this.db, "ORDER", orderId, { orderType });
   }
@@ -140,7 +140,7 @@ export class SandboxExchange implements ExchangePort {
     }));
   }
 
-  /** Allotment rows of orders a simulation has allotted (the allotment is kept in the record's payload). */
+  /** Allotment rows of orders a simulation endpoint has allotted (the allotment is kept in the record's payload). */
   async allotments(orderIds: string[]): Promise<AllotmentReport[]> {
     const records = await books.findRecords(this.db, "ORDER", orderIds, "ALLOTTED");
     return records.flatMap((r) => {
@@ -166,7 +166,7 @@ export class SandboxExchange implements ExchangePort {
   }
 
   /**
-   * Simulation: the exchange's allotment statement reports an order (valid or not). The service
+   * For the simulation endpoints: the exchange's allotment statement reports an order (valid or not). The service
    * learns of it through `allotments`, as it would from the real statement.
    */
   async reportAllotment(orderId: string, allotment: AllotmentRow): Promise<void> {
@@ -181,7 +181,7 @@ export class SandboxExchange implements ExchangePort {
   }
 
   /**
-   * Simulation: the exchange decides on a registration (UCC or mandate) it has received, or will receive,
+   * For the simulation endpoints: the exchange decides on a registration (UCC or mandate) it has received, or will receive,
    * unless it has already decided (MF_SANDBOX_AUTO_REGISTER registers on receipt). Answers the decision it
    * now holds, which a concurrent registration job then gets too.
    */
@@ -193,7 +193,7 @@ export class SandboxExchange implements ExchangePort {
     return toOutcome(record.status, record.remark);
   }
 
-  /** Simulation: the exchange changes its mind about a registration. */
+  /** For the simulation endpoints: the exchange changes its mind about a registration. */
   async set(kind: Kind, reference: string, status: Status, exchangeRemark: string | null): Promise<void> {
     const remark = maskFreeText(exchangeRemark);
     await books.upsertRecord(this.db, kind, reference, { status, remark });
