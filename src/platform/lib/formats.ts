@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Decimal } from "./money.js";
 import { todayInIndia } from "./india-date.js";
 
 /** Field formats shared by the domains (master-codes.md, Formats). */
@@ -52,17 +53,28 @@ export function ageOn(dateOfBirth: string, today = todayInIndia()): number {
   return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
 }
 
+/**
+ * The exact decimal a JSON number stands for: its shortest round-trip text (a client's 100.1 is "100.1", never
+ * 100.09999...). Money and units are never computed on the double itself (no `* 100`): this is the one way in.
+ */
+export function exactDecimal(value: number): Decimal {
+  return new Decimal(String(value));
+}
+
+/** A refinement of a JSON number: at most `places` decimals, judged on its exact decimal. */
+export const atMostDecimals = (places: number) => (value: number) => exactDecimal(value).decimalPlaces() <= places;
+
 /** Rupees as a JSON number with at most 2 decimals (kept exact as a Decimal string). */
 export const Rupees = (max: number) =>
   z
     .number()
     .positive()
     .max(max)
-    .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, { message: "at most 2 decimals", params: { reason: "too_many_decimals" } });
+    .refine(atMostDecimals(2), { message: "at most 2 decimals", params: { reason: "too_many_decimals" } });
 
 /** The exact decimal string of a validated rupee amount. */
 export function rupeesToDecimal(value: number): string {
-  return (Math.round(value * 100) / 100).toFixed(2);
+  return exactDecimal(value).toFixed(2);
 }
 
 /** A Decimal column as a JSON number (money 2, NAV 4, units 3 decimals are exact in a double's shortest form). */
