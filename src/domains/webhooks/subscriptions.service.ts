@@ -1,10 +1,10 @@
 import { idempotent, type Stored } from "../../platform/idempotency/idempotency.js";
-import { notFound, validationError } from "../../platform/lib/errors.js";
+import { notFound } from "../../platform/lib/errors.js";
 import { newId, newSecret } from "../../platform/lib/ids.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
-import { checkTarget } from "./public-address.js";
 import { unsubscribe } from "./lifecycle.js";
+import { requirePublicTarget } from "./rules.js";
 import * as repo from "./subscriptions.repo.js";
 import { toSubscriptionView } from "./views.js";
 
@@ -17,8 +17,7 @@ const SCOPE_CREATE = "POST /api/webhooks/v1/subscriptions";
  * to the same caller while nothing else can read it.
  */
 export async function createSubscription(services: Services, caller: Caller, input: { url: string; events: string[] }, idempotencyKey: string | undefined) {
-  const target = await checkTarget(input.url, { allowPrivate: services.config.webhooks.allowPrivateTargets, resolve: services.resolveHost });
-  if (!target.ok) throw validationError([{ path: "url", message: target.reason, reason: "target_not_allowed" }]);
+  const url = await requirePublicTarget(input.url, { allowPrivate: services.config.webhooks.allowPrivateTargets, resolve: services.resolveHost });
   const stored: Stored<{ success: true; data: ReturnType<typeof toSubscriptionView> & { secret: string } }> = await idempotent(
     services.prisma,
     { distributorId: caller.distributorId, scope: SCOPE_CREATE, key: idempotencyKey, body: input },
@@ -27,7 +26,7 @@ export async function createSubscription(services: Services, caller: Caller, inp
       const row = await repo.insertSubscription(tx, {
         id: newId("whs"),
         distributorId: caller.distributorId,
-        url: target.url.href,
+        url: url.href,
         events: input.events,
         secretEncrypted: services.cipher.encrypt(secret),
       });
