@@ -12,7 +12,8 @@
  */
 import os from "node:os";
 import { CreateInvestorRequest } from "../src/domains/investors/investors.schemas.js";
-import { applyRegistration, createInvestor } from "../src/domains/investors/investors.service.js";
+import { createInvestor } from "../src/domains/investors/investors.service.js";
+import { applyRegistration } from "../src/domains/investors/lifecycle.js";
 import { startWorker } from "../src/worker.js";
 import { investorBody } from "../test/helpers/factories.js";
 import { runLoad } from "./harness/load.js";

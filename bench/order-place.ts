@@ -10,7 +10,8 @@
  */
 import pg from "pg";
 import { CreateInvestorRequest } from "../src/domains/investors/investors.schemas.js";
-import { applyRegistration, createInvestor } from "../src/domains/investors/investors.service.js";
+import { createInvestor } from "../src/domains/investors/investors.service.js";
+import { applyRegistration } from "../src/domains/investors/lifecycle.js";
 import { investorBody } from "../test/helpers/factories.js";
 import { failOnUnexpected, runBaseline, warmAndRun, type LoadSpec } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS } from "./harness/options.js";

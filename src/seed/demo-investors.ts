@@ -1,4 +1,5 @@
-import { applyRegistration, createInvestor } from "../domains/investors/investors.service.js";
+import { createInvestor } from "../domains/investors/investors.service.js";
+import { applyRegistration } from "../domains/investors/lifecycle.js";
 import { findInvestorIdByPanHash } from "../domains/investors/investors.repo.js";
 import { CreateInvestorRequest } from "../domains/investors/investors.schemas.js";
 import { CreateMandateRequest } from "../domains/mandates/mandates.schemas.js";

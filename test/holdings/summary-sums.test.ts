@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { paiseOf, summarise } from "../../src/domains/holdings/holdings.service.js";
+import { paiseOf, summarise } from "../../src/domains/holdings/views.js";
 import type { PositionRow } from "../../src/domains/holdings/holdings.repo.js";
 import { Decimal } from "../../src/platform/lib/money.js";
 

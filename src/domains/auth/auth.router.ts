@@ -20,9 +20,7 @@ export const authRouter = router({
     })
     .input(TokenRequest)
     .output(TokenResponse)
-    .mutation(async ({ ctx, input }) => {
-      const client = await ctx.auth.verifyClient(input.client_id, input.client_secret, ctx.clientIp);
-      spendBudget(ctx.budget, client.clientId, ctx.response.headers);
-      return ctx.auth.issueTokenFor(client);
-    }),
+    .mutation(({ ctx, input }) =>
+      ctx.auth.issueToken(input.client_id, input.client_secret, ctx.clientIp, (clientId) => spendBudget(ctx.budget, clientId, ctx.response.headers)),
+    ),
 });

@@ -2,6 +2,7 @@ import type { Db } from "../../platform/db/client.js";
 import { AppError } from "../../platform/lib/errors.js";
 import { constantTimeEqual, sha256Hex } from "../../platform/lib/crypto.js";
 import { newSecret } from "../../platform/lib/ids.js";
+import type { Authenticator, IssuedToken } from "../shared/authenticator.js";
 import type { Caller } from "../shared/caller.js";
 import * as repo from "./auth.repo.js";
 import { TokenFailureLimit, type FailureLimitSettings } from "./token-failures.js";
@@ -20,13 +21,7 @@ export interface AuthOptions {
 }
 
 /** An API client whose credentials were just verified. */
-export type VerifiedClient = repo.ClientRecord & { clientId: string };
-
-export interface TokenResponse {
-  access_token: string;
-  token_type: "Bearer";
-  expires_in: number;
-}
+type VerifiedClient = repo.ClientRecord & { clientId: string };
 
 const invalidClient = () => new AppError("UNAUTHORIZED", "invalid_client", { body: { error: "invalid_client" } });
 
@@ -40,7 +35,7 @@ interface CachedCaller {
 }
 
 /** OAuth 2.0 client credentials: issues opaque bearer tokens and resolves them to a distributor. */
-export class AuthService {
+export class AuthService implements Authenticator {
   private readonly cache = new Map<string, CachedCaller>();
   /**
    * The entries of `cache` by the Authorization header that last found them, so that a repeat skips the
@@ -59,16 +54,21 @@ export class AuthService {
     this.failures = new TokenFailureLimit(db, options.tokenFailures ?? { limit: 10, windowMs: 300_000 }, this.now, options.concurrentChecks);
   }
 
-  /** Credentials in, token out, for callers inside the process (no request budget applies). */
-  async issueToken(clientId: string, clientSecret: string, address = "unknown"): Promise<TokenResponse> {
-    return this.issueTokenFor(await this.verifyClient(clientId, clientSecret, address));
+  /**
+   * Credentials in, token out: `admit` runs between the check and the issue (the token endpoint spends the
+   * client's request budget there); callers inside the process pass none.
+   */
+  async issueToken(clientId: string, clientSecret: string, address = "unknown", admit?: (clientId: string) => void): Promise<IssuedToken> {
+    const client = await this.verifyClient(clientId, clientSecret, address);
+    admit?.(client.clientId);
+    return this.issueTokenFor(client);
   }
 
   /**
    * Checks a client's credentials: 401 invalid_client when they are wrong, 429 RATE_LIMITED while
    * the client id or the address has too many recent failures (even for the right secret).
    */
-  async verifyClient(clientId: string, clientSecret: string, address: string): Promise<VerifiedClient> {
+  private async verifyClient(clientId: string, clientSecret: string, address: string): Promise<VerifiedClient> {
     const client = await this.failures.attempt(clientId, address, async (tx) => {
       const found = await repo.findActiveClient(tx, clientId);
       // Compare a hash even for an unknown client, so timing does not reveal which client ids exist.
@@ -80,7 +80,7 @@ export class AuthService {
     return client;
   }
 
-  async issueTokenFor(client: VerifiedClient): Promise<TokenResponse> {
+  private async issueTokenFor(client: VerifiedClient): Promise<IssuedToken> {
     const accessToken = newSecret("mfat");
     await repo.insertToken(this.db, {
       tokenHash: sha256Hex(accessToken),

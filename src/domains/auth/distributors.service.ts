@@ -1,10 +1,8 @@
 import type { Db, DbOrTx } from "../../platform/db/client.js";
-import { AppError, type ErrorDetail } from "../../platform/lib/errors.js";
 import { sha256Hex } from "../../platform/lib/crypto.js";
 import { newId, newSecret } from "../../platform/lib/ids.js";
 import * as repo from "./auth.repo.js";
-
-export const ARN_PATTERN = /^ARN-[0-9]{1,10}$/;
+import { arnTaken, requireValidDistributor } from "./rules.js";
 
 export interface NewDistributor {
   distributor_id: string;
@@ -18,13 +16,8 @@ export interface NewDistributor {
 export async function createDistributor(db: Db, input: { name: string; arn: string }): Promise<NewDistributor> {
   const name = input.name.trim();
   const arn = input.arn.trim().toUpperCase();
-  const details: ErrorDetail[] = [];
-  if (name.length === 0 || name.length > 200) details.push({ path: "name", message: "Name must be 1-200 characters", reason: name.length === 0 ? "too_small" : "too_big" });
-  if (!ARN_PATTERN.test(arn)) details.push({ path: "arn", message: "ARN must be 'ARN-' followed by digits", reason: "invalid_format" });
-  if (details.length > 0) throw new AppError("VALIDATION_ERROR", "The distributor is not valid", { details });
-  if (await repo.findDistributorByArn(db, arn)) {
-    throw new AppError("CONFLICT", `A distributor with ${arn} already exists`);
-  }
+  requireValidDistributor(name, arn);
+  if (await repo.findDistributorByArn(db, arn)) throw arnTaken(arn);
 
   const created = { distributor_id: newId("dst"), arn, client_id: newId("mfc"), client_secret: newSecret("mfcs") };
   await repo.insertDistributorWithClient(db, {

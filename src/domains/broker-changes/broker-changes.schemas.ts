@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { ARN_PATTERN } from "../auth/distributors.service.js";
+import { ARN_PATTERN } from "../auth/rules.js";
 import { ClientRef } from "../../platform/lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
 import { BROKER_CHANGE_STATUSES } from "./broker-change.states.js";
 import { AUTH_MODES, DOCUMENT_CONTENT_TYPES, TWO_FA_CHANNELS } from "../../integrations/registrars/port.js";
+import { authModeIssues } from "./rules.js";
 
 export const BrokerChangeStatus = z.enum(BROKER_CHANGE_STATUSES);
 
@@ -32,12 +33,7 @@ export const CreateBrokerChangeRequest = z
     ria_code: code(/^INA\d{9}$/, "must be an RIA registration: INA followed by 9 digits").optional().describe("An investment adviser's SEBI registration: `INA` + 9 digits."),
   })
   .superRefine((input, ctx) => {
-    if (input.auth_mode === "TWO_FA" && input.two_fa_channel === undefined) {
-      ctx.addIssue({ code: "custom", path: ["two_fa_channel"], message: "is required for TWO_FA", params: { reason: "required" } });
-    }
-    if (input.auth_mode === "WET_SIGNATURE" && input.two_fa_channel !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["two_fa_channel"], message: "is not used by WET_SIGNATURE", params: { reason: "field_not_allowed" } });
-    }
+    for (const issue of authModeIssues(input)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message, params: { reason: issue.reason } });
   });
 export type CreateBrokerChangeInput = z.infer<typeof CreateBrokerChangeRequest>;
 

@@ -1,11 +1,9 @@
 import { createHash } from "node:crypto";
-import type { Db, DbOrTx, Tx } from "../../platform/db/client.js";
-import { recordEvent } from "../events/events.repo.js";
+import type { DbOrTx } from "../../platform/db/client.js";
 import { idempotent, type Stored } from "../../platform/idempotency/idempotency.js";
-import { enqueue } from "../shared/jobs/enqueue.js";
-import { invalidState, notFound, validationError, type ErrorDetail } from "../../platform/lib/errors.js";
+import { notFound, validationError } from "../../platform/lib/errors.js";
 import { newId } from "../../platform/lib/ids.js";
-import { maskFreeText, maskPan } from "../../platform/lib/mask.js";
+import { maskPan } from "../../platform/lib/mask.js";
 import { readCursor, toPage } from "../../platform/lib/zod.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
@@ -19,40 +17,14 @@ import type { DocumentContentType } from "../../integrations/registrars/port.js"
 import type { CreateBrokerChangeInput } from "./broker-changes.schemas.js";
 import * as repo from "./broker-changes.repo.js";
 import type { BrokerChangeRow } from "./broker-changes.repo.js";
+import { recordCreated, statusAtCreation, submitWithSignedForm } from "./lifecycle.js";
+import { referenceIssues, requireAwaitingForm } from "./rules.js";
+import { toBrokerChangeView, type BrokerChangeView } from "./views.js";
 
 const SCOPE_CREATE = "POST /api/broker-changes/v1";
 
 /** Whatever the id (unknown, malformed, another distributor's), the same answer. */
 const brokerChangeNotFound = () => notFound("Broker change request");
-
-export type BrokerChangeView = ReturnType<typeof toView>;
-
-function toView(row: BrokerChangeRow, maskedPan: string) {
-  return {
-    id: row.id,
-    investor_id: row.investorId,
-    pan: maskedPan,
-    amc_code: row.amcCode,
-    folio_no: row.folioNo,
-    auth_mode: row.authMode,
-    status: row.status,
-    broker_code: row.brokerCode,
-    client_ref: row.clientRef,
-    euin: row.euin,
-    sub_broker_code: row.subBrokerCode,
-    ria_code: row.riaCode,
-    two_fa_channel: row.twoFaChannel,
-    provider_remark: row.providerRemark,
-    document: row.document && {
-      content_type: row.document.contentType,
-      size: row.document.size,
-      sha256: row.document.sha256,
-      uploaded_at: row.document.createdAt.toISOString(),
-    },
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
-}
 
 /** The masked primary-holder PAN of each investor named (one query, decrypted here, never stored in clear). */
 async function maskedPans(db: DbOrTx, cipher: DataCipher, investorIds: string[]): Promise<Map<string, string>> {
@@ -61,19 +33,7 @@ async function maskedPans(db: DbOrTx, cipher: DataCipher, investorIds: string[])
 }
 
 async function viewOf(db: DbOrTx, cipher: DataCipher, row: BrokerChangeRow): Promise<BrokerChangeView> {
-  return toView(row, (await maskedPans(db, cipher, [row.investorId])).get(row.investorId) ?? "");
-}
-
-/** In the transaction that makes a request SUBMITTED: its event, and the job that hands it to the registrar. */
-async function recordSubmitted(tx: Tx, row: BrokerChangeRow): Promise<void> {
-  await recordEvent(tx, {
-    distributorId: row.distributorId,
-    resourceType: "broker_change",
-    resourceId: row.id,
-    event: "broker_change.submitted",
-    data: { broker_change_id: row.id, status: "SUBMITTED", provider_remark: null },
-  });
-  await enqueue(tx, "broker_changes__submit", { broker_change_id: row.id }, { jobKey: `broker_changes__submit:${row.id}` });
+  return toBrokerChangeView(row, (await maskedPans(db, cipher, [row.investorId])).get(row.investorId) ?? "");
 }
 
 /**
@@ -90,11 +50,7 @@ export async function createBrokerChange(
   const distributorId = caller.distributorId;
   return idempotent(services.prisma, { distributorId, scope: SCOPE_CREATE, key: options.idempotencyKey, body: input }, async (tx) => {
     const investor = await findInvestor(tx, distributorId, input.investor_id);
-    const details: ErrorDetail[] = [];
-    if (!investor) details.push({ path: "investor_id", reason: "investor_not_found", message: `is not one of your investors` });
-    if (!(await amcExists(tx, input.amc_code))) {
-      details.push({ path: "amc_code", reason: "amc_not_found", message: `no AMC ${input.amc_code} in the scheme master: use an amc_code of GET /api/masters/v1/schemes` });
-    }
+    const details = referenceIssues({ investor: investor !== null, amc: await amcExists(tx, input.amc_code) }, input.amc_code);
     if (!investor || details.length > 0) throw validationError(details);
     const distributor = await findDistributor(tx, distributorId);
     if (!distributor) throw new Error(`Distributor ${distributorId} of a valid token does not exist`);
@@ -106,7 +62,7 @@ export async function createBrokerChange(
       folioNo: input.folio_no,
       authMode: input.auth_mode,
       twoFaChannel: input.two_fa_channel ?? null,
-      status: input.auth_mode === "TWO_FA" ? "SUBMITTED" : "PENDING_DOCUMENT",
+      status: statusAtCreation(input.auth_mode),
       brokerCode: distributor.arn,
       clientRef: input.client_ref ?? null,
       euin: input.euin ?? null,
@@ -114,8 +70,8 @@ export async function createBrokerChange(
       riaCode: input.ria_code ?? null,
       createdAt: new Date(),
     });
-    if (row.status === "SUBMITTED") await recordSubmitted(tx, row);
-    return { status: 201, body: toView(row, maskPan(decryptDetails(services.cipher, investor).primary_holder.pan)) };
+    await recordCreated(tx, row);
+    return { status: 201, body: toBrokerChangeView(row, maskPan(decryptDetails(services.cipher, investor).primary_holder.pan)) };
   });
 }
 
@@ -139,17 +95,7 @@ export async function listBrokerChanges(
     limit: query.limit,
   });
   const pans = await maskedPans(services.prisma, services.cipher, rows.slice(0, query.limit).map((r) => r.investorId));
-  return toPage(rows, query.limit, (row) => [row.id], (row) => toView(row, pans.get(row.investorId) ?? ""));
-}
-
-/** 409 INVALID_STATE unless the request takes a signed form: WET_SIGNATURE, still PENDING_DOCUMENT. */
-function requireAwaitingForm(row: BrokerChangeRow): void {
-  if (row.authMode !== "WET_SIGNATURE") {
-    throw invalidState(`Broker change request ${row.id} is ${row.authMode}; only a WET_SIGNATURE request takes a signed form`);
-  }
-  if (row.status !== "PENDING_DOCUMENT") {
-    throw invalidState(`Broker change request ${row.id} is ${row.status}; only a PENDING_DOCUMENT request takes a signed form`);
-  }
+  return toPage(rows, query.limit, (row) => [row.id], (row) => toBrokerChangeView(row, pans.get(row.investorId) ?? ""));
 }
 
 /**
@@ -187,13 +133,7 @@ export async function attachSignedForm(services: Services, caller: Caller, id: s
     requireAwaitingForm(row);
     const now = new Date();
     await repo.insertDocument(tx, { brokerChangeId: id, contentType: file.contentType, size: file.size, sha256: file.sha256, bytes: file.bytes, createdAt: now });
-    if (!(await repo.moveStatus(tx, id, "PENDING_DOCUMENT", { status: "SUBMITTED" }))) {
-      throw new Error("A locked PENDING_DOCUMENT broker change request could not be submitted");
-    }
-    const submitted = await repo.findBrokerChangeById(tx, id);
-    if (!submitted) throw new Error(`Broker change request ${id} vanished inside its transaction`);
-    await recordSubmitted(tx, submitted);
-    return viewOf(tx, services.cipher, submitted);
+    return viewOf(tx, services.cipher, await submitWithSignedForm(tx, id));
   });
 }
 
@@ -229,25 +169,4 @@ export async function submitToRegistrar(services: Services, id: string): Promise
     document: document && { contentType: document.contentType, size: document.size, sha256: document.sha256, bytes: document.bytes },
   });
   await repo.markHandedOver(db, id, receipt.reference, new Date());
-}
-
-/**
- * The registrar rejects a SUBMITTED request: REJECTED with its remark (stored with PANs masked) and the
- * event, in one transaction. False when the request was not SUBMITTED (nothing changes).
- */
-export async function rejectBrokerChange(db: Db, id: string, providerRemark: string): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const remark = maskFreeText(providerRemark);
-    if (!(await repo.moveStatus(tx, id, "SUBMITTED", { status: "REJECTED", providerRemark: remark }))) return false;
-    const row = await repo.findBrokerChangeById(tx, id);
-    if (!row) throw new Error(`Broker change request ${id} vanished inside its transaction`);
-    await recordEvent(tx, {
-      distributorId: row.distributorId,
-      resourceType: "broker_change",
-      resourceId: id,
-      event: "broker_change.rejected",
-      data: { broker_change_id: id, status: "REJECTED", provider_remark: remark },
-    });
-    return true;
-  });
 }

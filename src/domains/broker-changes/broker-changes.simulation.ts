@@ -3,7 +3,7 @@ import type { Services } from "../shared/services.js";
 import type { SandboxExchange } from "../../integrations/exchange/sandbox/sandbox-exchange.js";
 import { answer, found, requireMoved, requireState } from "../shared/simulation.js";
 import { findBrokerChange } from "./broker-changes.repo.js";
-import { rejectBrokerChange } from "./broker-changes.service.js";
+import { rejectBrokerChange } from "./lifecycle.js";
 
 const REJECT_REMARK = "SANDBOX: BROKER CHANGE REJECTED BY SIMULATION";
 

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import type { DetailReason } from "../../platform/lib/errors.js";
-import { ageOn, ClientRef, Ifsc, IndividualPan, IsoDate, PastDate, PersonName } from "../../platform/lib/formats.js";
+import { ClientRef, Ifsc, IndividualPan, IsoDate, PastDate, PersonName } from "../../platform/lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
-import { findCountry, normaliseIndianStateCode } from "../masters/geography.js";
+import { findCountry } from "../masters/geography.js";
 import { catalogValues } from "../../integrations/exchange/code-tables.js";
 import { INVESTOR_STATUSES } from "./investor.states.js";
+import { investorIssues } from "./rules.js";
 
 /** Every enumerated field takes exactly the values of the investor-options catalog. */
 const oneOf = <M extends Parameters<typeof catalogValues>[0]>(member: M) =>
@@ -84,8 +84,6 @@ const Demat = z.strictObject({
   client_id: z.string().trim().optional(),
 });
 
-type Issue = { path: Array<string | number>; reason: DetailReason; message: string };
-
 export const CreateInvestorRequest = z
   .strictObject({
     primary_holder: PrimaryHolder,
@@ -102,98 +100,10 @@ export const CreateInvestorRequest = z
     client_ref: ClientRef.optional(),
   })
   .superRefine((investor, ctx) => {
-    for (const issue of crossFieldIssues(investor)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message, params: { reason: issue.reason } });
+    for (const issue of investorIssues(investor)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message, params: { reason: issue.reason } });
   });
 
 export type CreateInvestorInput = z.infer<typeof CreateInvestorRequest>;
-
-/** The rules of master-codes.md that involve more than one field. */
-function crossFieldIssues(investor: z.infer<typeof CreateInvestorRequest>): Issue[] {
-  const issues: Issue[] = [];
-  const add = (path: Issue["path"], reason: DetailReason, message: string) => issues.push({ path, reason, message });
-  const minor = investor.tax_status === "MINOR";
-  const nri = investor.tax_status === "NRI";
-
-  investor.bank_accounts.forEach((account, i) => {
-    const allowed = nri ? ["NE", "NO"] : ["SB", "CB"];
-    if (!allowed.includes(account.account_type)) {
-      add(["bank_accounts", i, "account_type"], "invalid_value", `must be ${allowed.join(" or ")} for tax status ${investor.tax_status}`);
-    }
-  });
-  if (investor.bank_accounts.filter((a) => a.is_primary).length !== 1) {
-    add(["bank_accounts"], "rule_violated", "exactly one bank account must be primary");
-  }
-  const accountKeys = investor.bank_accounts.map((a) => `${a.ifsc}:${a.account_number}`);
-  accountKeys.forEach((key, i) => {
-    if (accountKeys.indexOf(key) !== i) add(["bank_accounts", i, "account_number"], "duplicate", "is listed twice");
-  });
-
-  const age = ageOn(investor.primary_holder.date_of_birth);
-  if (minor) {
-    if (!investor.guardian) add(["guardian"], "required", "is required for tax status MINOR");
-    if (age >= 18) add(["primary_holder", "date_of_birth"], "age_not_allowed", "a minor must be under 18");
-  } else {
-    if (investor.guardian) add(["guardian"], "field_not_allowed", "is only for tax status MINOR");
-    if (age < 18) add(["primary_holder", "date_of_birth"], "age_not_allowed", "the holder must be 18 or older (use tax status MINOR)");
-  }
-
-  const { kyc_type: kycType, ckyc_number: ckycNumber } = investor.primary_holder;
-  if (kycType === "CKYC" && !ckycNumber) add(["primary_holder", "ckyc_number"], "required", "is required when kyc_type is CKYC");
-  if (kycType !== "CKYC" && ckycNumber) add(["primary_holder", "ckyc_number"], "field_not_allowed", "is only for kyc_type CKYC");
-
-  const joint = investor.joint_holders ?? [];
-  if (investor.holding_type === "SINGLE" && joint.length > 0) {
-    add(["joint_holders"], "field_not_allowed", "must be empty for holding type SINGLE");
-  }
-  if (investor.holding_type !== "SINGLE" && joint.length === 0) {
-    add(["joint_holders"], "too_small", `holding type ${investor.holding_type} needs 2 or 3 holders`);
-  }
-  const pans = [investor.primary_holder.pan, ...joint.map((h) => h.pan)];
-  joint.forEach((holder, i) => {
-    if (pans.indexOf(holder.pan) !== i + 1) add(["joint_holders", i, "pan"], "duplicate", "is already used by another holder");
-    if (ageOn(holder.date_of_birth) < 18) add(["joint_holders", i, "date_of_birth"], "age_not_allowed", "a joint holder must be 18 or older");
-  });
-  if (investor.guardian && investor.guardian.pan === investor.primary_holder.pan) {
-    add(["guardian", "pan"], "duplicate", "must differ from the holder's PAN");
-  }
-
-  const nominees = investor.nominees ?? [];
-  if (nominees.length > 3) add(["nominees"], "too_big", "at most 3 nominees");
-  if (nominees.length > 0) {
-    const totalHundredths = nominees.reduce((sum, n) => sum + Math.round(n.percentage * 100), 0);
-    if (totalHundredths !== 10_000) add(["nominees"], "rule_violated", `percentages must add up to 100 (they add up to ${totalHundredths / 100})`);
-  }
-  nominees.forEach((nominee, i) => {
-    if (nominee.date_of_birth && ageOn(nominee.date_of_birth) < 18 && !nominee.guardian_name) {
-      add(["nominees", i, "guardian_name"], "required", "is required for a nominee under 18");
-    }
-  });
-
-  const demat = investor.demat;
-  if (demat?.mode === "PHYSICAL" && (demat.dp_id || demat.client_id)) {
-    add(["demat"], "field_not_allowed", "PHYSICAL takes no depository details");
-  }
-  if (demat?.mode === "CDSL") {
-    if (!demat.client_id || !/^\d{16}$/.test(demat.client_id)) add(["demat", "client_id"], "invalid_format", "CDSL needs a 16-digit client id");
-    if (demat.dp_id) add(["demat", "dp_id"], "field_not_allowed", "CDSL takes the 16-digit client id only");
-  }
-  if (demat?.mode === "NSDL") {
-    if (!demat.dp_id || !/^IN[A-Z0-9]{6}$/.test(demat.dp_id)) add(["demat", "dp_id"], "invalid_format", "NSDL needs a DP id: IN followed by 6 characters");
-    if (!demat.client_id || !/^\d{8}$/.test(demat.client_id)) add(["demat", "client_id"], "invalid_format", "NSDL needs an 8-digit client id");
-  }
-
-  const { address } = investor;
-  if (address.country_code === "IN") {
-    if (!normaliseIndianStateCode(address.state_code)) add(["address", "state_code"], "invalid_value", "must be an Indian state or union territory code (ISO 3166-2:IN)");
-    if (!/^[1-9]\d{5}$/.test(address.pincode)) add(["address", "pincode"], "invalid_format", "must be a 6-digit Indian PIN code");
-  } else if (!/^[A-Za-z0-9 -]{3,10}$/.test(address.pincode)) {
-    add(["address", "pincode"], "invalid_format", "must be a postal code of 3-10 letters, digits, spaces or hyphens");
-  }
-  if (!nri && investor.contact.mobile.startsWith("+") && !investor.contact.mobile.startsWith("+91")) {
-    add(["contact", "mobile"], "invalid_value", "a resident's mobile must be an Indian number");
-  }
-  return issues;
-}
 
 const Masked = (what: string) => z.string().describe(`Masked ${what}.`);
 
@@ -305,4 +215,58 @@ export const SyncResponse = z.object({
   queued: z.number().int().describe("Status checks queued (each is applied as soon as the exchange answers)."),
 });
 
+/** A catalog value as stored: the investor-options catalog's list, without the request's description. */
+const storedOneOf = <M extends Parameters<typeof catalogValues>[0]>(member: M) => z.enum(catalogValues(member));
 
+/**
+ * investors.details_encrypted, decrypted: the personal details as CreateInvestorRequest validated them at
+ * creation, read back by their shape only, so that a rule changed since (or today's date, which the age and
+ * past-date rules depend on) never makes a stored investor unreadable. Keys in the request's order.
+ */
+export const StoredInvestorDetails = z.object({
+  primary_holder: z.object({
+    pan: z.string(),
+    name: z.string(),
+    date_of_birth: z.string(),
+    gender: storedOneOf("genders"),
+    occupation: storedOneOf("occupations"),
+    kyc_type: storedOneOf("kyc_types"),
+    ckyc_number: z.string().optional(),
+  }),
+  joint_holders: z.array(z.object({ pan: z.string(), name: z.string(), date_of_birth: z.string(), kyc_type: storedOneOf("kyc_types") })),
+  guardian: z.object({ name: z.string(), pan: z.string(), relationship: storedOneOf("guardian_relations") }).nullable(),
+  contact: z.object({
+    email: z.string(),
+    mobile: z.string(),
+    email_relation: storedOneOf("contact_relations"),
+    mobile_relation: storedOneOf("contact_relations"),
+  }),
+  address: z.object({
+    line1: z.string(),
+    line2: z.string().optional(),
+    city: z.string(),
+    state_code: z.string(),
+    pincode: z.string(),
+    country_code: z.string(),
+  }),
+  fatca: z.object({
+    occupation_type: storedOneOf("fatca_occupation_types"),
+    income_slab: storedOneOf("income_slabs"),
+    pep: storedOneOf("pep_options"),
+    source_of_wealth: storedOneOf("wealth_sources"),
+    country_of_birth: z.string(),
+    place_of_birth: z.string(),
+    tax_resident_other_country: z.boolean(),
+  }),
+  nominees: z.array(
+    z.object({
+      name: z.string(),
+      relationship: storedOneOf("nominee_relationships"),
+      percentage: z.number(),
+      date_of_birth: z.string().optional(),
+      guardian_name: z.string().optional(),
+    }),
+  ),
+  demat: z.object({ mode: storedOneOf("demat_modes"), dp_id: z.string().optional(), client_id: z.string().optional() }),
+});
+export type InvestorDetails = z.infer<typeof StoredInvestorDetails>;

@@ -3,7 +3,7 @@ import type { Services } from "../shared/services.js";
 import { decideRegistration } from "../shared/registration-decision.js";
 import type { SandboxExchange } from "../../integrations/exchange/sandbox/sandbox-exchange.js";
 import { findInvestor } from "./investors.repo.js";
-import { applyRegistration } from "./investors.service.js";
+import { applyRegistration } from "./lifecycle.js";
 
 const REMARKS = { REGISTERED: "SANDBOX: UCC REGISTERED", REJECTED: "SANDBOX: UCC REJECTED BY SIMULATION" } as const;
 

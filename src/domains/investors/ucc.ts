@@ -3,7 +3,7 @@ import { ageOn } from "../../platform/lib/formats.js";
 import { normaliseIndianStateCode } from "../masters/geography.js";
 import { exchangeCodeOf, uccOccupationCode } from "../../integrations/exchange/code-tables.js";
 import type { HoldingType, TaxStatus } from "./investor.states.js";
-import type { InvestorDetails } from "./investors.service.js";
+import type { InvestorDetails } from "./investors.schemas.js";
 
 /** The investor as the exchange's UCC and FATCA records want it: the catalog's values become codes. */
 export function toUccRegistration(

@@ -1,4 +1,4 @@
-import type { AuthService } from "../auth/auth.service.js";
+import type { Authenticator } from "./authenticator.js";
 import type { RegistrarPort } from "../../integrations/registrars/port.js";
 import type { Db } from "../../platform/db/client.js";
 import type { Config } from "../../env.js";
@@ -17,7 +17,8 @@ export interface Services {
   config: Config;
   prisma: Db;
   logger: Logger;
-  auth: AuthService;
+  /** Bearer tokens: the caller of a request, and the token endpoint. */
+  auth: Authenticator;
   /** Every API client's request budget (in this process). */
   budget: RequestBudget;
   /** Encrypts personal data at rest and hashes it for look-ups. */

@@ -1,30 +1,17 @@
-import type { Db } from "../../platform/db/client.js";
 import { enqueue } from "../shared/jobs/enqueue.js";
-import { maskFreeText, maskPansInText } from "../../platform/lib/mask.js";
 import type { Services } from "../shared/services.js";
-import { applyOutcomes, claimDueDeliveries, insertAttempts, type ClaimedDelivery } from "./deliveries.repo.js";
+import { claimDueDeliveries, type ClaimedDelivery } from "./deliveries.repo.js";
+import { answered, recordOutcomes, subscriptionGone, targetRefused, type AttemptOutcome } from "./lifecycle.js";
 import { postWebhook } from "./outbound.js";
 import { listenerCertificates, trustWithListeners } from "./listener-trust.js";
 import { checkTarget, type TargetCheck } from "./public-address.js";
 import { signPayload } from "./signature.js";
 import { activeTargets } from "./subscriptions.repo.js";
 
-/** After this many failed attempts a delivery is PARKED until someone retries it. */
-const MAX_ATTEMPTS = 5;
 /** How long a claimed delivery is reserved for the job that claimed it (then a sweep may retry it). */
 const LEASE_SECONDS = 60;
 /** Requests in flight at once per job, so one burst does not open hundreds of connections to a receiver. */
 const PARALLEL_SENDS = 32;
-
-interface Outcome {
-  id: string;
-  status: "DELIVERED" | "PENDING" | "PARKED" | "FAILED";
-  /** Whether an attempt was made (and recorded). */
-  attempt: { at: Date; statusCode: number | null; error: string | null; latencyMs: number; responseBody: string } | null;
-  lastError: string | null;
-  nextAttemptAt: Date | null;
-  attemptNo: number;
-}
 
 /** Deliveries one claim takes; a job claims again until nothing is due or its time is up. */
 const CLAIM_BATCH = 200;
@@ -34,8 +21,7 @@ const JOB_SECONDS = 20;
 /**
  * Attempts every due delivery, a claimed batch at a time: each is signed and POSTed to its
  * subscription's URL after the URL passes the public-address check again; then every outcome of the
- * batch is recorded in one transaction (the attempt, the delivery's new state, `attempts` + 1, and a
- * job for the next attempt where one is due). Returns the number of deliveries attempted.
+ * batch is recorded in one transaction (lifecycle.ts). Returns the number of deliveries attempted.
  */
 export async function attemptDueDeliveries(services: Services): Promise<number> {
   const deadline = Date.now() + JOB_SECONDS * 1000;
@@ -71,7 +57,7 @@ async function attemptBatch(services: Services, claimed: ClaimedDelivery[]): Pro
   // Sandbox only: the certificates of `webhooks:listen` receivers running on this machine.
   const listeners = services.config.env === "sandbox" ? await listenerCertificates(services.config.dataDir) : [];
   const ca = listeners.length > 0 ? await trustWithListeners(listeners) : undefined;
-  const outcomes: Outcome[] = [];
+  const outcomes: AttemptOutcome[] = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(PARALLEL_SENDS, claimed.length) }, async () => {
@@ -81,20 +67,14 @@ async function attemptBatch(services: Services, claimed: ClaimedDelivery[]): Pro
       }
     }),
   );
-  await record(services.prisma, outcomes);
+  await recordOutcomes(services.prisma, outcomes);
 }
 
-async function attempt(services: Services, delivery: ClaimedDelivery, subscription: Target | undefined, ca: string[] | undefined): Promise<Outcome> {
-  const attemptNo = delivery.attempts + 1;
-  if (!subscription) {
-    return { id: delivery.id, status: "FAILED", attempt: null, lastError: "the subscription was deleted", nextAttemptAt: null, attemptNo: delivery.attempts };
-  }
+async function attempt(services: Services, delivery: ClaimedDelivery, subscription: Target | undefined, ca: string[] | undefined): Promise<AttemptOutcome> {
+  if (!subscription) return subscriptionGone(delivery);
   const at = new Date();
   const target = subscription.check;
-  if (!target.ok) {
-    const error = `refused: ${target.reason}`;
-    return { id: delivery.id, status: "FAILED", attempt: { at, statusCode: null, error, latencyMs: 0, responseBody: "" }, lastError: error, nextAttemptAt: null, attemptNo };
-  }
+  if (!target.ok) return targetRefused(delivery, at, target.reason);
   const body = Buffer.from(delivery.payload);
   const result = await postWebhook({
     url: target.url,
@@ -108,50 +88,5 @@ async function attempt(services: Services, delivery: ClaimedDelivery, subscripti
     ca,
   });
   const recorded = { at, statusCode: result.statusCode, error: result.error, latencyMs: result.latencyMs, responseBody: result.responseBody };
-  if (result.ok) return { id: delivery.id, status: "DELIVERED", attempt: recorded, lastError: null, nextAttemptAt: null, attemptNo };
-  const lastError = result.error ?? `HTTP ${result.statusCode}`;
-  if (attemptNo >= MAX_ATTEMPTS) return { id: delivery.id, status: "PARKED", attempt: recorded, lastError, nextAttemptAt: null, attemptNo };
-  const delays = services.config.webhooks.retryDelaysMs;
-  const delay = delays[Math.min(attemptNo, delays.length) - 1]!;
-  return { id: delivery.id, status: "PENDING", attempt: recorded, lastError, nextAttemptAt: new Date(Date.now() + delay), attemptNo };
-}
-
-/** Records a batch's outcomes. A receiver's answer and the errors are free text: kept with PANs masked. */
-async function record(db: Db, outcomes: Outcome[]): Promise<void> {
-  await db.$transaction(async (tx) => {
-    await insertAttempts(
-      tx,
-      outcomes.flatMap((o) =>
-        o.attempt
-          ? [
-              {
-                deliveryId: o.id,
-                attemptNo: o.attemptNo,
-                attemptedAt: o.attempt.at,
-                statusCode: o.attempt.statusCode,
-                error: maskFreeText(o.attempt.error),
-                latencyMs: o.attempt.latencyMs,
-                // PostgreSQL text cannot hold NUL; a receiver may send any bytes.
-                responseBody: maskPansInText(o.attempt.responseBody.replaceAll("\u0000", "")),
-              },
-            ]
-          : [],
-      ),
-    );
-    await applyOutcomes(
-      tx,
-      outcomes.map((o) => ({
-        id: o.id,
-        status: o.status,
-        attempts: o.attemptNo,
-        attempted: o.attempt !== null,
-        statusCode: o.attempt?.statusCode ?? null,
-        lastError: maskFreeText(o.lastError),
-        nextAttemptAt: o.nextAttemptAt,
-      })),
-    );
-    for (const retry of outcomes.filter((o) => o.status === "PENDING")) {
-      await enqueue(tx, "webhooks__deliver", {}, { jobKey: `webhooks__deliver:retry:${retry.id}`, runAt: retry.nextAttemptAt! });
-    }
-  });
+  return answered(delivery, recorded, result.ok, services.config.webhooks.retryDelaysMs);
 }

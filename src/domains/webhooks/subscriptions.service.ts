@@ -1,15 +1,14 @@
 import { idempotent, type Stored } from "../../platform/idempotency/idempotency.js";
-import { notFound, validationError } from "../../platform/lib/errors.js";
+import { notFound } from "../../platform/lib/errors.js";
 import { newId, newSecret } from "../../platform/lib/ids.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
-import { checkTarget } from "./public-address.js";
+import { unsubscribe } from "./lifecycle.js";
+import { requirePublicTarget } from "./rules.js";
 import * as repo from "./subscriptions.repo.js";
+import { toSubscriptionView } from "./views.js";
 
 const SCOPE_CREATE = "POST /api/webhooks/v1/subscriptions";
-
-type SubscriptionRow = { id: string; url: string; events: string[]; createdAt: Date };
-const view = (row: SubscriptionRow) => ({ id: row.id, url: row.url, events: row.events, created_at: row.createdAt.toISOString() });
 
 /**
  * Subscribes the caller to events at a URL that passes the public-address check now (it is checked
@@ -18,9 +17,8 @@ const view = (row: SubscriptionRow) => ({ id: row.id, url: row.url, events: row.
  * to the same caller while nothing else can read it.
  */
 export async function createSubscription(services: Services, caller: Caller, input: { url: string; events: string[] }, idempotencyKey: string | undefined) {
-  const target = await checkTarget(input.url, { allowPrivate: services.config.webhooks.allowPrivateTargets, resolve: services.resolveHost });
-  if (!target.ok) throw validationError([{ path: "url", message: target.reason, reason: "target_not_allowed" }]);
-  const stored: Stored<{ success: true; data: ReturnType<typeof view> & { secret: string } }> = await idempotent(
+  const url = await requirePublicTarget(input.url, { allowPrivate: services.config.webhooks.allowPrivateTargets, resolve: services.resolveHost });
+  const stored: Stored<{ success: true; data: ReturnType<typeof toSubscriptionView> & { secret: string } }> = await idempotent(
     services.prisma,
     { distributorId: caller.distributorId, scope: SCOPE_CREATE, key: idempotencyKey, body: input },
     async (tx) => {
@@ -28,11 +26,11 @@ export async function createSubscription(services: Services, caller: Caller, inp
       const row = await repo.insertSubscription(tx, {
         id: newId("whs"),
         distributorId: caller.distributorId,
-        url: target.url.href,
+        url: url.href,
         events: input.events,
         secretEncrypted: services.cipher.encrypt(secret),
       });
-      return { status: 201, body: { success: true, data: { ...view(row), secret: services.cipher.encrypt(secret) } } };
+      return { status: 201, body: { success: true, data: { ...toSubscriptionView(row), secret: services.cipher.encrypt(secret) } } };
     },
   );
   return { status: stored.status, body: { success: true as const, data: { ...stored.body.data, secret: services.cipher.decrypt(stored.body.data.secret) } } };
@@ -40,12 +38,12 @@ export async function createSubscription(services: Services, caller: Caller, inp
 
 export async function listSubscriptions(services: Services, caller: Caller) {
   const rows = await repo.activeSubscriptions(services.prisma, caller.distributorId);
-  return { success: true as const, data: rows.map(view) };
+  return { success: true as const, data: rows.map(toSubscriptionView) };
 }
 
 /** Deletes a subscription: no new deliveries; its pending ones end FAILED when their turn comes. */
 export async function deleteSubscription(services: Services, caller: Caller, id: string) {
-  if (!(await repo.markDeleted(services.prisma, caller.distributorId, id))) throw notFound(`Webhook subscription ${id}`);
+  if (!(await unsubscribe(services.prisma, caller.distributorId, id))) throw notFound(`Webhook subscription ${id}`);
   const row = await repo.getSubscriptionById(services.prisma, id);
-  return { success: true as const, data: { ...view(row), deleted: true as const } };
+  return { success: true as const, data: { ...toSubscriptionView(row), deleted: true as const } };
 }

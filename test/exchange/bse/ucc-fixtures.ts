@@ -1,5 +1,5 @@
 import type { UccRegistration } from "../../../src/integrations/exchange/port.js";
-import type { InvestorDetails } from "../../../src/domains/investors/investors.service.js";
+import type { InvestorDetails } from "../../../src/domains/investors/investors.schemas.js";
 import { toUccRegistration } from "../../../src/domains/investors/ucc.js";
 
 type Account = { accountType: string; accountNumber: string; ifsc: string; isPrimary: boolean };

@@ -1,6 +1,7 @@
 import type { TaskHandler } from "../../shared/jobs/task.js";
 import { findInvestorById, pendingInvestorIds } from "../investors.repo.js";
-import { applyRegistration, queueStatusChecks } from "../investors.service.js";
+import { queueStatusChecks } from "../investors.service.js";
+import { applyRegistration } from "../lifecycle.js";
 
 /** Asks the exchange where a PENDING investor's registration stands and applies the answer. */
 export const checkInvestorStatus: TaskHandler<"investors__check_status"> = async ({ investor_id }, { services }) => {

@@ -1,6 +1,7 @@
 import type { TaskHandler } from "../../shared/jobs/task.js";
 import { findInvestorById } from "../investors.repo.js";
-import { applyRegistration, decryptAccountNumber, decryptDetails } from "../investors.service.js";
+import { decryptAccountNumber, decryptDetails } from "../investors.service.js";
+import { applyRegistration } from "../lifecycle.js";
 import { toUccRegistration } from "../ucc.js";
 
 /**
