@@ -2,7 +2,7 @@
  * The one-way rule of README "The map of the code", checked in CI (`npm run lint:deps`): three kinds of code in
  * three places, and the assembly above them.
  *
- *   src/*.ts, src/pages/, src/seed/, src/openapi/   the assembly: entry points, the app router, the task list, the
+ *   src/*.ts, src/pages/, src/seed/                 the assembly: entry points, the app router, the task list, the
  *                                                   hosted pages, the sandbox seed, the OpenAPI document
  *   src/domains/<domain>/                           the business (mutual funds), one folder per domain
  *   src/integrations/<party>/                       the parties outside: the exchange, the registrars, AMFI
@@ -12,7 +12,7 @@
  */
 /** The configuration (src/env.ts) sits below the domains that read it; the other files at the top are the assembly. */
 const TOP = "^src/(?!env[.]ts$)[^/]+[.]tsx?$";
-const ASSEMBLY = [TOP, "^src/(pages|seed|openapi)/"];
+const ASSEMBLY = [TOP, "^src/(pages|seed)/"];
 /** An integration's adapters for one party (its port's implementations): only the integration itself and the assembly use them. */
 const ADAPTERS = "^src/integrations/exchange/bse/";
 /** The transports: tRPC's procedure machinery and the HTTP layer. */

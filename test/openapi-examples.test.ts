@@ -4,7 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dispatchOrder } from "../src/domains/orders/jobs/dispatch.js";
 import { openApiText } from "../src/openapi.js";
-import { EXAMPLE_PLACEHOLDERS } from "../src/openapi/examples.js";
+import { EXAMPLE_PLACEHOLDERS } from "../src/domains/shared/docs.js";
 import { seedSandbox } from "../src/seed/sandbox.js";
 import { useTestApp } from "./helpers/app.js";
 import { runTask } from "./helpers/jobs.js";

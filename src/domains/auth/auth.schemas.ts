@@ -11,6 +11,6 @@ export const TokenRequest = z
 
 export const TokenResponse = z.object({
   access_token: z.string().describe("Opaque bearer token. Send as `Authorization: Bearer <token>`."),
-  token_type: z.literal("Bearer"),
+  token_type: z.literal("Bearer").describe("Always `Bearer`."),
   expires_in: z.number().int().describe("Lifetime in seconds (3600)."),
 });

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { ARN_PATTERN } from "../auth/rules.js";
 import { ClientRef } from "../../platform/lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
+import { describeAfter } from "../../platform/openapi/fields.js";
+import { ClientRefView, CreatedAt, InvestorIdView, PathId, state, stateFilter, UpdatedAt } from "../shared/fields.schemas.js";
 import { BROKER_CHANGE_STATUSES } from "./broker-change.states.js";
 import { AUTH_MODES, DOCUMENT_CONTENT_TYPES, TWO_FA_CHANNELS } from "../../integrations/registrars/port.js";
 import { authModeIssues } from "./rules.js";
@@ -42,40 +44,44 @@ export const BrokerChangeDocument = z
     content_type: z.enum(DOCUMENT_CONTENT_TYPES).describe("As judged by the file's bytes."),
     size: z.number().int().describe("Bytes."),
     sha256: z.string().describe("Hex SHA-256 of the stored bytes."),
-    uploaded_at: z.string(),
+    uploaded_at: z.string().describe("When the signed form was uploaded (ISO 8601, UTC)."),
   })
   .nullable()
   .describe("The signed form once uploaded (GET .../{id}/image returns it); null before, and for TWO_FA.");
 
 export const BrokerChangeView = z.object({
   id: z.string().describe("`bcr_` + a time-ordered id."),
-  investor_id: z.string(),
+  investor_id: InvestorIdView,
   pan: z.string().describe("The investor's PAN, masked."),
-  amc_code: z.string(),
-  folio_no: z.string(),
-  auth_mode: z.enum(AUTH_MODES),
+  amc_code: z.string().describe("The fund house's code in the scheme master."),
+  folio_no: z.string().describe("The folio: the investor's account with the fund house."),
+  auth_mode: z.enum(AUTH_MODES).describe("How the investor authorises the change: WET_SIGNATURE (a signed form) or TWO_FA."),
   status: BrokerChangeStatus.describe(
     "WET_SIGNATURE: PENDING_DOCUMENT -> SUBMITTED (form uploaded); TWO_FA: SUBMITTED at creation; SUBMITTED -> REJECTED by the registrar.",
   ),
   broker_code: z.string().describe("Your ARN: the broker the folio moves to."),
-  client_ref: z.string().nullable(),
-  euin: z.string().nullable(),
-  sub_broker_code: z.string().nullable(),
-  ria_code: z.string().nullable(),
-  two_fa_channel: z.enum(TWO_FA_CHANNELS).nullable(),
+  client_ref: ClientRefView,
+  // Described as an order's `euin` (as the reference has always said it).
+  euin: describeAfter(z.string().nullable(), "The employee's EUIN, or the execution-only declaration."),
+  sub_broker_code: describeAfter(z.string().nullable(), "A sub-broker's ARN (`ARN-` + digits)."),
+  ria_code: describeAfter(z.string().nullable(), "An investment adviser's SEBI registration: `INA` + 9 digits."),
+  two_fa_channel: z.enum(TWO_FA_CHANNELS).nullable().describe("Where the registrar reaches the investor for TWO_FA: EMAIL or SMS."),
   provider_remark: z.string().nullable().describe("The registrar's remark (PANs masked)."),
   document: BrokerChangeDocument,
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: CreatedAt,
+  updated_at: UpdatedAt,
 });
 
-export const BrokerChangeIdInput = z.strictObject({ id: z.string().min(1).max(64) });
+export const BrokerChangeIdInput = z.strictObject({ id: PathId });
 
 export const ListBrokerChangesQuery = z.strictObject({
-  status: BrokerChangeStatus.optional(),
-  investor_id: z.string().min(1).max(64).optional().describe("Only this investor's requests."),
+  status: stateFilter(BrokerChangeStatus),
+  investor_id: z.string().min(1).max(64).optional().describe("Only this investor's."),
   limit: Limit(100, 20),
   cursor: Cursor,
 });
 
-export const BrokerChangePage = z.object({ data: z.array(BrokerChangeView), next_cursor: NextCursor });
+export const BrokerChangePage = z.object({
+  data: z.array(BrokerChangeView).describe("Your broker change requests on this page, newest first."),
+  next_cursor: NextCursor,
+});

@@ -1,19 +1,23 @@
+import type { TagDoc } from "../../platform/openapi/docs.js";
+import { PATH_ID } from "../shared/docs.js";
 import { authedProcedure, router } from "../shared/procedures.js";
 import { InvestorHoldingsInput, InvestorHoldingsResponse, LookupRequest, LookupResponse } from "./holdings.schemas.js";
 import { investorHoldings, lookupHoldings } from "./holdings.service.js";
 
+export const HOLDINGS_TAG: TagDoc = { name: "holdings", description: "Holdings reported under your ARN by the registrars (CAMS, KFintech)." };
+
 export const holdingsRouter = router({
   lookup: authedProcedure
     .meta({
-      openapi: {
-        method: "POST",
-        path: "/api/holdings/v1/lookup",
-        tags: ["holdings"],
+      openapi: { method: "POST", path: "/api/holdings/v1/lookup" },
+      docs: {
+        tag: HOLDINGS_TAG,
         summary: "Holdings of a PAN reported under your ARN by CAMS and KFintech",
         description:
           "The PAN goes in the body only, never in the URL. Only single-holder folios whose first holder is this PAN " +
           "are included. An unknown PAN is 200 with empty holdings and a zero summary. Positions are refreshed daily " +
           "from the registrars' feeds; each carries its balance_date.",
+        examples: { "application/json": { pan: "AAAPZ1111A" } },
       },
     })
     .input(LookupRequest)
@@ -22,11 +26,11 @@ export const holdingsRouter = router({
 
   investor: authedProcedure
     .meta({
-      openapi: {
-        method: "GET",
-        path: "/api/investors/v1/{id}/holdings",
-        tags: ["holdings"],
+      openapi: { method: "GET", path: "/api/investors/v1/{id}/holdings" },
+      docs: {
+        tag: HOLDINGS_TAG,
         summary: "Holdings of one of your investors, over the investor's primary PAN",
+        description: "The holdings reported under your ARN for the investor's primary PAN, by registrar, with a summary. " + PATH_ID,
       },
     })
     .input(InvestorHoldingsInput)

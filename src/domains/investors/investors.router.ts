@@ -1,3 +1,5 @@
+import type { TagDoc } from "../../platform/openapi/docs.js";
+import { EXAMPLE_PLACEHOLDERS as P, IDEMPOTENCY_CONFLICT, PATH_ID } from "../shared/docs.js";
 import { authedProcedure, router } from "../shared/procedures.js";
 import {
   CreateInvestorRequest,
@@ -11,19 +13,43 @@ import {
 import { createInvestor, getInvestor, listInvestors, syncInvestors } from "./investors.service.js";
 import { z } from "zod";
 
+export const INVESTORS_TAG: TagDoc = {
+  name: "investors",
+  description: "Investors (UCC) with their investment accounts and bank accounts; registration with the exchange.",
+};
+
 export const investorsRouter = router({
   create: authedProcedure
     .meta({
-      openapi: {
-        method: "POST",
-        path: "/api/investors/v1",
-        tags: ["investors"],
+      openapi: { method: "POST", path: "/api/investors/v1" },
+      docs: {
+        tag: INVESTORS_TAG,
         summary: "Create an investor, its investment account and bank accounts; registers the UCC with the exchange",
         description:
           "Answers 201 with the masked investor (status PENDING). Registration with the exchange is asynchronous: " +
           "watch `status` (PENDING -> REGISTERED | REJECTED) or the investor.* webhooks. The same PAN twice is 409 CONFLICT. " +
           "Send an Idempotency-Key header to make retries safe.",
-        successDescription: "The investor was created (201).",
+        created:
+          "The investor was created (status PENDING), with its investment account and bank accounts. A repeat with the same " +
+          "Idempotency-Key answers the same 201.",
+        conflict: `Conflict: an investor with this PAN is already yours (CONFLICT: use that investor, its id is in the message), or ${IDEMPOTENCY_CONFLICT}.`,
+        idempotent: true,
+        examples: {
+          "application/json": {
+            primary_holder: { pan: "AAAPZ3333C", name: "Asha Rao", date_of_birth: "1990-04-12", gender: "F", occupation: "SERVICE", kyc_type: "KRA" },
+            tax_status: "INDIVIDUAL",
+            holding_type: "SINGLE",
+            contact: { email: "asha@example.com", mobile: "9800000003", email_relation: "SELF", mobile_relation: "SELF" },
+            address: { line1: "12 MG Road", city: "Bengaluru", state_code: "KA", pincode: "560001", country_code: "IN" },
+            fatca: {
+              occupation_type: "SERVICE", income_slab: "34", pep: "NO", source_of_wealth: "SALARY",
+              country_of_birth: "IN", place_of_birth: "Bengaluru", tax_resident_other_country: false,
+            },
+            bank_accounts: [{ account_type: "SB", account_number: "50001234567890", ifsc: "HDFC0000001", is_primary: true }],
+            nominees: [{ name: "Ravi Rao", relationship: "SPOUSE", percentage: 100 }],
+            client_ref: "example-investor-1",
+          },
+        },
       },
     })
     .input(CreateInvestorRequest)
@@ -35,24 +61,43 @@ export const investorsRouter = router({
     }),
 
   get: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/api/investors/v1/{id}", tags: ["investors"], summary: "An investor, masked, with its accounts" } })
+    .meta({
+      openapi: { method: "GET", path: "/api/investors/v1/{id}" },
+      docs: {
+        tag: INVESTORS_TAG,
+        summary: "An investor, masked, with its accounts",
+        description:
+          "One of your investors, masked, with its investment accounts and bank accounts (their ids are what orders and mandates name). " + PATH_ID,
+      },
+    })
     .input(z.strictObject({ id: InvestorId }))
     .output(InvestorView)
     .query(({ ctx, input }) => getInvestor(ctx, ctx.caller, input.id)),
 
   list: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/api/investors/v1", tags: ["investors"], summary: "Your investors, newest first" } })
+    .meta({
+      openapi: { method: "GET", path: "/api/investors/v1" },
+      docs: {
+        tag: INVESTORS_TAG,
+        summary: "Your investors, newest first",
+        description: "Your investors, newest first, filtered by `status`; page with `limit` and `cursor`. PAN, mobile, email and account numbers are masked.",
+      },
+    })
     .input(ListInvestorsQuery)
     .output(InvestorPage)
     .query(({ ctx, input }) => listInvestors(ctx, ctx.caller, input)),
 
   sync: authedProcedure
     .meta({
-      openapi: {
-        method: "POST",
-        path: "/api/investors/v1/sync",
-        tags: ["investors"],
+      openapi: { method: "POST", path: "/api/investors/v1/sync" },
+      docs: {
+        tag: INVESTORS_TAG,
         summary: "Fetch the exchange's registration status of your PENDING investors (or one of them)",
+        description:
+          "Queues a status check with the exchange for your PENDING investors (or only `investor_id`): the answers move them to " +
+          "REGISTERED or REJECTED and send the investor.* webhooks. Answers how many were queued.",
+        notFound: "`investor_id` is unknown or another distributor's (NOT_FOUND): check the id.",
+        examples: { "application/json": { investor_id: P.investorId } },
       },
     })
     .input(SyncRequest)

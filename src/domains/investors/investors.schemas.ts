@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { ClientRef, Ifsc, IndividualPan, IsoDate, PastDate, PersonName } from "../../platform/lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
+import { describeAfter } from "../../platform/openapi/fields.js";
+import { ClientRefView, CreatedAt, ResourceId, state, stateFilter, UpdatedAt } from "../shared/fields.schemas.js";
 import { findCountry } from "../masters/geography.js";
 import { catalogValues } from "../../integrations/exchange/code-tables.js";
 import { INVESTOR_STATUSES } from "./investor.states.js";
@@ -16,10 +18,29 @@ const CountryCode = z
   .toUpperCase()
   .refine((code) => findCountry(code) !== undefined, { message: "must be an ISO 3166-1 alpha-2 country code", params: { reason: "invalid_country" } });
 
+/** Said of the fields alike in the request and the answer. */
+const DATE_OF_BIRTH = "Date of birth (YYYY-MM-DD).";
+const COUNTRY_OF_BIRTH = "ISO 3166-1 alpha-2 country of birth.";
+const PRIMARY_HOLDER_NAME = "The first holder's name, as on the PAN.";
+const JOINT_HOLDER_NAME = "The joint holder's name, as on the PAN.";
+const GUARDIAN_NAME = "The guardian's name, as on the PAN.";
+const NOMINEE_NAME = "The nominee's name.";
+const LINE1 = "Address line 1.";
+const LINE2 = "Address line 2.";
+const CITY = "City.";
+const PINCODE = "PIN code, 6 digits.";
+const COUNTRY_CODE = "ISO 3166-1 alpha-2 country code.";
+const PLACE_OF_BIRTH = "City or town of birth.";
+const TAX_RESIDENT = "Whether the investor is a tax resident of a country other than India.";
+const IFSC = "The bank branch's IFSC.";
+const IS_PRIMARY = "Whether this is the investor's primary bank account (payouts go there).";
+const PERCENTAGE = "The nominee's share, percent; the nominees' shares add up to 100.";
+const DP_ID = "The depository participant's id.";
+
 const PrimaryHolder = z.strictObject({
   pan: IndividualPan,
-  name: PersonName,
-  date_of_birth: PastDate,
+  name: PersonName.describe(PRIMARY_HOLDER_NAME),
+  date_of_birth: PastDate.describe(DATE_OF_BIRTH),
   gender: oneOf("genders"),
   occupation: oneOf("occupations"),
   kyc_type: oneOf("kyc_types"),
@@ -28,29 +49,30 @@ const PrimaryHolder = z.strictObject({
 
 const JointHolder = z.strictObject({
   pan: IndividualPan,
-  name: PersonName,
-  date_of_birth: PastDate,
+  name: PersonName.describe(JOINT_HOLDER_NAME),
+  date_of_birth: PastDate.describe(DATE_OF_BIRTH),
   kyc_type: oneOf("kyc_types"),
 });
 
-const Guardian = z.strictObject({ name: PersonName, pan: IndividualPan, relationship: oneOf("guardian_relations") });
+const Guardian = z.strictObject({ name: PersonName.describe(GUARDIAN_NAME), pan: IndividualPan, relationship: oneOf("guardian_relations") });
 
 const Contact = z.strictObject({
-  email: z.email("must be an email address").max(100),
+  email: z.email("must be an email address").max(100).describe("Email address (masked in responses)."),
   mobile: z
     .string()
-    .regex(/^([6-9]\d{9}|\+[1-9]\d{7,14})$/, "must be a 10-digit Indian mobile number or an international number +<country><number>"),
+    .regex(/^([6-9]\d{9}|\+[1-9]\d{7,14})$/, "must be a 10-digit Indian mobile number or an international number +<country><number>")
+    .describe("Indian mobile number, 10 digits (masked in responses)."),
   email_relation: oneOf("contact_relations"),
   mobile_relation: oneOf("contact_relations"),
 });
 
 const Address = z.strictObject({
-  line1: z.string().trim().min(1).max(120),
-  line2: z.string().trim().max(120).optional(),
-  city: z.string().trim().min(1).max(50),
+  line1: z.string().trim().min(1).max(120).describe(LINE1),
+  line2: z.string().trim().max(120).describe(LINE2).optional(),
+  city: z.string().trim().min(1).max(50).describe(CITY),
   state_code: z.string().trim().toUpperCase().min(1).max(50).describe("ISO 3166-2 subdivision code (for India: MH, TG, ...)."),
-  pincode: z.string().trim().min(3).max(10),
-  country_code: CountryCode,
+  pincode: z.string().trim().min(3).max(10).describe(PINCODE),
+  country_code: CountryCode.describe(COUNTRY_CODE),
 });
 
 const Fatca = z.strictObject({
@@ -58,44 +80,62 @@ const Fatca = z.strictObject({
   income_slab: oneOf("income_slabs"),
   pep: oneOf("pep_options"),
   source_of_wealth: oneOf("wealth_sources"),
-  country_of_birth: CountryCode,
-  place_of_birth: z.string().trim().min(1).max(50),
-  tax_resident_other_country: z.boolean(),
+  country_of_birth: CountryCode.describe(COUNTRY_OF_BIRTH),
+  place_of_birth: z.string().trim().min(1).max(50).describe(PLACE_OF_BIRTH),
+  tax_resident_other_country: z.boolean().describe(TAX_RESIDENT),
 });
 
 const BankAccountInput = z.strictObject({
   account_type: oneOf("bank_account_types"),
-  account_number: z.string().trim().regex(/^[A-Za-z0-9]{6,20}$/, "must be 6-20 letters or digits"),
-  ifsc: Ifsc,
-  is_primary: z.boolean(),
+  account_number: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{6,20}$/, "must be 6-20 letters or digits")
+    .describe("The bank account number (masked in responses: last 4 digits)."),
+  ifsc: Ifsc.describe(IFSC),
+  is_primary: z.boolean().describe(IS_PRIMARY),
 });
 
 const Nominee = z.strictObject({
-  name: PersonName,
+  name: PersonName.describe(NOMINEE_NAME),
   relationship: oneOf("nominee_relationships"),
-  percentage: z.number().gt(0).max(100).refine((p) => Number.isInteger(Math.round(p * 100)) && Math.abs(p * 100 - Math.round(p * 100)) < 1e-9, { message: "at most 2 decimals", params: { reason: "too_many_decimals" } }),
-  date_of_birth: PastDate.optional(),
+  percentage: z
+    .number()
+    .gt(0)
+    .max(100)
+    .refine((p) => Number.isInteger(Math.round(p * 100)) && Math.abs(p * 100 - Math.round(p * 100)) < 1e-9, { message: "at most 2 decimals", params: { reason: "too_many_decimals" } })
+    .describe(PERCENTAGE),
+  date_of_birth: PastDate.describe(DATE_OF_BIRTH).optional(),
   guardian_name: PersonName.optional().describe("Required for a nominee under 18."),
 });
 
 const Demat = z.strictObject({
   mode: oneOf("demat_modes"),
-  dp_id: z.string().trim().toUpperCase().optional(),
-  client_id: z.string().trim().optional(),
+  dp_id: z.string().trim().toUpperCase().describe(DP_ID).optional(),
+  // Described by the name it shares with the API client's id (as the reference has always said it).
+  client_id: z.string().trim().describe("The API client that created the resource.").optional(),
 });
+
+const PRIMARY_HOLDER = "The first holder: PAN, name, date of birth and KYC.";
+const JOINT_HOLDERS = "Up to 2 joint holders (holding_type JOINT or ANYONE_OR_SURVIVOR).";
+const CONTACT = "Email and mobile with whose they are.";
+const ADDRESS = "The investor's address.";
+const FATCA = "The FATCA declaration.";
+const BANK_ACCOUNTS = "The investor's bank accounts; exactly one is primary.";
+const NOMINEES = "Nominees, whose shares add up to 100.";
 
 export const CreateInvestorRequest = z
   .strictObject({
-    primary_holder: PrimaryHolder,
+    primary_holder: PrimaryHolder.describe(PRIMARY_HOLDER),
     tax_status: oneOf("tax_statuses"),
     holding_type: oneOf("holding_types"),
-    joint_holders: z.array(JointHolder).max(2).optional(),
+    joint_holders: z.array(JointHolder).max(2).describe(JOINT_HOLDERS).optional(),
     guardian: Guardian.optional().describe("Required for tax status MINOR."),
-    contact: Contact,
-    address: Address,
-    fatca: Fatca,
-    bank_accounts: z.array(BankAccountInput).min(1).max(5),
-    nominees: z.array(Nominee).optional(),
+    contact: Contact.describe(CONTACT),
+    address: Address.describe(ADDRESS),
+    fatca: Fatca.describe(FATCA),
+    bank_accounts: z.array(BankAccountInput).min(1).max(5).describe(BANK_ACCOUNTS),
+    nominees: z.array(Nominee).describe(NOMINEES).optional(),
     demat: Demat.optional().describe("Defaults to PHYSICAL."),
     client_ref: ClientRef.optional(),
   })
@@ -106,105 +146,142 @@ export const CreateInvestorRequest = z
 export type CreateInvestorInput = z.infer<typeof CreateInvestorRequest>;
 
 const Masked = (what: string) => z.string().describe(`Masked ${what}.`);
+const option = (what: string) => `(\`${what}\` of the investor options).`;
+const KYC_TYPE = `How KYC was done ${option("kyc_types")}`;
+// The guardian's relationship is described as a nominee's (as the reference has always said it).
+const RELATIONSHIP = `The nominee's relationship to the investor ${option("nominee_relationships")}`;
 
 export const BankAccountView = z.object({
-  id: z.string(),
-  account_type: z.string(),
+  id: ResourceId,
+  account_type: z.string().describe(`The bank account's type ${option("bank_account_types")}`),
   account_number: Masked("account number (last 4 digits)"),
-  ifsc: z.string(),
-  is_primary: z.boolean(),
+  ifsc: z.string().describe(IFSC),
+  is_primary: z.boolean().describe(IS_PRIMARY),
 });
 
 export const InvestmentAccountView = z.object({
-  id: z.string(),
-  holding_mode: z.enum(["PHYSICAL", "CDSL", "NSDL"]),
-  created_at: z.string(),
+  id: ResourceId,
+  holding_mode: z.enum(["PHYSICAL", "CDSL", "NSDL"]).describe("How the units are held: CDSL or NSDL (demat) or PHYSICAL (a folio with the registrar)."),
+  created_at: CreatedAt,
 });
 
 export const InvestorStatus = z.enum(INVESTOR_STATUSES);
 
+const TAX_STATUS = "The investor's tax status (GET /api/masters/v1/investor-options, `tax_statuses`).";
+const HOLDING_TYPE = `SINGLE, JOINT or ANYONE_OR_SURVIVOR ${option("holding_types")}`;
+
 export const InvestorView = z.object({
-  id: z.string(),
-  status: InvestorStatus,
-  client_ref: z.string().nullable(),
+  id: ResourceId,
+  status: state(InvestorStatus),
+  client_ref: ClientRefView,
   ucc_code: z.string().describe("The investor's client code (UCC) at the exchange."),
   provider_remark: z.string().nullable().describe("The exchange's own remark on the registration (anything PAN-shaped masked)."),
   pan: Masked("PAN of the primary holder (ABXXXXX34F)"),
   name: z.string().describe("The primary holder's name."),
-  tax_status: z.string(),
-  holding_type: z.string(),
-  primary_holder: z.object({
-    pan: Masked("PAN"),
-    name: z.string(),
-    date_of_birth: z.string(),
-    gender: z.string(),
-    occupation: z.string(),
-    kyc_type: z.string(),
-    ckyc_number: z.string().nullable().describe("Masked CKYC number."),
-  }),
-  joint_holders: z.array(z.object({ pan: Masked("PAN"), name: z.string(), date_of_birth: z.string(), kyc_type: z.string() })),
-  guardian: z.object({ name: z.string(), pan: Masked("PAN"), relationship: z.string() }).nullable(),
-  contact: z.object({
-    email: Masked("email (first character and domain)"),
-    mobile: Masked("mobile (last 4 digits)"),
-    email_relation: z.string(),
-    mobile_relation: z.string(),
-  }),
-  address: z.object({
-    line1: z.string(),
-    line2: z.string().nullable(),
-    city: z.string(),
-    state_code: z.string(),
-    pincode: z.string(),
-    country_code: z.string(),
-  }),
-  fatca: z.object({
-    occupation_type: z.string(),
-    income_slab: z.string(),
-    pep: z.string(),
-    source_of_wealth: z.string(),
-    country_of_birth: z.string(),
-    place_of_birth: z.string(),
-    tax_resident_other_country: z.boolean(),
-  }),
-  nominees: z.array(
-    z.object({
-      name: z.string(),
-      relationship: z.string(),
-      percentage: z.number(),
-      date_of_birth: z.string().nullable(),
-      guardian_name: z.string().nullable(),
-    }),
-  ),
-  demat: z.object({ mode: z.string(), dp_id: z.string().nullable(), client_id: z.string().nullable().describe("Masked.") }),
+  tax_status: z.string().describe(TAX_STATUS),
+  holding_type: z.string().describe(HOLDING_TYPE),
+  primary_holder: z
+    .object({
+      pan: Masked("PAN"),
+      name: z.string().describe(PRIMARY_HOLDER_NAME),
+      date_of_birth: z.string().describe(DATE_OF_BIRTH),
+      gender: z.string().describe(`Gender ${option("genders")}`),
+      occupation: z.string().describe(`The occupation ${option("occupations")}`),
+      kyc_type: z.string().describe(KYC_TYPE),
+      ckyc_number: z.string().nullable().describe("Masked CKYC number."),
+    })
+    .describe(PRIMARY_HOLDER),
+  joint_holders: z
+    .array(
+      z.object({
+        pan: Masked("PAN"),
+        name: z.string().describe(JOINT_HOLDER_NAME),
+        date_of_birth: z.string().describe(DATE_OF_BIRTH),
+        kyc_type: z.string().describe(KYC_TYPE),
+      }),
+    )
+    .describe(JOINT_HOLDERS),
+  guardian: z
+    .object({ name: z.string().describe(GUARDIAN_NAME), pan: Masked("PAN"), relationship: z.string().describe(RELATIONSHIP) })
+    .nullable()
+    .describe("The guardian of a minor investor."),
+  contact: z
+    .object({
+      email: Masked("email (first character and domain)"),
+      mobile: Masked("mobile (last 4 digits)"),
+      email_relation: z.string().describe(`Whose email it is ${option("contact_relations")}`),
+      mobile_relation: z.string().describe(`Whose mobile it is ${option("contact_relations")}`),
+    })
+    .describe(CONTACT),
+  address: z
+    .object({
+      line1: z.string().describe(LINE1),
+      line2: describeAfter(z.string().nullable(), LINE2),
+      city: z.string().describe(CITY),
+      state_code: z.string().describe("The state (GET /api/masters/v1/countries/IN/states)."),
+      pincode: z.string().describe(PINCODE),
+      country_code: z.string().describe(COUNTRY_CODE),
+    })
+    .describe(ADDRESS),
+  fatca: z
+    .object({
+      occupation_type: z.string().describe(`The FATCA occupation type ${option("fatca_occupation_types")}`),
+      income_slab: z.string().describe(`The income slab code ${option("income_slabs")}`),
+      pep: z.string().describe(`Politically exposed person ${option("pep_options")}`),
+      source_of_wealth: z.string().describe(`Source of wealth ${option("wealth_sources")}`),
+      country_of_birth: z.string().describe(COUNTRY_OF_BIRTH),
+      place_of_birth: z.string().describe(PLACE_OF_BIRTH),
+      tax_resident_other_country: z.boolean().describe(TAX_RESIDENT),
+    })
+    .describe(FATCA),
+  nominees: z
+    .array(
+      z.object({
+        name: z.string().describe(NOMINEE_NAME),
+        relationship: z.string().describe(RELATIONSHIP),
+        percentage: z.number().describe(PERCENTAGE),
+        date_of_birth: describeAfter(z.string().nullable(), DATE_OF_BIRTH),
+        guardian_name: describeAfter(z.string().nullable(), "The guardian's name."),
+      }),
+    )
+    .describe(NOMINEES),
+  demat: z
+    .object({
+      mode: z.string().describe("How the payment is made (UPI, NETBANKING, MANDATE, CHEQUE), or for a demat account its depository mode."),
+      dp_id: describeAfter(z.string().nullable(), DP_ID),
+      client_id: z.string().nullable().describe("Masked."),
+    })
+    .describe("The demat account, for holding_mode CDSL or NSDL."),
   investment_account_id: z.string().describe("The investor's investment account, for orders."),
-  investment_accounts: z.array(InvestmentAccountView),
-  bank_accounts: z.array(BankAccountView),
-  created_at: z.string(),
-  updated_at: z.string(),
+  investment_accounts: z.array(InvestmentAccountView).describe("The investor's investment accounts (one per holding mode); orders name one."),
+  bank_accounts: z.array(BankAccountView).describe(BANK_ACCOUNTS),
+  created_at: CreatedAt,
+  updated_at: UpdatedAt,
 });
 
 export const InvestorSummary = z.object({
-  id: z.string(),
-  status: InvestorStatus,
-  client_ref: z.string().nullable(),
+  id: ResourceId,
+  status: state(InvestorStatus),
+  client_ref: ClientRefView,
   pan: Masked("PAN"),
   name: z.string().describe("The primary holder's name."),
-  tax_status: z.string(),
-  holding_type: z.string(),
-  investment_account_id: z.string(),
-  created_at: z.string(),
+  tax_status: z.string().describe(TAX_STATUS),
+  holding_type: z.string().describe(HOLDING_TYPE),
+  investment_account_id: z
+    .string()
+    .describe("The investment account's id (`iac_`...): an investor's account that orders are placed on (GET /api/investors/v1/{id})."),
+  created_at: CreatedAt,
 });
 
 export const InvestorId = z.string().min(1).max(64).describe("An investor id (inv_...).");
 
 export const ListInvestorsQuery = z.strictObject({
-  status: InvestorStatus.optional(),
+  status: stateFilter(InvestorStatus),
   limit: Limit(100, 20),
   cursor: Cursor,
 });
 
-export const InvestorPage = z.object({ data: z.array(InvestorSummary), next_cursor: NextCursor });
+export const InvestorPage = z.object({ data: z.array(InvestorSummary).describe("Your investors on this page, newest first."), next_cursor: NextCursor });
 
 export const SyncRequest = z.strictObject({
   investor_id: z.string().min(1).optional().describe("Only this investor; otherwise all of your PENDING investors."),

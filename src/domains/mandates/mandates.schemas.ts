@@ -1,16 +1,21 @@
 import { z } from "zod";
 import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../../platform/lib/formats.js";
+import { describeAfter } from "../../platform/openapi/fields.js";
+import { ClientRefView, CreatedAt, InvestorIdView, PathId, ResourceId, state, UpdatedAt } from "../shared/fields.schemas.js";
 import { MANDATE_STATUSES, MANDATE_TYPES } from "./mandate.states.js";
 
 export const MANDATE_MAX_AMOUNT = 10_000_000;
 
+const MANDATE_TYPE = "ENACH (registered electronically) or PHYSICAL (a signed form).";
+const START_DATE = "The first date (YYYY-MM-DD, India): today or later in a request.";
+
 export const CreateMandateRequest = z
   .strictObject({
-    investor_id: z.string().min(1).max(64),
+    investor_id: z.string().min(1).max(64).describe("The investor's id (`inv_`...)."),
     bank_account_id: z.string().min(1).max(64).describe("One of the investor's bank accounts."),
-    mandate_type: z.enum(MANDATE_TYPES),
+    mandate_type: z.enum(MANDATE_TYPES).describe(MANDATE_TYPE),
     amount_limit: Rupees(MANDATE_MAX_AMOUNT).describe("Most that one debit may take, in rupees (at most 1 crore)."),
-    start_date: TodayOrLater,
+    start_date: TodayOrLater.describe(START_DATE),
     end_date: IsoDate.optional().describe("Omitted: until cancelled."),
     client_ref: ClientRef.optional(),
   })
@@ -28,16 +33,16 @@ export type CreateMandateInput = z.infer<typeof CreateMandateRequest>;
 export const MandateStatus = z.enum(MANDATE_STATUSES);
 
 export const MandateView = z.object({
-  id: z.string(),
-  investor_id: z.string(),
-  bank_account_id: z.string(),
+  id: ResourceId,
+  investor_id: InvestorIdView,
+  bank_account_id: z.string().describe("The id of one of the investor's bank accounts (GET /api/investors/v1/{id})."),
   bank_account_number: z.string().describe("Masked (last 4 digits)."),
-  ifsc: z.string(),
-  mandate_type: z.enum(MANDATE_TYPES),
-  amount_limit: z.number(),
-  start_date: z.string(),
-  end_date: z.string().nullable(),
-  status: MandateStatus,
+  ifsc: z.string().describe("The bank branch's IFSC."),
+  mandate_type: z.enum(MANDATE_TYPES).describe(MANDATE_TYPE),
+  amount_limit: z.number().describe("The most one debit may take, in rupees."),
+  start_date: z.string().describe(START_DATE),
+  end_date: describeAfter(z.string().nullable(), "The last date (YYYY-MM-DD); null or omitted: until cancelled."),
+  status: state(MandateStatus),
   exchange_mandate_id: z.string().nullable().describe("The exchange's mandate id, once it has one."),
   provider_remark: z.string().nullable().describe("The exchange's own remark (anything PAN-shaped masked)."),
   auth_url: z
@@ -46,9 +51,9 @@ export const MandateView = z.object({
     .describe(
       "ENACH: where the investor authorises the mandate with the bank (the exchange's e-NACH authentication URL; in the sandbox, the bank approval's simulation call), while PENDING and once the exchange has the mandate; null otherwise. A bearer link for the investor: hand it to them only.",
     ),
-  client_ref: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  client_ref: ClientRefView,
+  created_at: CreatedAt,
+  updated_at: UpdatedAt,
 });
 
-export const MandateId = z.strictObject({ id: z.string().min(1).max(64) });
+export const MandateId = z.strictObject({ id: PathId });

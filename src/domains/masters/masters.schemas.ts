@@ -1,26 +1,30 @@
 import { z } from "zod";
 import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
+import { describeAfter } from "../../platform/openapi/fields.js";
 import { AMFI_OPTIONS, AMFI_PLANS } from "../../integrations/amfi/navall.js";
 import { EXCHANGE_TRANSACTION_MODES } from "../../integrations/exchange/masters/scheme-master.js";
 
-const Option = z.object({ value: z.string(), label: z.string() });
+const Option = z.object({ value: z.string().describe("The value the API takes."), label: z.string().describe("The value in words, for a form.") });
+const options = (description: string) => z.array(Option).describe(description);
 
 export const InvestorOptions = z
   .object({
-    bank_account_types: z.array(Option),
-    contact_relations: z.array(Option),
-    demat_modes: z.array(Option),
-    fatca_occupation_types: z.array(Option),
-    genders: z.array(Option),
-    guardian_relations: z.array(Option),
-    holding_types: z.array(Option),
-    income_slabs: z.array(Option),
-    kyc_types: z.array(Option),
-    nominee_relationships: z.array(Option),
-    occupations: z.array(Option),
-    pep_options: z.array(Option),
-    tax_statuses: z.array(Option.extend({ group: z.enum(["RESIDENT", "NRI"]) })),
-    wealth_sources: z.array(Option),
+    bank_account_types: options("Bank account types."),
+    contact_relations: options("Whose email or mobile it is."),
+    demat_modes: options("Holding modes of a demat account."),
+    fatca_occupation_types: options("FATCA occupation types."),
+    genders: options("Genders."),
+    guardian_relations: options("A guardian's relationship to the minor."),
+    holding_types: options("Holding types."),
+    income_slabs: options("Income slabs."),
+    kyc_types: options("KYC types."),
+    nominee_relationships: options("A nominee's relationship to the investor."),
+    occupations: options("Occupations."),
+    pep_options: options("Politically exposed person declarations."),
+    tax_statuses: z
+      .array(Option.extend({ group: z.enum(["RESIDENT", "NRI"]).describe("RESIDENT or NRI.") }))
+      .describe("Tax statuses, grouped RESIDENT and NRI."),
+    wealth_sources: options("Sources of wealth."),
   })
   .describe("Every enumerated value POST /api/investors/v1 accepts.");
 
@@ -29,16 +33,34 @@ export const CountryCode = z
   .regex(/^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 code")
   .describe("ISO 3166-1 alpha-2 country code, e.g. IN.");
 
-export const Countries = z.object({ countries: z.array(z.object({ code: z.string(), name: z.string() })) });
+export const Countries = z.object({
+  countries: z
+    .array(
+      z.object({
+        code: z.string().describe("ISO 3166-1 alpha-2 code: the `country_code` investor fields take."),
+        name: z.string().describe("The country's name."),
+      }),
+    )
+    .describe("The countries."),
+});
 
 export const States = z.object({
   country: z.string().describe("ISO 3166-1 alpha-2 code."),
-  states: z.array(z.object({ code: z.string().describe("ISO 3166-2 subdivision code without the country prefix."), name: z.string() })),
+  states: z
+    .array(
+      z.object({
+        code: z.string().describe("ISO 3166-2 subdivision code without the country prefix."),
+        name: z.string().describe("The state's or union territory's name."),
+      }),
+    )
+    .describe("The states and union territories."),
 });
+
+const AMC_CODE = "The fund house's code in the scheme master.";
 
 export const SchemeQuery = z.strictObject({
   q: z.string().trim().min(1).max(100).optional().describe("Part of the scheme name, or an exact scheme code or ISIN."),
-  amc_code: z.string().trim().min(1).max(64).optional().describe("Only this AMC's schemes."),
+  amc_code: z.string().trim().min(1).max(64).optional().describe(AMC_CODE),
   limit: Limit(200, 50),
   cursor: Cursor,
 });
@@ -49,22 +71,25 @@ export const Scheme = z.object({
   scheme_code: z.string().describe("AMFI scheme code."),
   isin: z.string().nullable().describe("ISIN of the growth / IDCW payout option."),
   isin_reinvestment: z.string().nullable().describe("ISIN of the IDCW reinvestment option."),
-  scheme_name: z.string(),
-  amc_code: z.string(),
-  amc_name: z.string(),
+  scheme_name: z.string().describe("The scheme's name."),
+  amc_code: z.string().describe(AMC_CODE),
+  amc_name: z.string().describe("The fund house's name."),
   category: z.string().describe("AMFI category, e.g. 'Equity Scheme - Large Cap Fund'."),
   scheme_type: z.string().describe("Open Ended Schemes, Close Ended Schemes or Interval Fund Schemes."),
-  plan: z.enum(AMFI_PLANS).nullable(),
-  option: z.enum(AMFI_OPTIONS).nullable(),
-  purchase_allowed: z.boolean(),
-  redemption_allowed: z.boolean(),
-  sip_allowed: z.boolean(),
+  plan: z.enum(AMFI_PLANS).nullable().describe("The scheme's plan: DIRECT or REGULAR; null when the master does not say."),
+  option: z
+    .enum(AMFI_OPTIONS)
+    .nullable()
+    .describe("The scheme's option: GROWTH, IDCW (payout or reinvestment) or BONUS; null when the master does not say."),
+  purchase_allowed: z.boolean().describe("Whether the scheme takes purchases."),
+  redemption_allowed: z.boolean().describe("Whether the scheme takes redemptions."),
+  sip_allowed: z.boolean().describe("Whether the scheme takes SIPs."),
   min_purchase_amount: Amount.describe("Minimum fresh purchase in rupees; null when unknown."),
-  purchase_multiple: Amount,
-  min_additional_amount: Amount,
-  min_redemption_amount: Amount,
-  min_sip_amount: Amount,
-  sip_multiple: Amount,
+  purchase_multiple: describeAfter(Amount, "Purchase amounts must be multiples of this (rupees); null: any."),
+  min_additional_amount: describeAfter(Amount, "The smallest ADDITIONAL purchase (rupees); null: no minimum."),
+  min_redemption_amount: describeAfter(Amount, "The smallest redemption (rupees); null: no minimum."),
+  min_sip_amount: describeAfter(Amount, "The smallest SIP installment (rupees); null: no minimum."),
+  sip_multiple: describeAfter(Amount, "SIP installments must be multiples of this (rupees); null: any."),
   nav: z.number().nullable().describe("Latest NAV, 4 decimals."),
   nav_date: z.string().nullable().describe("Date of the latest NAV, YYYY-MM-DD."),
 });
@@ -124,4 +149,4 @@ export const SchemeWithRules = Scheme.extend({
 
 export const SchemeCodeInput = z.strictObject({ scheme_code: z.string().trim().min(1).max(20).describe("AMFI scheme code.") });
 
-export const SchemePage = z.object({ data: z.array(SchemeWithRules), next_cursor: NextCursor });
+export const SchemePage = z.object({ data: z.array(SchemeWithRules).describe("The schemes on this page."), next_cursor: NextCursor });

@@ -2,13 +2,34 @@ import { z } from "zod";
 import type { DetailReason } from "../../platform/lib/errors.js";
 import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../../platform/lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
+import { describeAfter } from "../../platform/openapi/fields.js";
+import { ClientRefView, CreatedAt, InvestorIdView, PathId, ResourceId, state, stateFilter, UpdatedAt } from "../shared/fields.schemas.js";
 import { ORDER_TYPE, ORDER_TYPES, type DetailObject } from "./order-types.js";
 import type { HoldingMode } from "../investors/investor.states.js";
 import { CANCELLATION_STATUSES, INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES, PURCHASE_TYPES } from "./order.states.js";
 
-const Frequency = z.enum(["MONTHLY", "QUARTERLY", "WEEKLY"]);
+/** Said of the fields alike in the request and the answers (an order link's too). */
+export const AMOUNT = "Rupees, at most 2 decimals.";
+export const UNITS = "Units, at most 3 decimals.";
+export const ALL_UNITS = "Redeem or switch every unit held in the folio (instead of `amount` or `units`).";
+const KIND_OF_ORDER = "The kind of order: LUMPSUM_PURCHASE, REDEMPTION, SWITCH, SIP, XSIP, STP, SWP or SIP_TOPUP.";
+const INVESTMENT_ACCOUNT_ID = "The investment account's id (`iac_`...): an investor's account that orders are placed on (GET /api/investors/v1/{id}).";
+const BANK_ACCOUNT_ID = "The id of one of the investor's bank accounts (GET /api/investors/v1/{id}).";
+const MANDATE_ID = "The mandate's id (`mdt_`...).";
+const PURCHASE_TYPE = "FRESH (a new folio) or ADDITIONAL (into an existing folio, `folio_no`).";
+const HOLDING_MODE = "How the units are held: CDSL or NSDL (demat) or PHYSICAL (a folio with the registrar).";
+const FOLIO_NO = "The folio: the investor's account with the fund house.";
+const REMARKS = "Free text sent with the order (PANs masked when stored and shown).";
+const SUB_BROKER_ARN = "A sub-broker's ARN (`ARN-` + digits).";
+
+const Frequency = z.enum(["MONTHLY", "QUARTERLY", "WEEKLY"]).describe("How often installments fall: MONTHLY, QUARTERLY or WEEKLY.");
 const StartDate = TodayOrLater;
-const Installments = z.number().int().min(1).max(1200);
+const Installments = z.number().int().min(1).max(1200).describe("How many installments the plan has.");
+const START_DATE = "The first date (YYYY-MM-DD, India): today or later in a request.";
+const TO_SCHEME_CODE = "The scheme units move into (GET /api/masters/v1/schemes).";
+
+/** The kind of an order, as an answer names it. */
+export const OrderTypeView = z.enum(ORDER_TYPES).describe(KIND_OF_ORDER);
 
 const Units = z
   .number()
@@ -17,7 +38,11 @@ const Units = z
   .refine((v) => Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6, { message: "at most 3 decimals", params: { reason: "too_many_decimals" } });
 
 const euin = {
-  code: z.string().regex(/^E\d{6}$/, "must be E followed by 6 digits").optional(),
+  code: z
+    .string()
+    .regex(/^E\d{6}$/, "must be E followed by 6 digits")
+    .describe("The employee's EUIN: `E` + 6 digits; omit it with `declaration: true` for an execution-only order.")
+    .optional(),
   declaration: z.boolean().describe("The distributor's declaration that the order is execution-only when no EUIN is given."),
 };
 const Euin = z.strictObject(euin);
@@ -28,18 +53,20 @@ const Euin = z.strictObject(euin);
  * it does not know is dropped rather than failing the read.
  */
 function detailObjects(startDate: z.ZodType<string>, object: typeof z.strictObject | typeof z.object) {
-  const plan = { frequency: Frequency, start_date: startDate, installments: Installments };
+  const described = startDate.describe(START_DATE);
+  const plan = { frequency: Frequency, start_date: described, installments: Installments };
+  const toSchemeCode = z.string().min(1).max(20).describe(TO_SCHEME_CODE);
   return {
     sip: object({
       frequency: Frequency.optional(),
-      start_date: startDate.optional(),
+      start_date: described.optional(),
       installments: Installments.optional(),
-      installment_day: z.number().int().min(1).max(28).optional(),
+      installment_day: z.number().int().min(1).max(28).describe("The day of the month installments fall on (1-28).").optional(),
       sip_order_id: z.string().min(1).max(64).optional().describe("SIP_TOPUP: the ACCEPTED SIP or XSIP to top up."),
     }),
-    stp: object({ to_scheme_code: z.string().min(1).max(20), ...plan }),
+    stp: object({ to_scheme_code: toSchemeCode, ...plan }),
     swp: object(plan),
-    switch: object({ to_scheme_code: z.string().min(1).max(20) }),
+    switch: object({ to_scheme_code: toSchemeCode }),
   };
 }
 
@@ -65,27 +92,27 @@ type Issue = { path: Array<string | number>; reason: DetailReason; message: stri
 function orderRequestFields(startDate: z.ZodType<string>) {
   const { sip, stp, swp, switch: switchObject } = detailObjects(startDate, z.strictObject);
   return {
-    investment_account_id: z.string().min(1).max(64),
+    investment_account_id: z.string().min(1).max(64).describe(INVESTMENT_ACCOUNT_ID),
     investor_id: z.string().min(1).max(64).optional().describe("When given, must be the investment account's investor."),
-    order_type: z.enum(ORDER_TYPES),
-    purchase_type: z.enum(PURCHASE_TYPES).optional(),
+    order_type: z.enum(ORDER_TYPES).describe(KIND_OF_ORDER),
+    purchase_type: z.enum(PURCHASE_TYPES).describe(PURCHASE_TYPE).optional(),
     // HOLDING_MODES, in the order this request has always documented them.
-    holding_mode: z.enum(["CDSL", "NSDL", "PHYSICAL"] as const satisfies readonly HoldingMode[]).optional(),
+    holding_mode: z.enum(["CDSL", "NSDL", "PHYSICAL"] as const satisfies readonly HoldingMode[]).describe(HOLDING_MODE).optional(),
     scheme_code: z.string().min(1).max(20).optional().describe("Required except for SIP_TOPUP (the SIP's scheme)."),
-    folio_no: z.string().trim().min(1).max(30).optional(),
-    amount: Rupees(1_000_000_000).optional(),
-    units: Units.optional(),
-    all_units: z.boolean().optional(),
-    bank_account_id: z.string().min(1).max(64).optional(),
-    mandate_id: z.string().min(1).max(64).optional(),
+    folio_no: z.string().trim().min(1).max(30).describe(FOLIO_NO).optional(),
+    amount: Rupees(1_000_000_000).describe(AMOUNT).optional(),
+    units: Units.describe(UNITS).optional(),
+    all_units: z.boolean().describe(ALL_UNITS).optional(),
+    bank_account_id: z.string().min(1).max(64).describe(BANK_ACCOUNT_ID).optional(),
+    mandate_id: z.string().min(1).max(64).describe(MANDATE_ID).optional(),
     client_ref: ClientRef.optional(),
-    remarks: z.string().max(255).optional(),
-    sub_broker_arn: z.string().regex(/^ARN-\d{1,10}$/, "must be ARN- followed by digits").optional(),
-    euin: Euin.optional(),
-    sip: sip.optional(),
-    stp: stp.optional(),
-    switch: switchObject.optional(),
-    swp: swp.optional(),
+    remarks: z.string().max(255).describe(REMARKS).optional(),
+    sub_broker_arn: z.string().regex(/^ARN-\d{1,10}$/, "must be ARN- followed by digits").describe(SUB_BROKER_ARN).optional(),
+    euin: Euin.describe("The employee's EUIN, or the execution-only declaration.").optional(),
+    sip: sip.describe("SIP, XSIP and SIP_TOPUP: the plan (frequency, start date, installments) or the SIP to top up.").optional(),
+    stp: stp.describe("STP: the scheme units move into and the plan.").optional(),
+    switch: switchObject.describe("SWITCH: the scheme units move into.").optional(),
+    swp: swp.describe("SWP: the plan of withdrawals.").optional(),
   };
 }
 
@@ -155,14 +182,18 @@ function typeRules(order: PlaceOrderInput): Issue[] {
 }
 
 export const OrderStatus = z.enum(ORDER_STATUSES);
+
+const NAV = "The net asset value the units were allotted at (rupees, 4 decimals).";
+const ALLOTMENT_DATE = "The date units were allotted (YYYY-MM-DD); null before allotment.";
+const INSTALLMENT_NO = "The installment's number, from 1.";
 export const PaymentStatus = z.enum(ORDER_PAYMENT_STATUSES);
 
 export const PlacedOrder = z.object({
-  id: z.string(),
-  client_ref: z.string().nullable(),
-  created_at: z.string(),
-  order_type: z.enum(ORDER_TYPES),
-  status: OrderStatus,
+  id: ResourceId,
+  client_ref: ClientRefView,
+  created_at: CreatedAt,
+  order_type: OrderTypeView,
+  status: state(OrderStatus),
 });
 
 /** The type objects as ordered, without what placement adds (an order link's proposal shows these). */
@@ -174,29 +205,31 @@ export const OrderedDetailViews = {
 };
 
 export const OrderView = PlacedOrder.extend({
-  payment_status: PaymentStatus,
+  payment_status: PaymentStatus.describe(
+    "The order's payment: NOT_REQUIRED (nothing to pay: redemptions, switches, plans debited by mandate), UNPAID, PENDING, PAID, FAILED or REFUNDED.",
+  ),
   payment_id: z.string().nullable().describe("The order's latest payment (GET /api/payments/v1/{id})."),
-  investor_id: z.string(),
-  investment_account_id: z.string(),
+  investor_id: InvestorIdView,
+  investment_account_id: z.string().describe(INVESTMENT_ACCOUNT_ID),
   scheme_code: z.string().describe("The scheme (AMFI's code in the scheme master)."),
   exchange_scheme_code: z
     .string()
     .nullable()
     .describe("The exchange's code for the scheme, chosen at placement for the order's holding mode (the scheme's `exchange_codes`); what the order names at the exchange."),
-  purchase_type: z.string().nullable(),
-  holding_mode: z.string().nullable(),
-  folio_no: z.string().nullable(),
-  amount: z.number().nullable(),
+  purchase_type: describeAfter(z.string().nullable(), PURCHASE_TYPE),
+  holding_mode: describeAfter(z.string().nullable(), HOLDING_MODE),
+  folio_no: describeAfter(z.string().nullable(), FOLIO_NO),
+  amount: describeAfter(z.number().nullable(), AMOUNT),
   units: z.number().nullable().describe("Requested units; after allotment, the allotted units."),
-  all_units: z.boolean(),
-  mandate_id: z.string().nullable(),
-  remarks: z.string().nullable(),
-  exchange_order_number: z.string().nullable(),
+  all_units: z.boolean().describe(ALL_UNITS),
+  mandate_id: describeAfter(z.string().nullable(), MANDATE_ID),
+  remarks: describeAfter(z.string().nullable(), REMARKS),
+  exchange_order_number: describeAfter(z.string().nullable(), "The exchange's order number, once it has one."),
   provider_remark: z.string().nullable().describe("The exchange's own remark, verbatim."),
   failure_code: z.string().nullable().describe("Closed reason code when REJECTED or FAILED."),
-  nav: z.number().nullable(),
+  nav: describeAfter(z.number().nullable(), NAV),
   allotted_amount: z.number().nullable().describe("After allotment: the amount invested or paid out."),
-  allotment_date: z.string().nullable(),
+  allotment_date: describeAfter(z.string().nullable(), ALLOTMENT_DATE),
   nav_date_expected: z
     .string()
     .nullable()
@@ -207,7 +240,7 @@ export const OrderView = PlacedOrder.extend({
         "An estimate: after allotment, allotment_date is the fact.",
     ),
   parent_order_id: z.string().nullable().describe("An installment: the SIP, XSIP, STP or SWP registration it belongs to."),
-  installment_no: z.number().int().nullable(),
+  installment_no: z.number().int().nullable().describe(INSTALLMENT_NO),
   cancellation: z
     .object({
       requested_at: z.string().nullable().describe("When the cancellation was (last) asked."),
@@ -216,8 +249,8 @@ export const OrderView = PlacedOrder.extend({
     })
     .nullable()
     .describe("A SIP, XSIP, STP or SWP registration's cancellation at the exchange; null when none was asked (and for every other order)."),
-  bank_account_id: z.string().nullable(),
-  sub_broker_arn: z.string().nullable(),
+  bank_account_id: describeAfter(z.string().nullable(), BANK_ACCOUNT_ID),
+  sub_broker_arn: describeAfter(z.string().nullable(), SUB_BROKER_ARN),
   euin: StoredOrderDetails.shape.euin.unwrap().nullable().describe("As ordered; null when none was given."),
   sip: Ordered.sip
     .nullable()
@@ -231,37 +264,39 @@ export const OrderView = PlacedOrder.extend({
     .extend({ to_exchange_scheme_code: z.string().nullable().describe("The exchange's code for the target, chosen at placement.") })
     .nullable()
     .describe("SWITCH: the target scheme as ordered; null for other types."),
-  updated_at: z.string(),
+  updated_at: UpdatedAt,
 });
 
-export const OrderIdInput = z.strictObject({ id: z.string().min(1).max(64) });
+export const OrderIdInput = z.strictObject({ id: PathId });
 
 export const ListOrdersQuery = z.strictObject({
-  status: OrderStatus.optional(),
-  investor_id: z.string().min(1).max(64).optional(),
+  status: stateFilter(OrderStatus),
+  investor_id: z.string().min(1).max(64).optional().describe("Only this investor's."),
   limit: Limit(100, 20),
   cursor: Cursor,
 });
 
-export const OrderPage = z.object({ data: z.array(OrderView), next_cursor: NextCursor });
+export const OrderPage = z.object({ data: z.array(OrderView).describe("Your orders on this page, newest first."), next_cursor: NextCursor });
 
 export const AllotQuery = z.strictObject({
-  id: z.string().min(1).max(64),
-  units: z.coerce.number().min(0.001).max(1e12).optional().describe("Allotted units (default amount / NAV, truncated to 3 decimals)."),
-  nav: z.coerce.number().min(0.0001).max(1e9).optional().describe("Allotted NAV, 4 decimals (default 10.00)."),
-  folio_no: z.string().trim().min(1).max(30).optional().describe("Folio (default a synthesized simulation folio)."),
-  allotment_date: IsoDate.optional().describe("Allotment date YYYY-MM-DD (default today)."),
+  id: PathId,
+  units: z.coerce.number().min(0.001).max(1e12).optional().describe(UNITS),
+  nav: z.coerce.number().min(0.0001).max(1e9).optional().describe(NAV),
+  folio_no: z.string().trim().min(1).max(30).optional().describe(FOLIO_NO),
+  allotment_date: IsoDate.optional().describe(ALLOTMENT_DATE),
 });
 
 export const InstallmentList = z.object({
-  data: z.array(
-    z.object({
-      installment_no: z.number().int(),
-      due_date: z.string(),
-      amount: z.number().nullable(),
-      units: z.number().nullable(),
-      status: z.enum(INSTALLMENT_STATUSES),
-      order_id: z.string().nullable().describe("The installment's own order, once created on its due date."),
-    }),
-  ),
+  data: z
+    .array(
+      z.object({
+        installment_no: z.number().int().describe(INSTALLMENT_NO),
+        due_date: z.string().describe("When the installment is due (YYYY-MM-DD)."),
+        amount: describeAfter(z.number().nullable(), AMOUNT),
+        units: describeAfter(z.number().nullable(), UNITS),
+        status: state(z.enum(INSTALLMENT_STATUSES)),
+        order_id: z.string().nullable().describe("The installment's own order, once created on its due date."),
+      }),
+    )
+    .describe("The installments, in schedule order."),
 });

@@ -1,10 +1,21 @@
+import type { TagDoc } from "../../platform/openapi/docs.js";
+import { PATH_ID } from "../shared/docs.js";
 import { authedProcedure, router } from "../shared/procedures.js";
 import { PaymentIdInput, PaymentView } from "./payments.schemas.js";
 import { getPayment } from "./payments.service.js";
 
+export const PAYMENTS_TAG: TagDoc = { name: "payments", description: "Payments of orders: UPI, net banking, mandate debit, cheque." };
+
 export const paymentsRouter = router({
   get: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/api/payments/v1/{id}", tags: ["payments"], summary: "A payment, masked" } })
+    .meta({
+      openapi: { method: "GET", path: "/api/payments/v1/{id}" },
+      docs: {
+        tag: PAYMENTS_TAG,
+        summary: "A payment, masked",
+        description: "One of your payments, masked (a UPI address as `a***@psp`, a cheque by its last 4 digits), with its failure code when it failed. " + PATH_ID,
+      },
+    })
     .input(PaymentIdInput)
     .output(PaymentView)
     .query(({ ctx, input }) => getPayment(ctx, ctx.caller, input.id)),

@@ -1,33 +1,38 @@
 import { z } from "zod";
+import { describeAfter } from "../../platform/openapi/fields.js";
+import { CreatedAt, PathId, ResourceId, state, UpdatedAt } from "../shared/fields.schemas.js";
 import { PAYMENT_MODES, PAYMENT_STATUSES } from "./payment.states.js";
 import { PAYMENT_FAILURE_CODES } from "../../integrations/exchange/outcomes.js";
 
-export const PaymentIdInput = z.strictObject({ id: z.string().min(1).max(64) });
+export const PaymentIdInput = z.strictObject({ id: PathId });
 
 export const PaymentView = z.object({
-  id: z.string(),
-  order_id: z.string(),
-  basket_id: z.string().nullable(),
-  mode: z.enum(PAYMENT_MODES),
-  amount: z.number(),
-  status: z.enum(PAYMENT_STATUSES),
-  mandate_id: z.string().nullable(),
-  bank_account_id: z.string().nullable(),
+  id: ResourceId,
+  order_id: z.string().describe("The order's id (`ord_`...)."),
+  basket_id: describeAfter(z.string().nullable(), "The payment basket: every attempt to pay one order shares it."),
+  mode: z.enum(PAYMENT_MODES).describe("How the payment is made (UPI, NETBANKING, MANDATE, CHEQUE), or for a demat account its depository mode."),
+  amount: z.number().describe("Rupees, at most 2 decimals."),
+  status: state(z.enum(PAYMENT_STATUSES)),
+  mandate_id: describeAfter(z.string().nullable(), "The mandate's id (`mdt_`...)."),
+  bank_account_id: describeAfter(z.string().nullable(), "The id of one of the investor's bank accounts (GET /api/investors/v1/{id})."),
   vpa: z.string().nullable().describe("UPI: the virtual payment address, masked."),
   gateway_reference: z.string().nullable().describe("The payment gateway's reference, once presented."),
-  provider_remark: z.string().nullable(),
+  provider_remark: describeAfter(z.string().nullable(), "The exchange's, bank's or gateway's own remark (anything PAN-shaped masked)."),
   failure_code: z.enum(PAYMENT_FAILURE_CODES).nullable().describe("Why a FAILED payment failed (closed list); null otherwise."),
-  captured_at: z.string().nullable(),
-  refunded_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  captured_at: describeAfter(z.string().nullable(), "When the payment was captured (ISO 8601, UTC); null before."),
+  refunded_at: describeAfter(z.string().nullable(), "When the payment was refunded (ISO 8601, UTC); null unless refunded."),
+  created_at: CreatedAt,
+  updated_at: UpdatedAt,
 });
 
 /** The payment simulation's fail: why the gateway failed it. */
 export const FailPaymentQuery = z.strictObject({
-  id: z.string().min(1).max(64),
-  remark: z.string().trim().min(1).max(200).optional().describe("The gateway's remark to report (default: a sandbox remark)."),
-  failure_code: z.enum(PAYMENT_FAILURE_CODES).optional().describe("Why the payment failed (default `bank_declined`)."),
+  id: PathId,
+  remark: z.string().trim().min(1).max(200).optional().describe("The remark to report (default: a sandbox remark)."),
+  failure_code: z
+    .enum(PAYMENT_FAILURE_CODES)
+    .optional()
+    .describe("Why the payment failed, from a closed list (docs/guide.md, \"Errors\"); null unless FAILED."),
 });
 
 /**

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
+import { describeAfter } from "../../platform/openapi/fields.js";
+import { CreatedAt, PathId, ResourceId, state, stateFilter, Success } from "../shared/fields.schemas.js";
 import { SUBSCRIBABLE } from "./event-filter.js";
 import { DELIVERY_STATUSES } from "./webhook.states.js";
 
@@ -16,61 +18,68 @@ export const CreateSubscriptionRequest = z.strictObject({
 });
 
 const SubscriptionView = z.object({
-  id: z.string(),
-  url: z.string(),
-  events: z.array(z.string()),
-  created_at: z.string(),
+  id: ResourceId,
+  url: z.string().describe("The https URL deliveries are posted to."),
+  events: z.array(z.string()).describe("Event names and `<resource>.*` wildcards."),
+  created_at: CreatedAt,
 });
 
 export const CreatedSubscription = z.object({
-  success: z.literal(true),
-  data: SubscriptionView.extend({ secret: z.string().describe("The signing secret. Shown only in this response.") }),
+  success: Success,
+  data: SubscriptionView.extend({ secret: z.string().describe("The signing secret. Shown only in this response.") }).describe(
+    "The subscription with its signing secret.",
+  ),
 });
 
-export const SubscriptionList = z.object({ success: z.literal(true), data: z.array(SubscriptionView) });
-export const DeletedSubscription = z.object({ success: z.literal(true), data: SubscriptionView.extend({ deleted: z.literal(true) }) });
+export const SubscriptionList = z.object({ success: Success, data: z.array(SubscriptionView).describe("Your active subscriptions.") });
+export const DeletedSubscription = z.object({
+  success: Success,
+  data: SubscriptionView.extend({ deleted: z.literal(true).describe("Always true: the subscription was deleted.") }).describe("The deleted subscription."),
+});
 
-export const IdInput = z.strictObject({ id: z.string().min(1).max(64) });
+export const IdInput = z.strictObject({ id: PathId });
 
 export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
 
 export const ListDeliveriesQuery = z.strictObject({
-  status: DeliveryStatus.optional(),
-  event: z.enum(SUBSCRIBABLE as unknown as [string, ...string[]]).optional().describe("An event name or a `<resource>.*` wildcard."),
+  status: stateFilter(DeliveryStatus),
+  event: z.enum(SUBSCRIBABLE as unknown as [string, ...string[]]).optional().describe("Only deliveries of this event."),
   limit: Limit(100, 20),
   cursor: Cursor,
 });
 
 const DeliveryRecord = z.object({
-  id: z.string(),
-  subscription_id: z.string(),
-  event: z.string(),
-  status: DeliveryStatus,
-  attempts: z.number().int(),
-  last_status_code: z.number().int().nullable(),
-  last_error: z.string().nullable(),
-  next_attempt_at: z.string().nullable(),
-  delivered_at: z.string().nullable(),
-  created_at: z.string(),
+  id: ResourceId,
+  subscription_id: z.string().describe("The webhook subscription's id."),
+  event: z.string().describe("The event's name, e.g. `order.allotted`."),
+  status: state(DeliveryStatus),
+  attempts: z.number().int().describe("How many attempts were made."),
+  last_status_code: z.number().int().nullable().describe("The HTTP status of the last attempt; null when it got no answer."),
+  last_error: describeAfter(z.string().nullable(), "Why the last attempt failed, when it did."),
+  next_attempt_at: describeAfter(z.string().nullable(), "When the next attempt is due (ISO 8601, UTC); null when none is."),
+  delivered_at: describeAfter(z.string().nullable(), "When an attempt was answered 2xx (ISO 8601, UTC); null before."),
+  created_at: CreatedAt,
 });
 
-export const DeliveryPage = z.object({ success: z.literal(true), data: z.array(DeliveryRecord), next_cursor: NextCursor });
+export const DeliveryPage = z.object({ success: Success, data: z.array(DeliveryRecord).describe("Deliveries on this page, newest first."), next_cursor: NextCursor });
 
 export const DeliveryDetail = z.object({
-  success: z.literal(true),
+  success: Success,
   data: DeliveryRecord.extend({
     payload: z.string().describe("The exact JSON body sent (and signed) on every attempt."),
-    attempt_log: z.array(
-      z.object({
-        attempt: z.number().int(),
-        attempted_at: z.string(),
-        status_code: z.number().int().nullable(),
-        error: z.string().nullable(),
-        latency_ms: z.number().int(),
-        response_body: z.string().describe("The first 16 KB of the answer."),
-      }),
-    ),
-  }),
+    attempt_log: z
+      .array(
+        z.object({
+          attempt: z.number().int().describe("The attempt's number, from 1."),
+          attempted_at: z.string().describe("When the attempt was made (ISO 8601, UTC)."),
+          status_code: z.number().int().nullable().describe("The HTTP status the receiver answered; null when it did not answer."),
+          error: describeAfter(z.string().nullable(), "Why the attempt failed (connection, timeout, a non-2xx answer); null when it was delivered."),
+          latency_ms: z.number().int().describe("How long the attempt took, in milliseconds."),
+          response_body: z.string().describe("The first 16 KB of the answer."),
+        }),
+      )
+      .describe("Every attempt, oldest first."),
+  }).describe("The delivery with its attempts."),
 });
 
-export const RetriedDelivery = z.object({ success: z.literal(true), data: DeliveryRecord });
+export const RetriedDelivery = z.object({ success: Success, data: DeliveryRecord.describe("The delivery, queued for an attempt now.") });
