@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ClientRef, Ifsc, IndividualPan, IsoDate, PastDate, PersonName } from "../../platform/lib/formats.js";
+import { atMostDecimals, ClientRef, Ifsc, IndividualPan, IsoDate, PastDate, PersonName } from "../../platform/lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
 import { describeAfter } from "../../platform/openapi/fields.js";
 import { ClientRefView, CreatedAt, ResourceId, state, stateFilter, UpdatedAt } from "../shared/fields.schemas.js";
@@ -103,7 +103,7 @@ const Nominee = z.strictObject({
     .number()
     .gt(0)
     .max(100)
-    .refine((p) => Number.isInteger(Math.round(p * 100)) && Math.abs(p * 100 - Math.round(p * 100)) < 1e-9, { message: "at most 2 decimals", params: { reason: "too_many_decimals" } })
+    .refine(atMostDecimals(2), { message: "at most 2 decimals", params: { reason: "too_many_decimals" } })
     .describe(PERCENTAGE),
   date_of_birth: PastDate.describe(DATE_OF_BIRTH).optional(),
   guardian_name: PersonName.optional().describe("Required for a nominee under 18."),

@@ -1,5 +1,6 @@
 import { AppError, type DetailReason } from "../../platform/lib/errors.js";
-import { ageOn } from "../../platform/lib/formats.js";
+import { ageOn, exactDecimal } from "../../platform/lib/formats.js";
+import { Decimal } from "../../platform/lib/money.js";
 import { normaliseIndianStateCode } from "../masters/geography.js";
 
 /**
@@ -81,8 +82,8 @@ export function investorIssues(investor: InvestorApplication): RuleIssue[] {
   const nominees = investor.nominees ?? [];
   if (nominees.length > 3) add(["nominees"], "too_big", "at most 3 nominees");
   if (nominees.length > 0) {
-    const totalHundredths = nominees.reduce((sum, n) => sum + Math.round(n.percentage * 100), 0);
-    if (totalHundredths !== 10_000) add(["nominees"], "rule_violated", `percentages must add up to 100 (they add up to ${totalHundredths / 100})`);
+    const total = nominees.reduce((sum, n) => sum.plus(exactDecimal(n.percentage).toDecimalPlaces(2, Decimal.ROUND_HALF_UP)), new Decimal(0));
+    if (!total.equals(100)) add(["nominees"], "rule_violated", `percentages must add up to 100 (they add up to ${total.toString()})`);
   }
   nominees.forEach((nominee, i) => {
     if (nominee.date_of_birth && ageOn(nominee.date_of_birth) < 18 && !nominee.guardian_name) {
