@@ -1,7 +1,7 @@
 import type { ErrorDetail } from "../../platform/lib/errors.js";
 import { ORDER_TYPE } from "./order-types.js";
 import type { PlaceOrderInput } from "./orders.schemas.js";
-import type { PlacementCode, PlacementScheme, PlacementSipRule } from "./orders.repo.js";
+import type { PlacementCode, PlacementScheme, PlacementSipRule } from "./placement.repo.js";
 import type { DetailReason } from "../../platform/lib/errors.js";
 import type { HoldingMode } from "../investors/investor.states.js";
 import { rupeesToDecimal } from "../../platform/lib/formats.js";

@@ -19,7 +19,10 @@ import { exchangeViolations, mandateValidityViolations, targetViolations, type R
 import { todayInIndia } from "../../platform/lib/india-date.js";
 import { PlaceOrderRequest, type PlaceOrderInput } from "./orders.schemas.js";
 import * as repo from "./orders.repo.js";
-import type { OrderRow, PlacementScheme } from "./orders.repo.js";
+import type { OrderRow } from "./orders.repo.js";
+import { listInstallments as installmentsOf } from "./installments.repo.js";
+import { listOrders as listOrderRows } from "./orders-list.repo.js";
+import { readPlacementFacts, readPlacementScheme, type PlacementScheme } from "./placement.repo.js";
 import type { OrderStatus } from "./order.states.js";
 
 const SCOPE_PLACE = "POST /api/orders/v1/";
@@ -54,7 +57,7 @@ export async function placeOrder(
 /**
  * The core of placement, inside the caller's transaction (an order link's confirm, a keyed placement) or
  * on its own: every rule checked now, then the PENDING order and its dispatch job written by one
- * statement (orders.repo insertOrderWithJob), so they commit together either way. `created` is false
+ * statement (orders.repo.ts insertOrder), so they commit together either way. `created` is false
  * when the distributor's client_ref already holds an order (committed before, or concurrently by a
  * transaction this one waited for); that order is answered and nothing is written.
  */
@@ -73,7 +76,7 @@ export async function placeOrderIn(
   const dispatchJob = { payload: { order_id: id }, options: { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS } };
   // A concurrent placement of the same client_ref makes this insert wait for it and then skip, leaving
   // the transaction usable: the winner, committed by then, is read through this same transaction.
-  const inserted = await repo.insertOrderWithJob(tx, {
+  const inserted = await repo.insertOrder(tx, {
     id,
     distributorId,
     investorId: account.investorId,
@@ -144,7 +147,7 @@ export function parsePlacementRequest(proposal: unknown): PlaceOrderInput {
 }
 
 async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderInput) {
-  const facts = await repo.readPlacementFacts(tx, distributorId, input.investment_account_id, input.scheme_code ?? null);
+  const facts = await readPlacementFacts(tx, distributorId, input.investment_account_id, input.scheme_code ?? null);
   const account = facts.account;
   if (!account) throw notFound(`Investment account ${input.investment_account_id}`);
   const violations: RuleViolation[] = [];
@@ -190,7 +193,7 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
   const today = todayInIndia();
   let exchangeSchemeCode: string | null = null;
   if (schemeCode && sipSchemeNamed) {
-    const scheme = schemeCode === input.scheme_code ? facts.scheme : await repo.readPlacementScheme(tx, schemeCode);
+    const scheme = schemeCode === input.scheme_code ? facts.scheme : await readPlacementScheme(tx, schemeCode);
     const resolved = exchangeViolations({ ...input, scheme_code: schemeCode }, scheme, holdingMode, today);
     violations.push(...resolved.violations);
     exchangeSchemeCode = resolved.code?.code ?? null;
@@ -204,7 +207,7 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
     const path = input.switch ? "switch.to_scheme_code" : "stp.to_scheme_code";
     if (target === schemeCode) add(path, "same_scheme", "must differ from scheme_code: name another scheme to move into");
     else {
-      const resolved = targetViolations(input, await repo.readPlacementScheme(tx, target), target, holdingMode, today);
+      const resolved = targetViolations(input, await readPlacementScheme(tx, target), target, holdingMode, today);
       violations.push(...resolved.violations);
       toExchangeSchemeCode = resolved.code?.code ?? null;
     }
@@ -353,7 +356,7 @@ export async function listOrders(
   query: { status?: OrderStatus; investor_id?: string; limit: number; cursor?: string },
 ): Promise<{ data: OrderView[]; next_cursor: string | null }> {
   const afterId = readCursor(query.cursor, 1)?.[0];
-  const rows = await repo.listOrders(services.prisma, { distributorId: caller.distributorId, status: query.status, investorId: query.investor_id, afterId, limit: query.limit });
+  const rows = await listOrderRows(services.prisma, { distributorId: caller.distributorId, status: query.status, investorId: query.investor_id, afterId, limit: query.limit });
   const payments = await latestPaymentIds(services.prisma, rows.map((r) => r.id));
   return toPage(rows, query.limit, (row) => [row.id], (row) => toView(row, payments.get(row.id) ?? null, services.logger));
 }
@@ -361,7 +364,7 @@ export async function listOrders(
 export async function listInstallments(services: Services, caller: Caller, id: string) {
   const order = await repo.findOrder(services.prisma, caller.distributorId, id);
   if (!order) throw notFound(`Order ${id}`);
-  const rows = await repo.listInstallments(services.prisma, id);
+  const rows = await installmentsOf(services.prisma, id);
   return {
     data: rows.map((r) => ({
       installment_no: r.installmentNo,
