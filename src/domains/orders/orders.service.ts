@@ -13,8 +13,8 @@ import { folioUnits } from "../holdings/holdings.service.js";
 import { findMandate } from "../mandates/mandates.repo.js";
 import { latestPaymentIds } from "../payments/payments.repo.js";
 import { orderedView } from "./order-details.js";
-import { cancelUnsentOrder } from "./order-moves.js";
-import { isRegistration, ORDER_TYPE, orderTypesWhere } from "./order-types.js";
+import { cancelUnsentOrder, requestCancellation } from "./lifecycle.js";
+import { isRegistration, ORDER_TYPE } from "./order-types.js";
 import { exchangeViolations, mandateValidityViolations, targetViolations, type RuleViolation } from "./order-rules.js";
 import { todayInIndia } from "../../platform/lib/india-date.js";
 import { PlaceOrderRequest, type PlaceOrderInput } from "./orders.schemas.js";
@@ -303,9 +303,6 @@ function withTargetCodes(view: ReturnType<typeof orderedView>, toExchangeSchemeC
   };
 }
 
-/** The types whose registrations the exchange cancels (SIP, XSIP, STP, SWP). */
-const CANCELLABLE_REGISTRATIONS = orderTypesWhere((type) => type.installments !== null);
-
 /**
  * Cancels only what the exchange honours (bse-starmf-orders.md section 5). A PENDING order the exchange has
  * nothing of is CANCELLED at once. An ACCEPTED SIP, XSIP, STP or SWP registration gets its cancellation
@@ -332,10 +329,7 @@ export async function cancelOrder(services: Services, caller: Caller, id: string
     }
     if (row.status !== "ACCEPTED" || !isRegistration(row)) throw cancelRefusal(row);
     if (row.cancellationStatus === "PENDING") return;
-    if (await repo.askCancellation(tx, id, CANCELLABLE_REGISTRATIONS, new Date())) {
-      await enqueue(tx, "orders__cancel_at_exchange", { order_id: id }, { jobKey: `orders__cancel_at_exchange:${id}` });
-      return;
-    }
+    if (await requestCancellation(tx, id)) return;
     row = await repo.getOrderById(tx, id);
     if (row.status !== "ACCEPTED" || row.cancellationStatus !== "PENDING") throw cancelRefusal(row);
   });
