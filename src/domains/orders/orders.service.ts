@@ -2,9 +2,8 @@ import type { DbOrTx } from "../../platform/db/client.js";
 import { bodyHash, idempotent, type Stored } from "../../platform/idempotency/idempotency.js";
 import { enqueue, jobToAdd } from "../shared/jobs/enqueue.js";
 import { AppError, notFound, validationError, type DetailReason } from "../../platform/lib/errors.js";
-import type { Log } from "../../platform/lib/logger.js";
 import { issuesToDetails, readCursor, toPage } from "../../platform/lib/zod.js";
-import { decimalOrNull, rupeesToDecimal } from "../../platform/lib/formats.js";
+import { rupeesToDecimal } from "../../platform/lib/formats.js";
 import { newId } from "../../platform/lib/ids.js";
 import { maskFreeText } from "../../platform/lib/mask.js";
 import type { Caller } from "../shared/caller.js";
@@ -12,7 +11,6 @@ import type { Services } from "../shared/services.js";
 import { folioUnits } from "../holdings/holdings.service.js";
 import { findMandate } from "../mandates/mandates.repo.js";
 import { latestPaymentIds } from "../payments/payments.repo.js";
-import { orderedView } from "./order-details.js";
 import { cancelUnsentOrder, requestCancellation } from "./lifecycle.js";
 import { isRegistration, ORDER_TYPE } from "./order-types.js";
 import { exchangeViolations, mandateValidityViolations, targetViolations, type RuleViolation } from "./order-rules.js";
@@ -24,6 +22,10 @@ import { listInstallments as installmentsOf } from "./installments.repo.js";
 import { listOrders as listOrderRows } from "./orders-list.repo.js";
 import { readPlacementFacts, readPlacementScheme, type PlacementScheme } from "./placement.repo.js";
 import type { OrderStatus } from "./order.states.js";
+import { installmentView, placedOrderView, toOrderView, type OrderView, type PlacedOrder } from "./views.js";
+
+// order-links.service.ts takes the placement answer from here.
+export { placedOrderView, type PlacedOrder } from "./views.js";
 
 const SCOPE_PLACE = "POST /api/orders/v1/";
 /** Dispatch attempts before a transport failure ends the order in FAILED. */
@@ -43,7 +45,7 @@ export async function placeOrder(
   const requestHash = bodyHash(input);
   const place = async (db: DbOrTx): Promise<Stored<PlacedOrder>> => {
     const { order, created } = await placeOrderIn(db, caller.distributorId, input, requestHash);
-    return created ? { status: 201, body: placed(order) } : repeatOf(order, requestHash);
+    return created ? { status: 201, body: placedOrderView(order) } : repeatOf(order, requestHash);
   };
   // Without an Idempotency-Key nothing needs a transaction: the reads lock nothing (in a READ COMMITTED
   // transaction each sees what was committed when it ran, as here) and the order with its job is one statement.
@@ -117,7 +119,7 @@ function repeatOf(existing: OrderRow, requestHash: string): Stored<PlacedOrder> 
   if (existing.requestHash !== requestHash) {
     throw new AppError("CONFLICT", `client_ref ${existing.clientRef} is already used by order ${existing.id} with a different body`);
   }
-  return { status: 201, body: placed(existing) };
+  return { status: 201, body: placedOrderView(existing) };
 }
 
 /**
@@ -239,68 +241,7 @@ export async function getOrder(services: Services, caller: Caller, id: string): 
   const row = await repo.findOrder(services.prisma, caller.distributorId, id);
   if (!row) throw notFound(`Order ${id}`);
   const payments = await latestPaymentIds(services.prisma, [id]);
-  return toView(row, payments.get(id) ?? null, services.logger);
-}
-
-export type PlacedOrder = ReturnType<typeof placed>;
-
-/** The placement answer of an order: id, client_ref, created_at, order_type, status. */
-export const placedOrderView = (row: OrderRow): PlacedOrder => placed(row);
-export type OrderView = ReturnType<typeof toView>;
-
-function placed(row: OrderRow) {
-  return {
-    id: row.id,
-    client_ref: row.clientRef,
-    created_at: row.createdAt.toISOString(),
-    order_type: row.orderType,
-    status: row.status,
-  };
-}
-
-function toView(row: OrderRow, paymentId: string | null, log: Log) {
-  return {
-    ...placed(row),
-    payment_status: row.paymentStatus,
-    payment_id: paymentId,
-    investor_id: row.investorId,
-    investment_account_id: row.investmentAccountId,
-    scheme_code: row.schemeCode,
-    exchange_scheme_code: row.exchangeSchemeCode,
-    purchase_type: row.purchaseType,
-    holding_mode: row.holdingMode,
-    folio_no: row.folioNo,
-    amount: decimalOrNull(row.amount),
-    units: row.status === "ALLOTTED" ? decimalOrNull(row.allottedUnits) : decimalOrNull(row.units),
-    all_units: row.allUnits,
-    mandate_id: row.mandateId,
-    remarks: row.remarks,
-    exchange_order_number: row.exchangeOrderNumber,
-    provider_remark: row.providerRemark,
-    failure_code: row.failureCode,
-    nav: decimalOrNull(row.nav),
-    allotted_amount: decimalOrNull(row.allottedAmount),
-    allotment_date: row.allotmentDate ? row.allotmentDate.toISOString().slice(0, 10) : null,
-    nav_date_expected: row.navDateExpected ? row.navDateExpected.toISOString().slice(0, 10) : null,
-    parent_order_id: row.parentOrderId,
-    installment_no: row.installmentNo,
-    cancellation: row.cancellationStatus
-      ? { requested_at: row.cancellationRequestedAt?.toISOString() ?? null, status: row.cancellationStatus, remark: row.cancellationRemark }
-      : null,
-    bank_account_id: row.bankAccountId,
-    sub_broker_arn: row.subBrokerArn,
-    ...withTargetCodes(orderedView(row, log), row.toExchangeSchemeCode),
-    updated_at: row.updatedAt.toISOString(),
-  };
-}
-
-/** A switch's or STP's target with the exchange code chosen for it at placement. */
-function withTargetCodes(view: ReturnType<typeof orderedView>, toExchangeSchemeCode: string | null) {
-  return {
-    ...view,
-    switch: view.switch && { ...view.switch, to_exchange_scheme_code: toExchangeSchemeCode },
-    stp: view.stp && { ...view.stp, to_exchange_scheme_code: toExchangeSchemeCode },
-  };
+  return toOrderView(row, payments.get(id) ?? null, services.logger);
 }
 
 /**
@@ -352,21 +293,12 @@ export async function listOrders(
   const afterId = readCursor(query.cursor, 1)?.[0];
   const rows = await listOrderRows(services.prisma, { distributorId: caller.distributorId, status: query.status, investorId: query.investor_id, afterId, limit: query.limit });
   const payments = await latestPaymentIds(services.prisma, rows.map((r) => r.id));
-  return toPage(rows, query.limit, (row) => [row.id], (row) => toView(row, payments.get(row.id) ?? null, services.logger));
+  return toPage(rows, query.limit, (row) => [row.id], (row) => toOrderView(row, payments.get(row.id) ?? null, services.logger));
 }
 
 export async function listInstallments(services: Services, caller: Caller, id: string) {
   const order = await repo.findOrder(services.prisma, caller.distributorId, id);
   if (!order) throw notFound(`Order ${id}`);
   const rows = await installmentsOf(services.prisma, id);
-  return {
-    data: rows.map((r) => ({
-      installment_no: r.installmentNo,
-      due_date: r.dueDate.toISOString().slice(0, 10),
-      amount: decimalOrNull(r.amount),
-      units: decimalOrNull(r.units),
-      status: r.status,
-      order_id: r.childOrderId,
-    })),
-  };
+  return { data: rows.map(installmentView) };
 }
