@@ -13,14 +13,15 @@ import { findMandate } from "../mandates/mandates.repo.js";
 import { latestPaymentIds } from "../payments/payments.repo.js";
 import { cancelUnsentOrder, requestCancellation } from "./lifecycle.js";
 import { isRegistration, ORDER_TYPE } from "./order-types.js";
-import { exchangeViolations, mandateValidityViolations, targetViolations, type RuleViolation } from "./order-rules.js";
+import { exchangeViolations, mandateValidityViolations, targetViolations } from "./exchange-rules.js";
+import { accountViolations, holdingViolations, requestedQuantity, sameSchemeViolations, topUpViolations, type RuleViolation } from "./rules.js";
 import { todayInIndia } from "../../platform/lib/india-date.js";
 import { PlaceOrderRequest, type PlaceOrderInput } from "./orders.schemas.js";
 import * as repo from "./orders.repo.js";
 import type { OrderRow } from "./orders.repo.js";
 import { listInstallments as installmentsOf } from "./installments.repo.js";
 import { listOrders as listOrderRows } from "./orders-list.repo.js";
-import { readPlacementFacts, readPlacementScheme, type PlacementScheme } from "./placement.repo.js";
+import { readPlacementFacts, readPlacementScheme } from "./placement.repo.js";
 import type { OrderStatus } from "./order.states.js";
 import { installmentView, placedOrderView, toOrderView, type OrderView, type PlacedOrder } from "./views.js";
 
@@ -74,6 +75,7 @@ export async function placeOrderIn(
   const committed = input.client_ref ? await repo.findOrderByClientRef(tx, distributorId, input.client_ref) : null;
   if (committed) return { order: committed, created: false };
   const { account, schemeCode, mandateId, exchangeSchemeCode, toExchangeSchemeCode } = await checkOrderProposal(tx, distributorId, input);
+  const { amount, units } = requestedQuantity(input);
   const id = newId("ord");
   const dispatchJob = { payload: { order_id: id }, options: { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS } };
   // A concurrent placement of the same client_ref makes this insert wait for it and then skip, leaving
@@ -92,8 +94,8 @@ export async function placeOrderIn(
     exchangeSchemeCode,
     toExchangeSchemeCode,
     folioNo: input.folio_no,
-    amount: input.amount === undefined ? null : rupeesToDecimal(input.amount),
-    units: input.units === undefined ? null : input.units.toFixed(3),
+    amount: amount?.toFixed(2) ?? null,
+    units: units?.toFixed(3) ?? null,
     allUnits: input.all_units === true,
     bankAccountId: input.bank_account_id,
     mandateId,
@@ -152,18 +154,9 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
   const facts = await readPlacementFacts(tx, distributorId, input.investment_account_id, input.scheme_code ?? null);
   const account = facts.account;
   if (!account) throw notFound(`Investment account ${input.investment_account_id}`);
-  const violations: RuleViolation[] = [];
+  const violations: RuleViolation[] = accountViolations(input, account);
   const add = (path: string, reason: DetailReason, message: string) => violations.push({ path, reason, message });
 
-  if (input.investor_id && input.investor_id !== account.investorId) {
-    add("investor_id", "investor_mismatch", `is not the investor of ${account.id}: send that account's investor, or leave investor_id out`);
-  }
-  if (account.investor.status !== "REGISTERED") {
-    add("investment_account_id", "investor_not_registered", `the investor is ${account.investor.status}; orders need a REGISTERED investor (wait for investor.registered)`);
-  }
-  if (input.bank_account_id && !account.investor.bankAccounts.some((b) => b.id === input.bank_account_id)) {
-    add("bank_account_id", "bank_account_not_found", "is not a bank account of the investor: use an id from the investor's bank_accounts");
-  }
   if (input.mandate_id) {
     const named = await findMandate(tx, distributorId, input.mandate_id);
     const mandate = named?.investorId === account.investorId ? named : null;
@@ -182,8 +175,9 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
   let sipSchemeNamed = true;
   if (ORDER_TYPE[input.order_type].topsUpSip && input.sip?.sip_order_id) {
     const sip = await repo.findSipOfAccount(tx, account.id, input.sip.sip_order_id);
-    if (!sip || sip.status !== "ACCEPTED") {
-      add("sip.sip_order_id", "sip_not_active", sip ? `the SIP is ${sip.status}; only an ACCEPTED SIP or XSIP can be topped up` : "is not a SIP or XSIP of this investment account: name one of its ACCEPTED SIPs or XSIPs");
+    const refused = topUpViolations(sip);
+    if (!sip || refused.length > 0) {
+      violations.push(...refused);
       sipSchemeNamed = false;
     } else {
       schemeCode = sip.schemeCode;
@@ -200,41 +194,19 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
     violations.push(...resolved.violations);
     exchangeSchemeCode = resolved.code?.code ?? null;
     if (scheme && input.folio_no && ORDER_TYPE[input.order_type].checkedAgainstHolding) {
-      violations.push(...(await holdingViolations(tx, distributorId, input, scheme)));
+      violations.push(...holdingViolations(input, scheme, await folioUnits(tx, distributorId, input.folio_no, scheme.schemeCode)));
     }
   }
   const target = input.switch?.to_scheme_code ?? input.stp?.to_scheme_code;
   let toExchangeSchemeCode: string | null = null;
-  if (target) {
-    const path = input.switch ? "switch.to_scheme_code" : "stp.to_scheme_code";
-    if (target === schemeCode) add(path, "same_scheme", "must differ from scheme_code: name another scheme to move into");
-    else {
-      const resolved = targetViolations(input, await readPlacementScheme(tx, target), target, holdingMode, today);
-      violations.push(...resolved.violations);
-      toExchangeSchemeCode = resolved.code?.code ?? null;
-    }
+  const sameScheme = sameSchemeViolations(input, schemeCode);
+  violations.push(...sameScheme);
+  if (target && sameScheme.length === 0) {
+    const resolved = targetViolations(input, await readPlacementScheme(tx, target), target, holdingMode, today);
+    violations.push(...resolved.violations);
+    toExchangeSchemeCode = resolved.code?.code ?? null;
   }
   return { account, schemeCode, mandateId, exchangeSchemeCode, toExchangeSchemeCode, violations };
-}
-
-/**
- * Where the holdings know the folio (the registrars reported it under the caller's ARN), a redemption
- * or switch cannot take more than it holds: units directly, an amount at the scheme's latest NAV.
- * A folio the holdings do not know is left to the exchange and the registrar to judge.
- */
-async function holdingViolations(tx: DbOrTx, distributorId: string, input: PlaceOrderInput, scheme: Pick<PlacementScheme, "schemeCode" | "nav">): Promise<RuleViolation[]> {
-  const held = await folioUnits(tx, distributorId, input.folio_no!, scheme.schemeCode);
-  if (held === null) return [];
-  const folio = `folio ${input.folio_no} holds ${held.toFixed(3)} units of ${scheme.schemeCode}`;
-  if (held.isZero()) return [{ path: "folio_no", reason: "no_units_held", message: `${folio}: check the folio and the scheme` }];
-  if (input.units !== undefined && held.lessThan(input.units.toFixed(3))) {
-    return [{ path: "units", reason: "units_exceed_holding", message: `${folio}: ask for at most that, or all_units` }];
-  }
-  const worth = input.amount !== undefined && scheme.nav ? held.times(scheme.nav.toString()) : null;
-  if (worth && worth.lessThan(rupeesToDecimal(input.amount!))) {
-    return [{ path: "amount", reason: "amount_exceeds_holding", message: `${folio}, worth ${worth.toFixed(2)} at NAV ${scheme.nav!.toFixed(4)}: ask for at most that, or all_units` }];
-  }
-  return [];
 }
 
 export async function getOrder(services: Services, caller: Caller, id: string): Promise<OrderView> {
