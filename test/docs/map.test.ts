@@ -41,7 +41,7 @@ describe("README is a map", () => {
   });
 });
 
-/** A file name a comment gives (`orders/lifecycle.ts`, `src/app.ts`): some file of the repository must end so. */
+/** A file name a comment gives (`orders/order-moves.ts`, `src/app.ts`): some file of the repository must end so. */
 const FILE_IN_COMMENT = /(?<![\w./*-])((?:[\w.-]+\/)*[\w.-]+\.(?:ts|tsx))(?![\w/-])/g;
 
 function comments(source: string): string[] {
