@@ -84,8 +84,8 @@ describe("comments name files that exist", () => {
   });
 
   it("catches a stale name", () => {
-    const names = comments("// see pages/link-payment-page.tsx and orders/order-moves.ts\nconst a = 1;").flatMap((t) => [...t.matchAll(FILE_IN_COMMENT)].map((m) => m[1]!));
-    expect(names).toEqual(["pages/link-payment-page.tsx", "orders/order-moves.ts"]);
+    const names = comments("// see pages/link-payment-page.tsx and orders/lifecycle.ts\nconst a = 1;").flatMap((t) => [...t.matchAll(FILE_IN_COMMENT)].map((m) => m[1]!));
+    expect(names).toEqual(["pages/link-payment-page.tsx", "orders/lifecycle.ts"]);
     expect(names.filter((n) => !exists(n))).toEqual(["pages/link-payment-page.tsx"]);
   });
 });

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { HoldingMode } from "../../src/domains/investors/investor.states.js";
 import { Decimal } from "../../src/platform/lib/money.js";
 import { allowedFlag, chooseExchangeCode, exchangeModeOf, noCodeMessage, takesOrdersOn } from "../../src/domains/orders/exchange-code.js";
-import { exchangeViolations, mandateValidityViolations, targetViolations } from "../../src/domains/orders/order-rules.js";
-import type { PlacementCode, PlacementScheme, PlacementSipRule } from "../../src/domains/orders/orders.repo.js";
+import { exchangeViolations, mandateValidityViolations, targetViolations } from "../../src/domains/orders/exchange-rules.js";
+import type { PlacementCode, PlacementScheme, PlacementSipRule } from "../../src/domains/orders/placement.repo.js";
 import type { PlaceOrderInput } from "../../src/domains/orders/orders.schemas.js";
 import type { OrderType } from "../../src/domains/orders/order-types.js";
 

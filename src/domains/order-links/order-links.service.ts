@@ -17,10 +17,9 @@ import {
   findOrderById,
   getOrderById,
   parsePlacementRequest,
-  placedOrderView,
   placeOrderIn,
-  type PlacedOrder,
 } from "../orders/orders.service.js";
+import { placedOrderView, type PlacedOrder } from "../orders/views.js";
 import { paymentDetails } from "../payments/payment-details.js";
 import type { ReturnPageOf } from "../payments/return-page.js";
 import { createPayment, latestPaymentIds, latestPaymentOf } from "../payments/payments.service.js";

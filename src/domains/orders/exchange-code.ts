@@ -1,6 +1,6 @@
 import type { HoldingMode } from "../investors/investor.states.js";
 import type { OrderType } from "./order-types.js";
-import type { CodeCandidate } from "./orders.repo.js";
+import type { CodeCandidate } from "./placement.repo.js";
 
 /** The exchange's flag that allows an order type out of (or into, for `in`) a code. */
 export function allowedFlag(orderType: OrderType, side?: "from" | "into"): keyof Pick<CodeCandidate, "purchaseAllowed" | "redemptionAllowed" | "sipAllowed" | "stpAllowed" | "swpAllowed" | "switchAllowed"> {

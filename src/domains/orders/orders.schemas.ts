@@ -1,12 +1,12 @@
 import { z } from "zod";
-import type { DetailReason } from "../../platform/lib/errors.js";
-import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../../platform/lib/formats.js";
+import { atMostDecimals, ClientRef, IsoDate, Rupees, TodayOrLater } from "../../platform/lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
 import { describeAfter } from "../../platform/openapi/fields.js";
 import { ClientRefView, CreatedAt, InvestorIdView, PathId, ResourceId, state, stateFilter, UpdatedAt } from "../shared/fields.schemas.js";
-import { ORDER_TYPE, ORDER_TYPES, type DetailObject } from "./order-types.js";
+import { ORDER_TYPES } from "./order-types.js";
 import type { HoldingMode } from "../investors/investor.states.js";
 import { CANCELLATION_STATUSES, INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES, PURCHASE_TYPES } from "./order.states.js";
+import { typeRules } from "./rules.js";
 
 /** Said of the fields alike in the request and the answers (an order link's too). */
 export const AMOUNT = "Rupees, at most 2 decimals.";
@@ -35,7 +35,7 @@ const Units = z
   .number()
   .positive()
   .max(1e12)
-  .refine((v) => Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6, { message: "at most 3 decimals", params: { reason: "too_many_decimals" } });
+  .refine(atMostDecimals(3), { message: "at most 3 decimals", params: { reason: "too_many_decimals" } });
 
 const euin = {
   code: z
@@ -82,8 +82,6 @@ export const StoredOrderDetails = z.object({
 });
 export type StoredOrderDetails = z.infer<typeof StoredOrderDetails>;
 
-type Issue = { path: Array<string | number>; reason: DetailReason; message: string };
-
 /**
  * The fields of an order request. `startDate` is the one rule that depends on time: placement
  * wants start dates today or later; a proposal (an order link) is checked as a real date only, and
@@ -116,7 +114,7 @@ function orderRequestFields(startDate: z.ZodType<string>) {
   };
 }
 
-/** Adds the per-type rules (typeRules below) to an object schema holding the order request fields. */
+/** Adds the per-type rules (rules.ts typeRules) to an object schema holding the order request fields. */
 export function withTypeRules<T extends z.ZodType<PlaceOrderInput>>(schema: T) {
   return schema.superRefine((order, ctx) => {
     for (const issue of typeRules(order)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message, params: { reason: issue.reason } });
@@ -135,51 +133,6 @@ export const PlaceOrderRequest = withTypeRules(PlacementObject);
 export const OrderProposalObject = z.strictObject(orderRequestFields(IsoDate));
 
 export type PlaceOrderInput = z.infer<typeof PlacementObject>;
-
-const DETAIL_OBJECTS = ["sip", "stp", "switch", "swp"] as const satisfies readonly DetailObject[];
-
-/**
- * The per-type rules of the design, read from the order-type table: objects by type, required fields,
- * the quantity, and what a SIP's plan, a top-up and an additional purchase need.
- */
-function typeRules(order: PlaceOrderInput): Issue[] {
-  const issues: Issue[] = [];
-  const add = (path: Issue["path"], reason: DetailReason, message: string) => issues.push({ path, reason, message });
-  const type = order.order_type;
-  const traits = ORDER_TYPE[type];
-  const need = (field: keyof PlaceOrderInput) => {
-    if (order[field] === undefined) add([field], "required", `is required for ${type}`);
-  };
-  const forbid = (field: keyof PlaceOrderInput) => {
-    if (order[field] !== undefined && order[field] !== false) add([field], "field_not_allowed", `is not used by ${type}`);
-  };
-
-  for (const object of DETAIL_OBJECTS) {
-    if (order[object] !== undefined && traits.detailObject !== object) add([object], "field_not_allowed", `is not used by ${type}`);
-  }
-  if (!traits.topsUpSip) need("scheme_code");
-
-  for (const field of traits.required) need(field);
-  if (traits.quantity === "amount") {
-    forbid("units");
-    forbid("all_units");
-  } else {
-    const allowAll = traits.quantity === "amount_units_or_all";
-    const given = [order.amount !== undefined, order.units !== undefined, allowAll && order.all_units === true].filter(Boolean).length;
-    if (given !== 1) add([], "rule_violated", `${type} needs exactly one of amount, units${allowAll ? " or all_units: true" : ""}`);
-    if (!allowAll) forbid("all_units");
-  }
-  if (traits.amountRule === "purchase" && order.purchase_type === "ADDITIONAL") need("folio_no");
-  if (traits.sip) {
-    for (const field of ["frequency", "start_date", "installments", "installment_day"] as const) {
-      if (order.sip && order.sip[field] === undefined) add(["sip", field], "required", `is required for ${type}`);
-    }
-    if (order.sip?.sip_order_id) add(["sip", "sip_order_id"], "field_not_allowed", `is only for SIP_TOPUP`);
-  }
-  if (traits.mandate === "required") need("mandate_id");
-  if (traits.topsUpSip && !order.sip?.sip_order_id) add(["sip", "sip_order_id"], "required", "is required for SIP_TOPUP");
-  return issues;
-}
 
 export const OrderStatus = z.enum(ORDER_STATUSES);
 

@@ -2,9 +2,8 @@ import type { DbOrTx } from "../../platform/db/client.js";
 import { bodyHash, idempotent, type Stored } from "../../platform/idempotency/idempotency.js";
 import { enqueue, jobToAdd } from "../shared/jobs/enqueue.js";
 import { AppError, notFound, validationError, type DetailReason } from "../../platform/lib/errors.js";
-import type { Log } from "../../platform/lib/logger.js";
 import { issuesToDetails, readCursor, toPage } from "../../platform/lib/zod.js";
-import { decimalOrNull, rupeesToDecimal } from "../../platform/lib/formats.js";
+import { rupeesToDecimal } from "../../platform/lib/formats.js";
 import { newId } from "../../platform/lib/ids.js";
 import { maskFreeText } from "../../platform/lib/mask.js";
 import type { Caller } from "../shared/caller.js";
@@ -12,15 +11,19 @@ import type { Services } from "../shared/services.js";
 import { folioUnits } from "../holdings/holdings.service.js";
 import { mandateForDebit } from "../mandates/mandates.service.js";
 import { latestPaymentIds } from "../payments/payments.repo.js";
-import { orderedView } from "./order-details.js";
-import { cancelUnsentOrder } from "./order-moves.js";
-import { isRegistration, ORDER_TYPE, orderTypesWhere } from "./order-types.js";
-import { exchangeViolations, mandateValidityViolations, targetViolations, type RuleViolation } from "./order-rules.js";
+import { cancelUnsentOrder, requestCancellation } from "./lifecycle.js";
+import { isRegistration, ORDER_TYPE } from "./order-types.js";
+import { exchangeViolations, mandateValidityViolations, targetViolations } from "./exchange-rules.js";
+import { accountViolations, holdingViolations, requestedQuantity, sameSchemeViolations, topUpViolations, type RuleViolation } from "./rules.js";
 import { todayInIndia } from "../../platform/lib/india-date.js";
 import { PlaceOrderRequest, type PlaceOrderInput } from "./orders.schemas.js";
 import * as repo from "./orders.repo.js";
-import type { OrderRow, PlacementScheme } from "./orders.repo.js";
+import type { OrderRow } from "./orders.repo.js";
+import { listInstallments as installmentsOf } from "./installments.repo.js";
+import { listOrders as listOrderRows } from "./orders-list.repo.js";
+import { readPlacementFacts, readPlacementScheme } from "./placement.repo.js";
 import type { OrderStatus } from "./order.states.js";
+import { installmentView, placedOrderView, toOrderView, type OrderView, type PlacedOrder } from "./views.js";
 
 const SCOPE_PLACE = "POST /api/orders/v1/";
 /** Dispatch attempts before a transport failure ends the order in FAILED. */
@@ -40,7 +43,7 @@ export async function placeOrder(
   const requestHash = bodyHash(input);
   const place = async (db: DbOrTx): Promise<Stored<PlacedOrder>> => {
     const { order, created } = await placeOrderIn(db, caller.distributorId, input, requestHash);
-    return created ? { status: 201, body: placed(order) } : repeatOf(order, requestHash);
+    return created ? { status: 201, body: placedOrderView(order) } : repeatOf(order, requestHash);
   };
   // Without an Idempotency-Key nothing needs a transaction: the reads lock nothing (in a READ COMMITTED
   // transaction each sees what was committed when it ran, as here) and the order with its job is one statement.
@@ -54,7 +57,7 @@ export async function placeOrder(
 /**
  * The core of placement, inside the caller's transaction (an order link's confirm, a keyed placement) or
  * on its own: every rule checked now, then the PENDING order and its dispatch job written by one
- * statement (orders.repo insertOrderWithJob), so they commit together either way. `created` is false
+ * statement (orders.repo.ts insertOrder), so they commit together either way. `created` is false
  * when the distributor's client_ref already holds an order (committed before, or concurrently by a
  * transaction this one waited for); that order is answered and nothing is written.
  */
@@ -69,11 +72,12 @@ export async function placeOrderIn(
   const committed = input.client_ref ? await repo.findOrderByClientRef(tx, distributorId, input.client_ref) : null;
   if (committed) return { order: committed, created: false };
   const { account, schemeCode, mandateId, exchangeSchemeCode, toExchangeSchemeCode } = await checkOrderProposal(tx, distributorId, input);
+  const { amount, units } = requestedQuantity(input);
   const id = newId("ord");
   const dispatchJob = { payload: { order_id: id }, options: { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS } };
   // A concurrent placement of the same client_ref makes this insert wait for it and then skip, leaving
   // the transaction usable: the winner, committed by then, is read through this same transaction.
-  const inserted = await repo.insertOrderWithJob(tx, {
+  const inserted = await repo.insertOrder(tx, {
     id,
     distributorId,
     investorId: account.investorId,
@@ -87,8 +91,8 @@ export async function placeOrderIn(
     exchangeSchemeCode,
     toExchangeSchemeCode,
     folioNo: input.folio_no,
-    amount: input.amount === undefined ? null : rupeesToDecimal(input.amount),
-    units: input.units === undefined ? null : input.units.toFixed(3),
+    amount: amount?.toFixed(2) ?? null,
+    units: units?.toFixed(3) ?? null,
     allUnits: input.all_units === true,
     bankAccountId: input.bank_account_id,
     mandateId,
@@ -114,7 +118,7 @@ function repeatOf(existing: OrderRow, requestHash: string): Stored<PlacedOrder> 
   if (existing.requestHash !== requestHash) {
     throw new AppError("CONFLICT", `client_ref ${existing.clientRef} is already used by order ${existing.id} with a different body`);
   }
-  return { status: 201, body: placed(existing) };
+  return { status: 201, body: placedOrderView(existing) };
 }
 
 /**
@@ -144,21 +148,12 @@ export function parsePlacementRequest(proposal: unknown): PlaceOrderInput {
 }
 
 async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderInput) {
-  const facts = await repo.readPlacementFacts(tx, distributorId, input.investment_account_id, input.scheme_code ?? null);
+  const facts = await readPlacementFacts(tx, distributorId, input.investment_account_id, input.scheme_code ?? null);
   const account = facts.account;
   if (!account) throw notFound(`Investment account ${input.investment_account_id}`);
-  const violations: RuleViolation[] = [];
+  const violations: RuleViolation[] = accountViolations(input, account);
   const add = (path: string, reason: DetailReason, message: string) => violations.push({ path, reason, message });
 
-  if (input.investor_id && input.investor_id !== account.investorId) {
-    add("investor_id", "investor_mismatch", `is not the investor of ${account.id}: send that account's investor, or leave investor_id out`);
-  }
-  if (account.investor.status !== "REGISTERED") {
-    add("investment_account_id", "investor_not_registered", `the investor is ${account.investor.status}; orders need a REGISTERED investor (wait for investor.registered)`);
-  }
-  if (input.bank_account_id && !account.investor.bankAccounts.some((b) => b.id === input.bank_account_id)) {
-    add("bank_account_id", "bank_account_not_found", "is not a bank account of the investor: use an id from the investor's bank_accounts");
-  }
   if (input.mandate_id) {
     const amount = input.amount === undefined ? null : rupeesToDecimal(input.amount);
     const use = await mandateForDebit(tx, { distributorId, mandateId: input.mandate_id, investorId: account.investorId, amount }, "order");
@@ -171,8 +166,9 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
   let sipSchemeNamed = true;
   if (ORDER_TYPE[input.order_type].topsUpSip && input.sip?.sip_order_id) {
     const sip = await repo.findSipOfAccount(tx, account.id, input.sip.sip_order_id);
-    if (!sip || sip.status !== "ACCEPTED") {
-      add("sip.sip_order_id", "sip_not_active", sip ? `the SIP is ${sip.status}; only an ACCEPTED SIP or XSIP can be topped up` : "is not a SIP or XSIP of this investment account: name one of its ACCEPTED SIPs or XSIPs");
+    const refused = topUpViolations(sip);
+    if (!sip || refused.length > 0) {
+      violations.push(...refused);
       sipSchemeNamed = false;
     } else {
       schemeCode = sip.schemeCode;
@@ -184,118 +180,32 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
   const today = todayInIndia();
   let exchangeSchemeCode: string | null = null;
   if (schemeCode && sipSchemeNamed) {
-    const scheme = schemeCode === input.scheme_code ? facts.scheme : await repo.readPlacementScheme(tx, schemeCode);
+    const scheme = schemeCode === input.scheme_code ? facts.scheme : await readPlacementScheme(tx, schemeCode);
     const resolved = exchangeViolations({ ...input, scheme_code: schemeCode }, scheme, holdingMode, today);
     violations.push(...resolved.violations);
     exchangeSchemeCode = resolved.code?.code ?? null;
     if (scheme && input.folio_no && ORDER_TYPE[input.order_type].checkedAgainstHolding) {
-      violations.push(...(await holdingViolations(tx, distributorId, input, scheme)));
+      violations.push(...holdingViolations(input, scheme, await folioUnits(tx, distributorId, input.folio_no, scheme.schemeCode)));
     }
   }
   const target = input.switch?.to_scheme_code ?? input.stp?.to_scheme_code;
   let toExchangeSchemeCode: string | null = null;
-  if (target) {
-    const path = input.switch ? "switch.to_scheme_code" : "stp.to_scheme_code";
-    if (target === schemeCode) add(path, "same_scheme", "must differ from scheme_code: name another scheme to move into");
-    else {
-      const resolved = targetViolations(input, await repo.readPlacementScheme(tx, target), target, holdingMode, today);
-      violations.push(...resolved.violations);
-      toExchangeSchemeCode = resolved.code?.code ?? null;
-    }
+  const sameScheme = sameSchemeViolations(input, schemeCode);
+  violations.push(...sameScheme);
+  if (target && sameScheme.length === 0) {
+    const resolved = targetViolations(input, await readPlacementScheme(tx, target), target, holdingMode, today);
+    violations.push(...resolved.violations);
+    toExchangeSchemeCode = resolved.code?.code ?? null;
   }
   return { account, schemeCode, mandateId, exchangeSchemeCode, toExchangeSchemeCode, violations };
-}
-
-/**
- * Where the holdings know the folio (the registrars reported it under the caller's ARN), a redemption
- * or switch cannot take more than it holds: units directly, an amount at the scheme's latest NAV.
- * A folio the holdings do not know is left to the exchange and the registrar to judge.
- */
-async function holdingViolations(tx: DbOrTx, distributorId: string, input: PlaceOrderInput, scheme: Pick<PlacementScheme, "schemeCode" | "nav">): Promise<RuleViolation[]> {
-  const held = await folioUnits(tx, distributorId, input.folio_no!, scheme.schemeCode);
-  if (held === null) return [];
-  const folio = `folio ${input.folio_no} holds ${held.toFixed(3)} units of ${scheme.schemeCode}`;
-  if (held.isZero()) return [{ path: "folio_no", reason: "no_units_held", message: `${folio}: check the folio and the scheme` }];
-  if (input.units !== undefined && held.lessThan(input.units.toFixed(3))) {
-    return [{ path: "units", reason: "units_exceed_holding", message: `${folio}: ask for at most that, or all_units` }];
-  }
-  const worth = input.amount !== undefined && scheme.nav ? held.times(scheme.nav.toString()) : null;
-  if (worth && worth.lessThan(rupeesToDecimal(input.amount!))) {
-    return [{ path: "amount", reason: "amount_exceeds_holding", message: `${folio}, worth ${worth.toFixed(2)} at NAV ${scheme.nav!.toFixed(4)}: ask for at most that, or all_units` }];
-  }
-  return [];
 }
 
 export async function getOrder(services: Services, caller: Caller, id: string): Promise<OrderView> {
   const row = await repo.findOrder(services.prisma, caller.distributorId, id);
   if (!row) throw notFound(`Order ${id}`);
   const payments = await latestPaymentIds(services.prisma, [id]);
-  return toView(row, payments.get(id) ?? null, services.logger);
+  return toOrderView(row, payments.get(id) ?? null, services.logger);
 }
-
-export type PlacedOrder = ReturnType<typeof placed>;
-
-/** The placement answer of an order: id, client_ref, created_at, order_type, status. */
-export const placedOrderView = (row: OrderRow): PlacedOrder => placed(row);
-export type OrderView = ReturnType<typeof toView>;
-
-function placed(row: OrderRow) {
-  return {
-    id: row.id,
-    client_ref: row.clientRef,
-    created_at: row.createdAt.toISOString(),
-    order_type: row.orderType,
-    status: row.status,
-  };
-}
-
-function toView(row: OrderRow, paymentId: string | null, log: Log) {
-  return {
-    ...placed(row),
-    payment_status: row.paymentStatus,
-    payment_id: paymentId,
-    investor_id: row.investorId,
-    investment_account_id: row.investmentAccountId,
-    scheme_code: row.schemeCode,
-    exchange_scheme_code: row.exchangeSchemeCode,
-    purchase_type: row.purchaseType,
-    holding_mode: row.holdingMode,
-    folio_no: row.folioNo,
-    amount: decimalOrNull(row.amount),
-    units: row.status === "ALLOTTED" ? decimalOrNull(row.allottedUnits) : decimalOrNull(row.units),
-    all_units: row.allUnits,
-    mandate_id: row.mandateId,
-    remarks: row.remarks,
-    exchange_order_number: row.exchangeOrderNumber,
-    provider_remark: row.providerRemark,
-    failure_code: row.failureCode,
-    nav: decimalOrNull(row.nav),
-    allotted_amount: decimalOrNull(row.allottedAmount),
-    allotment_date: row.allotmentDate ? row.allotmentDate.toISOString().slice(0, 10) : null,
-    nav_date_expected: row.navDateExpected ? row.navDateExpected.toISOString().slice(0, 10) : null,
-    parent_order_id: row.parentOrderId,
-    installment_no: row.installmentNo,
-    cancellation: row.cancellationStatus
-      ? { requested_at: row.cancellationRequestedAt?.toISOString() ?? null, status: row.cancellationStatus, remark: row.cancellationRemark }
-      : null,
-    bank_account_id: row.bankAccountId,
-    sub_broker_arn: row.subBrokerArn,
-    ...withTargetCodes(orderedView(row, log), row.toExchangeSchemeCode),
-    updated_at: row.updatedAt.toISOString(),
-  };
-}
-
-/** A switch's or STP's target with the exchange code chosen for it at placement. */
-function withTargetCodes(view: ReturnType<typeof orderedView>, toExchangeSchemeCode: string | null) {
-  return {
-    ...view,
-    switch: view.switch && { ...view.switch, to_exchange_scheme_code: toExchangeSchemeCode },
-    stp: view.stp && { ...view.stp, to_exchange_scheme_code: toExchangeSchemeCode },
-  };
-}
-
-/** The types whose registrations the exchange cancels (SIP, XSIP, STP, SWP). */
-const CANCELLABLE_REGISTRATIONS = orderTypesWhere((type) => type.installments !== null);
 
 /**
  * Cancels only what the exchange honours (bse-starmf-orders.md section 5). A PENDING order the exchange has
@@ -323,10 +233,7 @@ export async function cancelOrder(services: Services, caller: Caller, id: string
     }
     if (row.status !== "ACCEPTED" || !isRegistration(row)) throw cancelRefusal(row);
     if (row.cancellationStatus === "PENDING") return;
-    if (await repo.askCancellation(tx, id, CANCELLABLE_REGISTRATIONS, new Date())) {
-      await enqueue(tx, "orders__cancel_at_exchange", { order_id: id }, { jobKey: `orders__cancel_at_exchange:${id}` });
-      return;
-    }
+    if (await requestCancellation(tx, id)) return;
     row = await repo.getOrderById(tx, id);
     if (row.status !== "ACCEPTED" || row.cancellationStatus !== "PENDING") throw cancelRefusal(row);
   });
@@ -347,25 +254,16 @@ export async function listOrders(
   query: { status?: OrderStatus; investor_id?: string; limit: number; cursor?: string },
 ): Promise<{ data: OrderView[]; next_cursor: string | null }> {
   const afterId = readCursor(query.cursor, 1)?.[0];
-  const rows = await repo.listOrders(services.prisma, { distributorId: caller.distributorId, status: query.status, investorId: query.investor_id, afterId, limit: query.limit });
+  const rows = await listOrderRows(services.prisma, { distributorId: caller.distributorId, status: query.status, investorId: query.investor_id, afterId, limit: query.limit });
   const payments = await latestPaymentIds(services.prisma, rows.map((r) => r.id));
-  return toPage(rows, query.limit, (row) => [row.id], (row) => toView(row, payments.get(row.id) ?? null, services.logger));
+  return toPage(rows, query.limit, (row) => [row.id], (row) => toOrderView(row, payments.get(row.id) ?? null, services.logger));
 }
 
 export async function listInstallments(services: Services, caller: Caller, id: string) {
   const order = await repo.findOrder(services.prisma, caller.distributorId, id);
   if (!order) throw notFound(`Order ${id}`);
-  const rows = await repo.listInstallments(services.prisma, id);
-  return {
-    data: rows.map((r) => ({
-      installment_no: r.installmentNo,
-      due_date: r.dueDate.toISOString().slice(0, 10),
-      amount: decimalOrNull(r.amount),
-      units: decimalOrNull(r.units),
-      status: r.status,
-      order_id: r.childOrderId,
-    })),
-  };
+  const rows = await installmentsOf(services.prisma, id);
+  return { data: rows.map(installmentView) };
 }
 
 /** Orders as other domains read them (order links: the order a link placed, a client_ref already taken). */

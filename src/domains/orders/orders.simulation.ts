@@ -6,7 +6,7 @@ import { todayInIndia } from "../../platform/lib/india-date.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
 import { amountFor, Decimal, unitsFor } from "../../platform/lib/money.js";
-import { allotOrder, applyPlacement, markDispatchFailed, refuseCancellation } from "./order-moves.js";
+import { allotOrder, applyPlacement, markDispatchFailed, refuseCancellation } from "./lifecycle.js";
 import { isRegistration } from "./order-types.js";
 import { findOrder } from "./orders.repo.js";
 import { createNextInstallment } from "./schedule.js";

@@ -7,8 +7,8 @@ import { createPayment } from "../payments/payments.service.js";
 import { recordNavDateExpected } from "./nav-date-expected.js";
 import { orderDetails } from "./order-details.js";
 import { orderType } from "./order-types.js";
-import * as repo from "./orders.repo.js";
-import type { InstallmentRow, OrderRow } from "./orders.repo.js";
+import { cancelScheduledInstallments, claimInstallment, dueInstallments, insertInstallments, lockRegistration, nextScheduledInstallment, type InstallmentRow } from "./installments.repo.js";
+import { insertOrder, type OrderRow } from "./orders.repo.js";
 
 type Frequency = "MONTHLY" | "QUARTERLY" | "WEEKLY";
 
@@ -62,7 +62,7 @@ function planOf(order: OrderRow, log?: Pick<Log, "warn">): Plan | null {
 export async function scheduleInstallments(tx: Tx, order: OrderRow): Promise<void> {
   const plan = planOf(order);
   if (!plan) return;
-  await repo.insertInstallments(
+  await insertInstallments(
     tx,
     installmentDates(plan).map((dueDate, i) => ({
       orderId: order.id,
@@ -76,7 +76,7 @@ export async function scheduleInstallments(tx: Tx, order: OrderRow): Promise<voi
 
 /** A registration that ends (cancelled, rejected) stops: its future installments are cancelled. */
 export async function cancelSchedule(tx: Tx, orderId: string): Promise<void> {
-  await repo.cancelScheduledInstallments(tx, orderId);
+  await cancelScheduledInstallments(tx, orderId);
 }
 
 const INSTALLMENT_BATCH = 200;
@@ -93,7 +93,7 @@ const LIVE_REGISTRATION = new Set(["ACCEPTED", "ALLOTTED"]);
 export async function createDueInstallments(db: Db, today: string, log?: Pick<Log, "warn">): Promise<number> {
   let created = 0;
   for (;;) {
-    const due = await repo.dueInstallments(db, new Date(`${today}T00:00:00Z`), INSTALLMENT_BATCH);
+    const due = await dueInstallments(db, new Date(`${today}T00:00:00Z`), INSTALLMENT_BATCH);
     if (due.length === 0) return created;
     for (const row of due) {
       const child = await createChild(db, row, log);
@@ -109,7 +109,7 @@ export async function createDueInstallments(db: Db, today: string, log?: Pick<Lo
  */
 export async function createNextInstallment(db: Db, orderId: string, log?: Pick<Log, "warn">): Promise<{ childId: string; installmentNo: number; installments: number | undefined } | null> {
   for (;;) {
-    const next = await repo.nextScheduledInstallment(db, orderId);
+    const next = await nextScheduledInstallment(db, orderId);
     if (!next) return null;
     const created = await createChild(db, next, log);
     if (created === "held") return null;
@@ -124,18 +124,18 @@ const HELD_BY_CANCELLATION = new Set(["PENDING", "CONFIRMED"]);
 async function createChild(db: Db, row: InstallmentRow, log?: Pick<Log, "warn">): Promise<{ childId: string; installments: number | undefined } | "held" | null> {
   const calendar = await exchangeCalendar(db);
   return db.$transaction(async (tx) => {
-    const parent = await repo.lockRegistration(tx, row.orderId);
+    const parent = await lockRegistration(tx, row.orderId);
     if (!LIVE_REGISTRATION.has(parent.status)) {
-      await repo.cancelScheduledInstallments(tx, row.orderId, row.installmentNo);
+      await cancelScheduledInstallments(tx, row.orderId, row.installmentNo);
       return null;
     }
     if (parent.cancellationStatus && HELD_BY_CANCELLATION.has(parent.cancellationStatus)) return "held";
     const childId = newId("ord");
-    if (!(await repo.claimInstallment(tx, row.orderId, row.installmentNo, childId))) return null;
+    if (!(await claimInstallment(tx, row.orderId, row.installmentNo, childId))) return null;
     const terms = orderType(parent.orderType).installments;
     if (!terms) throw new Error(`Order ${parent.id} is a ${parent.orderType}, which has no installments`);
     const total = planOf(parent, log)?.installments;
-    const child = await repo.insertOrder(tx, {
+    const inserted = await insertOrder(tx, {
       id: childId,
       distributorId: parent.distributorId,
       investorId: parent.investorId,
@@ -160,7 +160,8 @@ async function createChild(db: Db, row: InstallmentRow, log?: Pick<Log, "warn">)
       requestHash: parent.requestHash,
     });
     // A child has no client_ref, so nothing can take its place.
-    if (!child) throw new Error(`Installment order ${childId} was not inserted`);
+    if (!inserted) throw new Error(`Installment order ${childId} was not inserted`);
+    const child = inserted.order;
     await recordEvent(tx, {
       distributorId: child.distributorId,
       resourceType: "order",

@@ -1,6 +1,6 @@
 import { ExchangeUnavailableError } from "../../../integrations/exchange/port.js";
 import type { TaskHandler } from "../../shared/jobs/task.js";
-import { confirmCancellation, refuseCancellation } from "../order-moves.js";
+import { confirmCancellation, refuseCancellation } from "../lifecycle.js";
 import { findOrderById } from "../orders.repo.js";
 
 /**

@@ -1,8 +1,8 @@
 import type { OrderPlacement } from "../../../integrations/exchange/port.js";
 import { enqueue } from "../../shared/jobs/enqueue.js";
 import type { TaskContext } from "../../shared/jobs/task.js";
-import { applyPlacement, markDispatchFailed } from "../order-moves.js";
-import { undispatchedOrders } from "../orders.repo.js";
+import { applyPlacement, markDispatchFailed } from "../lifecycle.js";
+import { undispatchedOrders } from "../orders-list.repo.js";
 import { DISPATCH_ATTEMPTS } from "../orders.service.js";
 
 /** A dispatch job locked longer than this is not running any more (a dispatch takes seconds). */

@@ -8,7 +8,7 @@ import { decryptDetails } from "../../investors/investors.service.js";
 import { findMandateById } from "../../mandates/mandates.repo.js";
 import { orderDetails, targetSchemeCode } from "../order-details.js";
 import type { StoredOrderDetails } from "../orders.schemas.js";
-import { applyPlacements, markDispatchFailed } from "../order-moves.js";
+import { applyPlacements, markDispatchFailed } from "../lifecycle.js";
 import { claimForDispatch, findOrdersByIds, releaseDispatchClaim, type OrderRow } from "../orders.repo.js";
 
 /** The longest retry delay a dispatch job waits out itself (the sandbox asks for 500 ms). */

@@ -2,10 +2,11 @@ import type { AllotmentReport } from "../../../integrations/exchange/port.js";
 import type { TaskHandler } from "../../shared/jobs/task.js";
 import { errorSummary } from "../../../platform/lib/logger.js";
 import { Decimal } from "../../../platform/lib/money.js";
-import { allotOrder, applyPlacement, rejectAccepted } from "../order-moves.js";
+import { allotOrder, applyPlacement, rejectAccepted } from "../lifecycle.js";
 import { isRegistration } from "../order-types.js";
 import { recoverUndispatchedOrders } from "./dispatch-recovery.js";
-import { installmentsAwaitingExchangeNumber, ordersAtExchange, setInstallmentExchangeNumber } from "../orders.repo.js";
+import { setInstallmentExchangeNumber } from "../orders.repo.js";
+import { installmentsAwaitingExchangeNumber, ordersAtExchange } from "../orders-list.repo.js";
 import { getUccCode } from "../../investors/investors.repo.js";
 import type { TaskContext } from "../../shared/jobs/task.js";
 

@@ -1,16 +1,18 @@
-import type { ErrorDetail } from "../../platform/lib/errors.js";
 import { ORDER_TYPE } from "./order-types.js";
 import type { PlaceOrderInput } from "./orders.schemas.js";
-import type { PlacementCode, PlacementScheme, PlacementSipRule } from "./orders.repo.js";
+import type { PlacementCode, PlacementScheme, PlacementSipRule } from "./placement.repo.js";
 import type { DetailReason } from "../../platform/lib/errors.js";
 import type { HoldingMode } from "../investors/investor.states.js";
-import { rupeesToDecimal } from "../../platform/lib/formats.js";
-import { Decimal } from "../../platform/lib/money.js";
+import type { Decimal } from "../../platform/lib/money.js";
 import { allowedFlag, chooseExchangeCode, noCodeMessage } from "./exchange-code.js";
+import { requestedQuantity, type RuleViolation } from "./rules.js";
 import { installmentDates } from "./schedule.js";
 
-/** A violated rule: the field, a closed reason code, and a sentence. */
-export type RuleViolation = ErrorDetail;
+/**
+ * The exchange's placement rules on the scheme's codes (exchange-masters.md), the part of the placement rules
+ * (rules.ts) that npm run mutate:exchange-rules mutates: the code an order names, its flags and limits, the
+ * SIP master's rows, a target's code, and an XSIP's dates within its mandate.
+ */
 
 export const schemeNotFound = (code: string | undefined) => `no scheme ${code} in the scheme master: find its code with GET /api/masters/v1/schemes`;
 export const notAllowed = (code: string, what: string, flag: string) => `exchange code ${code} does not accept ${what}: choose a scheme whose exchange code has ${flag}`;
@@ -51,7 +53,7 @@ export function exchangeViolations(
     out.push({ path: "scheme_code", reason: refusal.reason, message: notAllowed(code.code, refusal.what, refusal.flag) });
   }
   const traits = ORDER_TYPE[order.order_type];
-  const amount = order.amount === undefined ? null : new Decimal(rupeesToDecimal(order.amount));
+  const { amount, units } = requestedQuantity(order);
   const rule = traits.amountRule;
   if (rule === "purchase" && amount) {
     const additional = order.purchase_type === "ADDITIONAL" || traits.topsUpSip;
@@ -60,8 +62,8 @@ export function exchangeViolations(
   }
   if (rule === "redemption" && !order.all_units) {
     if (amount) out.push(...limitViolations(amountPath, amount, { minimum: code.minRedemptionAmount, maximum: code.maxRedemptionAmount, multiple: code.redemptionAmountMultiple }, `exchange code ${code.code}`, "amount"));
-    if (order.units !== undefined) {
-      out.push(...limitViolations("units", new Decimal(order.units.toFixed(3)), { minimum: code.minRedemptionUnits, maximum: code.maxRedemptionUnits, multiple: code.redemptionUnitsMultiple }, `exchange code ${code.code}`, "units"));
+    if (units) {
+      out.push(...limitViolations("units", units, { minimum: code.minRedemptionUnits, maximum: code.maxRedemptionUnits, multiple: code.redemptionUnitsMultiple }, `exchange code ${code.code}`, "units"));
     }
   }
   if (rule === "sip" || rule === "transfer") {

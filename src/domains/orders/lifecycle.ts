@@ -2,6 +2,7 @@ import type { Db, Tx } from "../../platform/db/client.js";
 import { recordEvent, recordEvents, type EventInput } from "../events/events.repo.js";
 import type { OrderPlacement } from "../../integrations/exchange/port.js";
 import { maskFreeText } from "../../platform/lib/mask.js";
+import { enqueue } from "../shared/jobs/enqueue.js";
 import { createPayment, refundCapturedPayments } from "../payments/payments.service.js";
 import type { Decimal } from "../../platform/lib/money.js";
 import { exchangeCalendar } from "../masters/exchange-calendar.js";
@@ -14,12 +15,13 @@ import { cancelSchedule, scheduleInstallments } from "./schedule.js";
 
 /**
  * Every move of an order's state table after placement, each in one transaction with its event and
- * the work it causes (payments, installment schedule, refunds). A move is conditional on the state it
- * starts from, so a move applied twice (a retried job, a simulation racing a status sync) happens once.
- * The exchange's remarks are free text: they are stored (and put in events) with PANs masked.
+ * the work it causes (payments, installment schedule, refunds, the cancellation job): the only caller of
+ * orders.repo.ts's status moves. A move is conditional on the state it starts from, so a move applied twice
+ * (a retried job, a simulation racing a status sync) happens once. The exchange's remarks are free text:
+ * they are stored (and put in events) with PANs masked.
  */
 
-/** The types whose registrations have installments and are never allotted themselves. */
+/** The types whose registrations have installments: never allotted themselves, cancelled at the exchange. */
 const REGISTRATION_TYPES = orderTypesWhere((type) => type.installments !== null);
 
 /**
@@ -148,6 +150,17 @@ export async function rejectAccepted(db: Db, orderId: string, exchangeRemark: st
 export async function cancelUnsentOrder(tx: Tx, order: Pick<OrderRow, "id" | "distributorId">): Promise<boolean> {
   if (!(await repo.cancelUnsent(tx, order.id))) return false;
   await recordCancelled(tx, order.distributorId, order.id);
+  return true;
+}
+
+/**
+ * An ACCEPTED registration's cancellation asked of the exchange (never asked, or refused before): cancellation
+ * PENDING with the job `orders__cancel_at_exchange`, in the caller's transaction. The order stays ACCEPTED, so
+ * there is no event yet. False when it is not such a registration any more, or its cancellation is already asked.
+ */
+export async function requestCancellation(tx: Tx, orderId: string): Promise<boolean> {
+  if (!(await repo.askCancellation(tx, orderId, REGISTRATION_TYPES, new Date()))) return false;
+  await enqueue(tx, "orders__cancel_at_exchange", { order_id: orderId }, { jobKey: `orders__cancel_at_exchange:${orderId}` });
   return true;
 }
 

@@ -1,0 +1,80 @@
+import type { DbOrTx } from "../../platform/db/client.js";
+import type { OrderStatus } from "./order.states.js";
+import { orderStatus, orderTypeOf, toOrderRow, type OrderRow } from "./orders.repo.js";
+
+/** Orders read in pages and batches: the distributor's list, and the scans of the status sync and the dispatch recovery. */
+
+export async function listOrders(
+  db: DbOrTx,
+  filter: { distributorId: string; status?: OrderStatus; investorId?: string; afterId?: string; limit: number },
+): Promise<OrderRow[]> {
+  const rows = await db.order.findMany({
+    where: {
+      distributorId: filter.distributorId,
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.investorId ? { investorId: filter.investorId } : {}),
+      ...(filter.afterId ? { id: { lt: filter.afterId } } : {}),
+    },
+    orderBy: { id: "desc" },
+    take: filter.limit + 1,
+  });
+  return rows.map(toOrderRow);
+}
+
+/** Orders the exchange has (a number) and may still move: PENDING (held) or ACCEPTED, in id order. */
+export async function ordersAtExchange(db: DbOrTx, afterId: string, limit: number) {
+  const rows = await db.order.findMany({
+    where: { status: { in: ["PENDING", "ACCEPTED"] }, exchangeOrderNumber: { not: null }, id: { gt: afterId } },
+    select: { id: true, status: true, exchangeOrderNumber: true, orderType: true, parentOrderId: true },
+    orderBy: { id: "asc" },
+    take: limit,
+  });
+  return rows.map((row) => ({ ...row, orderType: orderTypeOf(row.orderType), status: orderStatus(row.status) }));
+}
+
+export interface UndispatchedOrder {
+  id: string;
+  /** The dispatch job's attempts so far and its limit; null when no job exists. */
+  attempts: number | null;
+  max_attempts: number | null;
+  locked: boolean | null;
+  /** Locked for longer than the given minutes. */
+  stuck: boolean | null;
+}
+
+/** PENDING orders without an exchange number, in id order, each with the state of its dispatch job. */
+export async function undispatchedOrders(db: DbOrTx, afterId: string, stuckAfterMinutes: number, limit: number): Promise<UndispatchedOrder[]> {
+  return db.$queryRawUnsafe<UndispatchedOrder[]>(
+    `SELECT o.id, j.attempts, j.max_attempts, j.locked_at IS NOT NULL AS locked,
+            j.locked_at < now() - make_interval(mins => $2) AS stuck
+       FROM orders o
+       LEFT JOIN graphile_worker.jobs j ON j.key = 'orders__dispatch:' || o.id
+      WHERE o.status = 'PENDING' AND o.exchange_order_number IS NULL AND o.id > $1
+      ORDER BY o.id
+      LIMIT $3`,
+    afterId,
+    stuckAfterMinutes,
+    limit,
+  );
+}
+
+/**
+ * ACCEPTED installment orders still carrying the number the schedule gave them (the registration's number,
+ * a dash and the installment number), with their due date: the ones whose exchange order is not matched yet.
+ */
+export async function installmentsAwaitingExchangeNumber(db: DbOrTx, limit: number) {
+  const rows = await db.$queryRawUnsafe<Array<{ id: string; parent_order_id: string; investor_id: string; order_type: string; installment_no: number; due_date: Date; exchange_order_number: string }>>(
+    `SELECT c.id, c.parent_order_id, c.investor_id, c.order_type, c.installment_no, i.due_date, c.exchange_order_number
+       FROM orders c
+       JOIN orders p ON p.id = c.parent_order_id
+       JOIN order_installments i ON i.child_order_id = c.id
+      WHERE c.status = 'ACCEPTED' AND c.exchange_order_number = p.exchange_order_number || '-' || c.installment_no
+      ORDER BY c.id
+      LIMIT $1`,
+    limit,
+  );
+  return rows.map((r) => ({
+    id: r.id, parentOrderId: r.parent_order_id, investorId: r.investor_id, orderType: orderTypeOf(r.order_type), installmentNo: r.installment_no, dueDate: r.due_date.toISOString().slice(0, 10),
+    scheduledNumber: r.exchange_order_number,
+  }));
+}
