@@ -59,6 +59,13 @@ module.exports = {
       to: { path: ASSEMBLY },
     },
     {
+      name: "domains-read-each-other-through-services",
+      comment: "A domain reads another domain's data through that domain's service functions, never its repo (a repo's SQL may join another domain's table; the events recorder is shared by all).",
+      severity: "error",
+      from: { path: "^src/domains/([^/]+)/", pathNot: "[.]repo[.]ts$" },
+      to: { path: "^src/domains/[^/]+/.*[.]repo[.]ts$", pathNot: ["^src/domains/$1/", "^src/domains/events/events[.]repo[.]ts$"] },
+    },
+    {
       name: "transport-only-at-the-edge",
       comment: "Inside a domain only its edge (*.router.ts, *.http.ts, shared/procedures.ts and shared/context.ts) knows tRPC and HTTP; services, rules, repos and jobs do not.",
       severity: "error",

@@ -54,8 +54,12 @@ describe("the layering rules (npm run lint:deps)", () => {
     file("src/domains/orders/wrong-adapter.ts", 'import { bse } from "../../integrations/exchange/bse/bse-exchange.ts";\nexport const w = bse;\n');
     file("src/domains/orders/wrong-top.ts", 'import { app } from "../../app.ts";\nexport const w = app;\n');
     file("src/domains/orders/wrong-edge.ts", 'import { e } from "../../platform/trpc/errors.ts";\nexport const w = e;\n');
+    file("src/domains/payments/payments.repo.ts", "export const row = 1;\n");
+    file("src/domains/payments/payments.service.ts", 'import { row } from "./payments.repo.ts";\nexport const pay = row;\n');
+    file("src/domains/orders/wrong-repo.ts", 'import { row } from "../payments/payments.repo.ts";\nimport { pay } from "../payments/payments.service.ts";\nexport const w = [row, pay];\n');
     expect(await violations()).toEqual([
       "domains-below-the-assembly: src/domains/orders/wrong-top.ts -> src/app.ts",
+      "domains-read-each-other-through-services: src/domains/orders/wrong-repo.ts -> src/domains/payments/payments.repo.ts",
       "domains-use-ports-not-adapters: src/domains/orders/wrong-adapter.ts -> src/integrations/exchange/bse/bse-exchange.ts",
       "integrations-import-no-domain: src/integrations/exchange/wrong.ts -> src/domains/orders/orders.service.ts",
       "lib-is-the-ground: src/platform/lib/wrong.ts -> src/domains/orders/orders.service.ts",

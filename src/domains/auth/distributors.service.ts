@@ -48,3 +48,13 @@ export async function setClientCredentials(
 export async function distributorNameAndArn(db: DbOrTx, id: string): Promise<{ name: string; arn: string } | null> {
   return repo.findDistributor(db, id);
 }
+
+/** Every distributor's ARN by id. */
+export async function distributorArns(db: DbOrTx) {
+  return repo.distributorArns(db);
+}
+
+/** The distributor of an ARN, or null. */
+export async function findDistributorByArn(db: DbOrTx, arn: string) {
+  return repo.findDistributorByArn(db, arn);
+}

@@ -1,12 +1,12 @@
 import { Decimal } from "../../platform/lib/money.js";
 import { decryptDetails } from "../investors/investors.service.js";
-import { distributorArns, findDistributorByArn } from "../auth/auth.repo.js";
+import { distributorArns, findDistributorByArn } from "../auth/distributors.service.js";
 import { SANDBOX_DISTRIBUTOR } from "../auth/sandbox-distributor.js";
-import { investorDetails } from "../investors/investors.repo.js";
-import { schemeSummaries } from "../masters/schemes.repo.js";
+import { investorDetails } from "../investors/investors.service.js";
+import { schemeSummaries } from "../masters/schemes.service.js";
 import { orderDetails, targetSchemeCode } from "../orders/order-details.js";
 import { orderType } from "../orders/order-types.js";
-import { allottedOrdersWithFolio } from "../orders/orders.repo.js";
+import { allottedOrdersWithFolio } from "../orders/orders.service.js";
 import type { Services } from "../shared/services.js";
 import { SEEDED_FOLIOS } from "../../integrations/registrars/sandbox/sandbox-folios.js";
 import { sandboxRegistrarFor, type SandboxHolding } from "../../integrations/registrars/sandbox/sandbox-registrar.js";

@@ -145,3 +145,25 @@ export async function primaryHolderOf(db: DbOrTx, cipher: DataCipher, investorId
 export async function uccCodeOf(db: DbOrTx, investorId: string): Promise<string> {
   return repo.getUccCode(db, investorId);
 }
+
+// Read by other domains (they never import this domain's repo).
+
+/** An investor by id, any distributor's (null for an unknown id): for the jobs and checks that hold the id. */
+export async function investorById(db: DbOrTx, id: string) {
+  return repo.findInvestorById(db, id);
+}
+
+/** The encrypted details of these investors, with their holding type. */
+export async function investorDetails(db: DbOrTx, ids: string[]) {
+  return repo.investorDetails(db, ids);
+}
+
+/** The bank account a redemption pays out to (the named one, else the primary), encrypted. */
+export async function findPayoutAccount(db: DbOrTx, investorId: string, bankAccountId: string | null) {
+  return repo.findPayoutAccount(db, investorId, bankAccountId);
+}
+
+/** The client codes (UCC) of these investors. */
+export async function uccCodesOf(db: DbOrTx, ids: readonly string[]) {
+  return repo.uccCodesOf(db, ids);
+}

@@ -131,3 +131,8 @@ export async function mandateForDebit(
 export async function registeredMandatesOf(db: DbOrTx, distributorId: string, investorId: string) {
   return repo.registeredMandatesOf(db, distributorId, investorId);
 }
+
+/** A mandate by id, any distributor's (null for an unknown id): for the jobs that hold the id. */
+export async function findMandateById(db: DbOrTx, id: string) {
+  return repo.findMandateById(db, id);
+}

@@ -4,7 +4,7 @@ import { readCursor, toPage } from "../../platform/lib/zod.js";
 import { parseNavAllFile, type SkippedLine } from "../../integrations/amfi/navall.js";
 import { upsertAmfiRecords, type ImportStats } from "./schemes.import.js";
 import * as repo from "./schemes.repo.js";
-import { deriveSchemeRules, exchangeSchemesOfIsins, sipRulesOf, type ExchangeSchemeRow, type ExchangeSipRuleRow } from "./exchange-schemes.repo.js";
+import { deriveSchemeRules, exchangeSchemesOfIsins, findExchangeScheme as findExchangeSchemeRow, sipRulesOf, type ExchangeSchemeRow, type ExchangeSipRuleRow } from "./exchange-schemes.repo.js";
 
 
 function toApi(row: repo.SchemeRow) {
@@ -125,4 +125,24 @@ export async function importNavAllFile(
   // A scheme AMFI lists for the first time takes its rules from the exchange codes of its ISIN, if any.
   await deriveSchemeRules(db);
   return { ...stats, format, skipped };
+}
+
+// Read by other domains (they never import this domain's repos).
+
+export async function amcExists(db: DbOrTx, amcCode: string): Promise<boolean> {
+  return repo.amcExists(db, amcCode);
+}
+
+/** Every scheme's code, AMC, name, growth ISIN and NAV. */
+export async function schemeSummaries(db: DbOrTx) {
+  return repo.schemeSummaries(db);
+}
+
+export async function findScheme(db: DbOrTx, schemeCode: string) {
+  return repo.findScheme(db, schemeCode);
+}
+
+/** One of the exchange's scheme codes, as its master lists it. */
+export async function findExchangeScheme(db: DbOrTx, code: string) {
+  return findExchangeSchemeRow(db, code);
 }

@@ -1,7 +1,6 @@
 import type { Tx } from "../../platform/db/client.js";
 import type { ExchangeCalendar } from "../masters/exchange-calendar.js";
-import { findExchangeScheme } from "../masters/exchange-schemes.repo.js";
-import { findScheme } from "../masters/schemes.repo.js";
+import { findExchangeScheme, findScheme } from "../masters/schemes.service.js";
 import { expectedNavDate, isCutOff, type NavDateKind } from "./nav-date.js";
 import { isRegistration, orderType } from "./order-types.js";
 import { setNavDateExpected, type OrderRow } from "./orders.repo.js";

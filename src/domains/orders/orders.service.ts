@@ -10,7 +10,7 @@ import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
 import { folioUnits } from "../holdings/holdings.service.js";
 import { mandateForDebit } from "../mandates/mandates.service.js";
-import { latestPaymentIds } from "../payments/payments.repo.js";
+import { latestPaymentIds } from "../payments/payments.service.js";
 import { cancelUnsentOrder, requestCancellation } from "./lifecycle.js";
 import { isRegistration, ORDER_TYPE } from "./order-types.js";
 import { exchangeViolations, mandateValidityViolations, targetViolations } from "./exchange-rules.js";
@@ -277,4 +277,9 @@ export async function getOrderById(db: DbOrTx, id: string): Promise<OrderRow> {
 
 export async function findOrderByClientRef(db: DbOrTx, distributorId: string, clientRef: string): Promise<OrderRow | null> {
   return repo.findOrderByClientRef(db, distributorId, clientRef);
+}
+
+/** Every ALLOTTED order with its folio: what the sandbox registrar's books are made of. */
+export async function allottedOrdersWithFolio(db: DbOrTx) {
+  return repo.allottedOrdersWithFolio(db);
 }

@@ -3,7 +3,7 @@ import { recordEvent } from "../events/events.repo.js";
 import { maskFreeText } from "../../platform/lib/mask.js";
 import { exchangeCalendar } from "../masters/exchange-calendar.js";
 import { recordNavDateExpected } from "../orders/nav-date-expected.js";
-import { getOrderById, setPaymentStatus } from "../orders/orders.repo.js";
+import { orderForPayment, setOrderPaymentStatus } from "../orders/payment-status.js";
 import * as repo from "./payments.repo.js";
 import type { PaymentRow } from "./payments.repo.js";
 import type { PaymentFailureCode } from "../../integrations/exchange/outcomes.js";
@@ -48,7 +48,7 @@ export async function movePayment(
     const moved = await movePaymentIn(tx, paymentId, to, remark, failureCode);
     if (!moved) return false;
     if (to === "CAPTURED") {
-      const order = await getOrderById(tx, moved.orderId);
+      const order = await orderForPayment(tx, moved.orderId);
       if (ORDER_ENDED_WITHOUT_UNITS.has(order.status)) await movePaymentIn(tx, paymentId, "REFUNDED", `REFUNDED: ORDER ${order.status}`);
       // The funds are available to the scheme from the capture: that fixes a purchase's NAV date.
       else await recordNavDateExpected(tx, calendar!, order, "payment_captured", moved.capturedAt ?? new Date());
@@ -79,7 +79,7 @@ export async function movePaymentIn(
   });
   if (!moved) return null;
   const payment = await repo.getPaymentById(tx, paymentId);
-  await setPaymentStatus(tx, payment.orderId, move.orderPaymentStatus);
+  await setOrderPaymentStatus(tx, payment.orderId, move.orderPaymentStatus);
   await recordEvent(tx, {
     distributorId: payment.distributorId,
     resourceType: "payment",

@@ -4,7 +4,7 @@ import { invalidState, notFound } from "../../platform/lib/errors.js";
 import { newId } from "../../platform/lib/ids.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
-import { movePaymentStatusOfAccepted, type OrderRow } from "../orders/orders.repo.js";
+import { startOrderPayment, type PayableOrder } from "../orders/payment-status.js";
 import { movePaymentIn } from "./lifecycle.js";
 import { paymentDetails } from "./payment-details.js";
 import * as repo from "./payments.repo.js";
@@ -14,7 +14,7 @@ import type { StoredPaymentDetails } from "./payments.schemas.js";
 import { toPaymentView, type PaymentView } from "./views.js";
 
 export interface NewPayment {
-  order: OrderRow;
+  order: PayableOrder;
   mode: PaymentMode;
   mandateId?: string | null;
   bankAccountId?: string | null;
@@ -33,7 +33,7 @@ export async function createPayment(tx: Tx, input: NewPayment): Promise<PaymentR
   const { order } = input;
   if (order.status !== "ACCEPTED") throw invalidState(`Order ${order.id} is ${order.status}; a payment needs an ACCEPTED order`);
   if (!order.amount) throw invalidState(`Order ${order.id} has no amount to pay`);
-  if (!(await movePaymentStatusOfAccepted(tx, order.id, ["UNPAID", "FAILED"], "PENDING"))) throw invalidState(`Order ${order.id} is not awaiting a payment (payment_status ${order.paymentStatus})`);
+  if (!(await startOrderPayment(tx, order.id))) throw invalidState(`Order ${order.id} is not awaiting a payment (payment_status ${order.paymentStatus})`);
   const payment = await repo.insertPayment(tx, {
     id: newId("pay"),
     distributorId: order.distributorId,

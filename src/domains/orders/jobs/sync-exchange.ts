@@ -7,7 +7,7 @@ import { isRegistration } from "../order-types.js";
 import { recoverUndispatchedOrders } from "./dispatch-recovery.js";
 import { setInstallmentExchangeNumber } from "../orders.repo.js";
 import { installmentsAwaitingExchangeNumber, ordersAtExchange } from "../orders-list.repo.js";
-import { getUccCode } from "../../investors/investors.repo.js";
+import { uccCodeOf as getUccCode } from "../../investors/investors.service.js";
 import type { TaskContext } from "../../shared/jobs/task.js";
 
 /** How many orders one pass asks the exchange about at a time. */
