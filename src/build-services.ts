@@ -12,6 +12,8 @@ import type { Logger } from "./platform/lib/logger.js";
 import { markLinkPaid } from "./domains/order-links/lifecycle.js";
 import { linkPageOfOrder } from "./domains/order-links/order-links.service.js";
 import { setReturnPageOf } from "./domains/payments/return-page.js";
+import { setSandboxBooks } from "./domains/holdings/sandbox-feed.js";
+import { sandboxBooks } from "./domains/simulation/sandbox-books.js";
 import { fanOut } from "./domains/webhooks/fan-out.js";
 import { systemResolver } from "./platform/lib/resolver.js";
 
@@ -28,12 +30,14 @@ export interface Opened {
  * The services object, built once (the runtime; the test harness too) from what the caller opened:
  * the database client, the logger and the data cipher. Registers the event sinks (the webhook
  * fan-out, and order links becoming PAID on their payment's capture) and the payments' return page
- * (the order link's page, where net banking sends the investor back) for this process.
+ * (the order link's page, where net banking sends the investor back) and the sandbox registrar's books (the
+ * simulation's, of our own orders) for this process.
  */
 export function buildServices({ config, prisma, poolSize, logger, cipher }: Opened): Services {
   addEventSink(fanOut);
   addEventSink(markLinkPaid);
   setReturnPageOf(linkPageOfOrder);
+  setSandboxBooks(sandboxBooks);
   return {
     config,
     prisma,

@@ -3,7 +3,7 @@ import { holdingsFeedDir, listFeedBatches, type WaitingFile } from "../../integr
 import { importBatch, withImportClient, type ImportReport } from "./import.js";
 import { writeSandboxFeeds } from "../../integrations/registrars/sandbox/sandbox-registrar.js";
 import { feedFileImported } from "./holdings.repo.js";
-import { sandboxBooks } from "./sandbox-books.js";
+import { sandboxBooksOf } from "./sandbox-feed.js";
 import { REGISTRARS } from "../../integrations/registrars/feeds/feed.js";
 
 export interface RefreshReport {
@@ -30,7 +30,7 @@ export async function refreshHoldings(services: Services, options: RefreshOption
   const feedDir = options.feedDir ?? holdingsFeedDir(services.config);
   const sandboxFeed = options.sandboxFeed ?? (services.config.env === "sandbox" && services.sandboxExchange !== undefined);
   const log = services.logger.child({ component: "holdings-refresh" });
-  const sandboxFiles = sandboxFeed ? await writeSandboxFeeds(await sandboxBooks(services), feedDir, (registrar, sha) => feedFileImported(services.prisma, registrar, sha)) : [];
+  const sandboxFiles = sandboxFeed ? await writeSandboxFeeds(await sandboxBooksOf(services), feedDir, (registrar, sha) => feedFileImported(services.prisma, registrar, sha)) : [];
   const { batches, waiting } = await listFeedBatches(feedDir);
   const databaseUrl = services.config.databaseUrl;
   if (!databaseUrl) throw new Error("holdings refresh: no database URL in the configuration");

@@ -8,7 +8,7 @@ import type { Registrar } from "../feeds/feed.js";
 
 /**
  * The sandbox registrar: writes CAMS (WBR22 + WBR9) and KFintech (MFSD203) feed files into the feed directory from
- * the balances the sandbox's books hold (src/domains/holdings/sandbox-books.ts: the seeded folios and every ALLOTTED
+ * the balances the sandbox's books hold (src/domains/simulation/sandbox-books.ts: the seeded folios and every ALLOTTED
  * order), so that the real importer reads them at the next refresh.
  *
  * Deterministic: the registrar of a scheme is fixed by its AMC, the balance date is today in Asia/Kolkata, rows come
