@@ -18,6 +18,14 @@ const BENCHMARKS: Array<{ script: string; rows: Array<{ path: string; baseline: 
     script: "hostile-input.ts",
     rows: [{ path: "order body", baseline: true }, { path: "investor body", baseline: true }, { path: "hostile body (100 levels, NULs, __proto__)", baseline: true }],
   },
+  {
+    script: "library-copies.ts",
+    rows: [
+      { path: "GET /api/orders/v1/{id}: runner copy", baseline: true },
+      { path: "POST /api/orders/v1/ (lump sum): runner copy", baseline: true },
+      { path: "GET /api/orders/v1/{id}: access line by hand", baseline: true },
+    ],
+  },
   { script: "holdings-import.ts", rows: [{ path: "holdings import (parse, join, hash, COPY, replace)", baseline: true }, { path: "holdings import, peak RSS", baseline: false }] },
 ];
 

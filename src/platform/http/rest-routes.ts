@@ -1,4 +1,4 @@
-import type { AnyRouter, TRPCProcedureType } from "@trpc/server";
+import { callTRPCProcedure, type AnyRouter, type TRPCProcedureType } from "@trpc/server";
 import {
   acceptsRequestBody,
   forEachOpenApiProcedure,
@@ -10,7 +10,6 @@ import {
   type OpenApiProcedureRecord,
 } from "trpc-to-openapi";
 import type { Meta } from "../trpc/meta.js";
-import { procedureRunner, type ProcedureCall } from "../trpc/run-procedure.js";
 import { queryCoercion, type QueryCoercion } from "./query-input.js";
 
 /** One REST operation: the procedure whose `openapi` meta names this method and path. */
@@ -28,8 +27,17 @@ export interface RestRoute {
   cacheStatic: boolean;
   /** Whether the procedure needs a bearer token (`openapi.protect`, true unless false). */
   protect: boolean;
-  /** Calls the procedure (see run-procedure). */
+  /** Calls the procedure as tRPC's own HTTP handler does (its error formatter, our middleware, its validators, its resolver). */
   run: (call: ProcedureCall) => Promise<unknown>;
+}
+
+/** One call of a procedure, as the REST dispatcher makes it. */
+export interface ProcedureCall {
+  /** The procedure's path in the router (`orders.get`), for error shapes and middlewares. */
+  path: string;
+  type: TRPCProcedureType;
+  ctx: object;
+  getRawInput: () => Promise<unknown>;
 }
 
 interface PatternRoute extends RestRoute {
@@ -67,7 +75,7 @@ export function restRoutes(router: AnyRouter): (method: string, path: string) =>
       coerceQuery: takesBody ? (input) => input : queryCoercion(inputSchema),
       cacheStatic: meta.cache === "static",
       protect: protect !== false,
-      run: procedureRunner(procedure),
+      run: (call) => callTRPCProcedure({ router, path: call.path, type: call.type, ctx: call.ctx, getRawInput: call.getRawInput, signal: undefined, batchIndex: 0 }),
       exactPath: restPath.includes("{") ? undefined : normalizePath(restPath),
     };
     byMethod.set(method, [...(byMethod.get(method) ?? []), route]);

@@ -16,7 +16,7 @@ const SECRET_PATHS = [
  * cut to their first 8 characters (see mask.ts for the exact rules).
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  const logger = pino(
+  return pino(
     {
       level,
       base: undefined,
@@ -26,103 +26,21 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     },
     destination,
   );
-  madeHere.add(logger);
-  return logger;
 }
-
-/** Loggers made by createLogger: their options (above) are the ones accessLineWriter writes lines for. */
-const madeHere = new WeakSet<Logger>();
 
 /** What the access line of one request says. */
 export type AccessLineWriter = (requestId: string, method: string, path: string, status: number, durationMs: number) => void;
 
 /**
  * The access line of each request (info, `msg: "request"`): `{"level":30,"time":...,"request_id":...,
- * "method":...,"path":...,"status":...,"duration_ms":...,"msg":"request"}`, byte for byte what
- * `logger.info({request_id, method, path, status, duration_ms}, "request")` writes (no bindings, no field
- * redaction: the line has only these fields), PANs and link ids masked. For a logger of createLogger the
- * line is written by hand to the logger's destination, skipping pino's per-call work (about a tenth of a
- * small request's CPU); the masking of the line then applies to the three text values, the only parts of
- * it that can hold a PAN or a link id (in the line each is a JSON string between quotes, which is where
- * maskLogLine could match). Any other logger gets a pino child.
+ * "method":...,"path":...,"status":...,"duration_ms":...,"msg":"request"}`, from a pino child without
+ * field redaction (the line has only these fields), PANs and link ids masked by the logger's hook.
  */
 export function accessLineWriter(logger: Logger): AccessLineWriter {
   // Stryker disable next-line ArrayDeclaration: a child's redact paths replace its parent's, and a path naming none of the line's five fields redacts nothing, as no path does
   const child = logger.child({}, { redact: { paths: [] } });
-  if (!madeHere.has(logger)) {
-    return (requestId, method, path, status, durationMs) =>
-      child.info({ request_id: requestId, method, path, status, duration_ms: durationMs }, "request");
-  }
-  const stream = (child as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as pino.DestinationStream & Record<string | symbol, unknown>;
-  const timeSliceIndex = (child as unknown as Record<symbol, number>)[pino.symbols.timeSliceIndexSym];
-  return (requestId, method, path, status, durationMs) => {
-    if (!child.isLevelEnabled("info")) return;
-    const time = `,"time":"${new Date(Date.now()).toISOString()}"`;
-    const line =
-      `{"level":30${time},"request_id":${masked(jsonString(requestId))},"method":${masked(jsonString(method))}` +
-      `,"path":${masked(jsonString(path))},"status":${jsonNumber(status)},"duration_ms":${jsonNumber(durationMs)},"msg":"request"}\n`;
-    // A multistream reads the line's level (and these) off the stream, as pino's own write sets them.
-    if (stream[pino.symbols.needsMetadataGsym] === true) {
-      stream.lastLevel = 30;
-      stream.lastObj = { request_id: requestId, method, path, status, duration_ms: durationMs };
-      stream.lastMsg = "request";
-      stream.lastTime = time.slice(timeSliceIndex);
-      stream.lastLogger = child;
-    }
-    stream.write(line);
-  };
-}
-
-/** A string as pino writes it (its `asString`): quotes and backslashes escaped, JSON.stringify for control characters or over 100 characters. */
-function jsonString(text: string): string {
-  const length = text.length;
-  if (length > 100) return JSON.stringify(text);
-  let escaped = "";
-  let last = 0;
-  // Stryker disable next-line EqualityOperator: at i === length charCodeAt is NaN, neither a control character nor a quote or backslash
-  for (let i = 0; i < length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 32) return JSON.stringify(text);
-    if (code === 34 || code === 92) {
-      escaped += `${text.slice(last, i)}\\`;
-      last = i;
-    }
-  }
-  return `"${escaped}${text.slice(last)}"`;
-}
-
-/**
- * maskLogLine of a value, skipped (its regular expressions cost about half a microsecond a value) when
- * the text has no run of 5 letters, 4 digits and a letter (the shape of every PAN) and no `nk_` in any
- * case (in every link id).
- */
-function masked(text: string): string {
-  let digits = 0;
-  // Stryker disable next-line EqualityOperator: at i === text.length charCodeAt is NaN, neither a digit nor `_`
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 48 && code <= 57) {
-      if (++digits === 4 && isLetter(text.charCodeAt(i + 1)) && isLetter(text.charCodeAt(i - 4)) && isLetter(text.charCodeAt(i - 5)) &&
-        isLetter(text.charCodeAt(i - 6)) && isLetter(text.charCodeAt(i - 7)) && isLetter(text.charCodeAt(i - 8))) {
-        return maskLogLine(text);
-      }
-      continue;
-    }
-    digits = 0;
-    if (code === 95 && (text.charCodeAt(i - 1) | 32) === 107 && (text.charCodeAt(i - 2) | 32) === 110) return maskLogLine(text);
-  }
-  return text;
-}
-
-/** An ASCII letter (NaN, past either end of the text, is none). */
-function isLetter(code: number): boolean {
-  const lower = code | 32;
-  return lower >= 97 && lower <= 122;
-}
-
-/** A number as pino writes it: null when not finite. */
-function jsonNumber(value: number): string {
-  return Number.isFinite(value) ? String(value) : "null";
+  return (requestId, method, path, status, durationMs) =>
+    child.info({ request_id: requestId, method, path, status, duration_ms: durationMs }, "request");
 }
 
 /** The logging methods request and job code uses. */

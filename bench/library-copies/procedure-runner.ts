@@ -1,4 +1,10 @@
-import { getTRPCErrorFromUnknown, TRPCError, type AnyProcedure, type TRPCProcedureType } from "@trpc/server";
+/**
+ * The REST path's former copy of tRPC's middleware runner (src/platform/trpc/run-procedure.ts until the
+ * "Library copies" measurement of docs/benchmarks.md removed it), kept here only as the other side of
+ * `npm run bench:library-copies`. Not used by the service. Its equivalence with tRPC's runner was
+ * tested by test/trpc-runner.test.ts before its removal; the benchmark checks that both sides answer alike.
+ */
+import { getTRPCErrorFromUnknown, TRPCError, type AnyProcedure, type AnyRouter, type TRPCProcedureType } from "@trpc/server";
 
 /** One call of a procedure, as the REST dispatcher makes it. */
 export interface ProcedureCall {
@@ -29,7 +35,7 @@ type Step = (options: {
 }) => Promise<Result | undefined>;
 
 /**
- * Runs a procedure (its error formatter, our middleware, its input and output validators, its
+ * As it was: runs a procedure (its error formatter, our middleware, its input and output validators, its
  * resolver) the way tRPC's own caller does (`callRecursive` in @trpc/server's procedure builder, 11.x):
  * each step gets the same options; `next` passes on `ctx` (merged), `input` and `getRawInput` as
  * tRPC's does; a step that throws becomes a failed result carrying the error as tRPC reads it; no
@@ -77,4 +83,18 @@ export function procedureRunner(procedure: Pick<AnyProcedure, "_def">): (call: P
     if (!result.ok) throw result.error;
     return result.data;
   };
+}
+
+/**
+ * The router with each procedure replaced by one running the copy above: same `_def` (meta, inputs,
+ * output, middlewares), so the REST routes, the OpenAPI document and tRPC's own look-up
+ * (callTRPCProcedure, which the REST path now calls) see the same procedures.
+ */
+export function routerWithCopiedRunner<TRouter extends AnyRouter>(router: TRouter): TRouter {
+  const procedures: Record<string, unknown> = {};
+  for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, AnyProcedure>)) {
+    const run = procedureRunner(procedure);
+    procedures[path] = Object.assign((call: ProcedureCall) => run(call), { _def: procedure._def, procedure: true, meta: procedure.meta });
+  }
+  return { ...router, _def: { ...router._def, procedures } };
 }
