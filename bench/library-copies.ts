@@ -16,15 +16,12 @@
  */
 import { readFileSync } from "node:fs";
 import { createApp } from "../src/app.js";
-import { CreateInvestorRequest } from "../src/domains/investors/investors.schemas.js";
-import { createInvestor } from "../src/domains/investors/investors.service.js";
-import { applyRegistration } from "../src/domains/investors/lifecycle.js";
 import { accessLineWriter, createLogger } from "../src/platform/lib/logger.js";
 import { appRouter } from "../src/router.js";
-import { investorBody } from "../test/helpers/factories.js";
 import { lineSink } from "../test/helpers/logs.js";
 import { cpuPerRequest, failOnUnexpected, runLoad, type LoadResult, type LoadSpec } from "./harness/load.js";
 import { setting, WARMUP_SECONDS } from "./harness/options.js";
+import { lumpSumFixture } from "./harness/placement-fixture.js";
 import { listenApp, openStack } from "./harness/stack.js";
 import { compare, printTable, type Row } from "./harness/table.js";
 import { withHandWrittenAccessLine } from "./library-copies/access-line.js";
@@ -54,19 +51,9 @@ const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice
 
 const stack = await openStack({ name: "library-copies" });
 try {
-  const { services, distributorId } = stack;
-  await services.prisma.scheme.create({
-    data: { schemeCode: "BENCH01", isinGrowth: "INT00BENCH01", name: "Bench Scheme", amcCode: "BENCH", amcName: "Bench Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes", minPurchaseAmount: "1000.00", purchaseMultiple: "1.00" },
-  });
-  await services.prisma.exchangeScheme.create({
-    data: {
-      code: "BSEBENCH01", isin: "INT00BENCH01", name: "Bench Scheme", transactionMode: "BOTH", purchaseAllowed: true, redemptionAllowed: true,
-      sipAllowed: true, stpAllowed: true, swpAllowed: true, switchAllowed: true, minPurchaseAmount: "1000.00", purchaseMultiple: "1.00",
-    },
-  });
-  const { body: investor } = await createInvestor(services, { distributorId, clientId: "bench" }, CreateInvestorRequest.parse(investorBody()), undefined);
-  await applyRegistration(services.prisma, investor.id, { status: "REGISTERED", remark: "BENCH" });
-  const placement = JSON.stringify({ investment_account_id: investor.investment_account_id, order_type: "LUMPSUM_PURCHASE", scheme_code: "BENCH01", amount: 5000, purchase_type: "FRESH" });
+  const { services } = stack;
+  const fixture = await lumpSumFixture(stack);
+  const placement = JSON.stringify(fixture.body);
 
   // Static responses off everywhere: the catalog's procedure runs on every request, as the orders' always do.
   const options = { readiness: stack.runtime.readiness, staticResponses: false };

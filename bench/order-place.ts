@@ -9,12 +9,9 @@
  * in its own process).
  */
 import pg from "pg";
-import { CreateInvestorRequest } from "../src/domains/investors/investors.schemas.js";
-import { createInvestor } from "../src/domains/investors/investors.service.js";
-import { applyRegistration } from "../src/domains/investors/lifecycle.js";
-import { investorBody } from "../test/helpers/factories.js";
 import { failOnUnexpected, runBaseline, warmAndRun, type LoadSpec } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS } from "./harness/options.js";
+import { lumpSumFixture } from "./harness/placement-fixture.js";
 import { rawPlacement, type LumpSumBody } from "./harness/raw-sql.js";
 import { startRawServer } from "./harness/raw-server.js";
 import { listenApp, openStack } from "./harness/stack.js";
@@ -27,19 +24,7 @@ const stack = await openStack({ name: "orders" });
 const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: stack.services.config.dbPoolSize });
 try {
   const { services, distributorId } = stack;
-  await services.prisma.scheme.create({
-    data: { schemeCode: "BENCH01", isinGrowth: "INT00BENCH01", name: "Bench Scheme", amcCode: "BENCH", amcName: "Bench Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes", minPurchaseAmount: "1000.00", purchaseMultiple: "1.00" },
-  });
-  // Its exchange code (the exchange's scheme master would give it): placement names and checks it.
-  await services.prisma.exchangeScheme.create({
-    data: {
-      code: "BSEBENCH01", isin: "INT00BENCH01", name: "Bench Scheme", transactionMode: "BOTH", purchaseAllowed: true, redemptionAllowed: true,
-      sipAllowed: true, stpAllowed: true, swpAllowed: true, switchAllowed: true, minPurchaseAmount: "1000.00", purchaseMultiple: "1.00",
-    },
-  });
-  const { body: investor } = await createInvestor(services, { distributorId, clientId: "bench" }, CreateInvestorRequest.parse(investorBody()), undefined);
-  await applyRegistration(services.prisma, investor.id, { status: "REGISTERED", remark: "BENCH" });
-  const body: LumpSumBody = { investment_account_id: investor.investment_account_id, order_type: "LUMPSUM_PURCHASE", scheme_code: "BENCH01", amount: 5000, purchase_type: "FRESH" };
+  const { body } = await lumpSumFixture(stack);
 
   const ours = await listenApp(stack, stack.app.fetch);
   const raw = await startRawServer((b) => rawPlacement(pool, distributorId, b as LumpSumBody));

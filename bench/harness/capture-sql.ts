@@ -6,11 +6,9 @@
  *   npx tsx bench/harness/capture-sql.ts        (DATABASE_URL uses a server instead of an embedded one)
  */
 import pg from "pg";
-import { CreateInvestorRequest } from "../../src/domains/investors/investors.schemas.js";
-import { createInvestor } from "../../src/domains/investors/investors.service.js";
-import { applyRegistration } from "../../src/domains/investors/lifecycle.js";
 import { investorBody } from "../../test/helpers/factories.js";
 import { openStack } from "./stack.js";
+import { lumpSumFixture } from "./placement-fixture.js";
 
 const recorded: string[] = [];
 let recording = false;
@@ -26,23 +24,12 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 
 const stack = await openStack({ name: "capture" });
 try {
-  const { services, token, distributorId } = stack;
-  await services.prisma.scheme.create({
-    data: { schemeCode: "BENCH01", isinGrowth: "INT00BENCH01", name: "Bench Scheme", amcCode: "BENCH", amcName: "Bench Mutual Fund", category: "Equity Scheme", schemeType: "Open Ended Schemes", minPurchaseAmount: "1000.00", purchaseMultiple: "1.00" },
-  });
-  // Its exchange code (the exchange's scheme master would give it): placement names and checks it.
-  await services.prisma.exchangeScheme.create({
-    data: {
-      code: "BSEBENCH01", isin: "INT00BENCH01", name: "Bench Scheme", transactionMode: "BOTH", purchaseAllowed: true, redemptionAllowed: true,
-      sipAllowed: true, stpAllowed: true, swpAllowed: true, switchAllowed: true, minPurchaseAmount: "1000.00", purchaseMultiple: "1.00",
-    },
-  });
-  const { body: investor } = await createInvestor(services, { distributorId, clientId: "bench" }, CreateInvestorRequest.parse(investorBody()), undefined);
-  await applyRegistration(services.prisma, investor.id, { status: "REGISTERED", remark: "BENCH" });
+  const { token } = stack;
+  const { body: placement } = await lumpSumFixture(stack);
 
   const requests: Array<[string, string, string, unknown | (() => unknown)]> = [
     ["uncached", "GET", "/api/masters/v1/investor-options", undefined],
-    ["app", "POST", "/api/orders/v1/", { investment_account_id: investor.investment_account_id, order_type: "LUMPSUM_PURCHASE", scheme_code: "BENCH01", amount: 5000, purchase_type: "FRESH" }],
+    ["app", "POST", "/api/orders/v1/", placement],
     ["app", "POST", "/api/holdings/v1/lookup", { pan: "ABCPE1234F" }],
     // A fresh PAN for each of the two sends (warm, then recorded), as bench/investor-create.ts sends.
     ["app", "POST", "/api/investors/v1", () => investorBody()],

@@ -8,8 +8,8 @@ import { readCursor, toPage } from "../../platform/lib/zod.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
 import type { DataCipher } from "../../platform/lib/crypto.js";
-import { distributorNameAndArn as findDistributor } from "../auth/distributors.service.js";
-import { findInvestorOf as findInvestor, investorById as findInvestorById, investorDetails } from "../investors/investors.service.js";
+import { distributorNameAndArn } from "../auth/distributors.service.js";
+import { findInvestorOf, investorById, investorDetails } from "../investors/investors.service.js";
 import { decryptDetails } from "../investors/investors.service.js";
 import { amcExists } from "../masters/schemes.service.js";
 import type { BrokerChangeStatus } from "./broker-change.states.js";
@@ -49,10 +49,10 @@ export async function createBrokerChange(
 ): Promise<Stored<BrokerChangeView>> {
   const distributorId = caller.distributorId;
   return idempotent(services.prisma, { distributorId, scope: SCOPE_CREATE, key: options.idempotencyKey, body: input }, async (tx) => {
-    const investor = await findInvestor(tx, distributorId, input.investor_id);
+    const investor = await findInvestorOf(tx, distributorId, input.investor_id);
     const details = referenceIssues({ investor: investor !== null, amc: await amcExists(tx, input.amc_code) }, input.amc_code);
     if (!investor || details.length > 0) throw validationError(details);
-    const distributor = await findDistributor(tx, distributorId);
+    const distributor = await distributorNameAndArn(tx, distributorId);
     if (!distributor) throw new Error(`Distributor ${distributorId} of a valid token does not exist`);
     const row = await repo.insertBrokerChange(tx, {
       id: newId("bcr"),
@@ -152,7 +152,7 @@ export async function submitToRegistrar(services: Services, id: string): Promise
   const db = services.prisma;
   const row = await repo.findBrokerChangeById(db, id);
   if (!row || row.status !== "SUBMITTED" || row.handedOverAt !== null) return;
-  const investor = await findInvestorById(db, row.investorId);
+  const investor = await investorById(db, row.investorId);
   if (!investor) throw new Error(`Investor ${row.investorId} of broker change request ${id} does not exist`);
   const document = row.authMode === "WET_SIGNATURE" ? await repo.findDocument(db, row.distributorId, id) : null;
   const receipt = await services.registrar.submitBrokerChange({

@@ -2,7 +2,7 @@ import type { Context, Hono } from "hono";
 import { getSignedForm } from "./broker-changes.service.js";
 import type { DocumentContentType } from "../../integrations/registrars/port.js";
 import type { Caller } from "../shared/caller.js";
-import { spendBudget } from "../../platform/lib/request-budget.js";
+import { admitCaller } from "../shared/authenticator.js";
 import type { Services } from "../shared/services.js";
 import { validationError } from "../../platform/lib/errors.js";
 import { assertSafeInput } from "../../platform/lib/hostile-input.js";
@@ -39,8 +39,7 @@ export function mountSignedFormDownload<E extends object>(app: Hono<E>, services
  * the checked `{id}` of a signed form route, as the REST adapter would check them.
  */
 export async function signedFormRequest(c: Context, services: Services, headers: Record<string, string>): Promise<{ caller: Caller; id: string }> {
-  const caller = await services.auth.authenticate(c.req.header("authorization"));
-  spendBudget(services.budget, caller.clientId, headers);
+  const caller = await admitCaller(services, c.req.header("authorization"), headers);
   const id = c.req.param("id") ?? "";
   assertSafeInput({ id });
   if (id.length > 64) throw validationError([{ path: "id", message: "Too big: expected string to have <=64 characters", reason: "too_big" }]);

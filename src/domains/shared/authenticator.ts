@@ -1,3 +1,4 @@
+import { spendBudget, type RequestBudget } from "../../platform/lib/request-budget.js";
 import type { Caller } from "./caller.js";
 
 /**
@@ -21,4 +22,15 @@ export interface IssuedToken {
   access_token: string;
   token_type: "Bearer";
   expires_in: number;
+}
+
+/**
+ * The caller of an authenticated request, with one request of its API client's budget spent (RateLimit-* headers
+ * written on `headers`; 401 or 429 thrown): what every bearer-token path does first (procedures, a repeated static
+ * response, the signed form's routes).
+ */
+export async function admitCaller(services: { auth: Authenticator; budget: RequestBudget }, authorization: string | undefined, headers: Record<string, string>): Promise<Caller> {
+  const caller = await services.auth.authenticate(authorization);
+  spendBudget(services.budget, caller.clientId, headers);
+  return caller;
 }

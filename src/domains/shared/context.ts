@@ -1,5 +1,5 @@
 import type { RestHooks } from "../../platform/http/rest.js";
-import { spendBudget } from "../../platform/lib/request-budget.js";
+import { admitCaller } from "./authenticator.js";
 import type { Services } from "./services.js";
 import { lazyChild, type Log } from "../../platform/lib/logger.js";
 
@@ -65,8 +65,7 @@ export function restHooks(services: Services): RestHooks {
   return {
     createContext: (request) => createContext(services, request),
     async admitRepeat(authorization, headers) {
-      const caller = await services.auth.authenticate(authorization);
-      spendBudget(services.budget, caller.clientId, headers);
+      await admitCaller(services, authorization, headers);
     },
   };
 }

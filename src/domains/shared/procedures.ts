@@ -5,6 +5,8 @@ import { describeError } from "../../platform/trpc/errors.js";
 import { AppError, type ErrorCode } from "../../platform/lib/errors.js";
 import { assertSafeInput } from "../../platform/lib/hostile-input.js";
 import type { Context } from "./context.js";
+import { admitCaller } from "./authenticator.js";
+import type { Caller } from "./caller.js";
 import type { Meta } from "../../platform/trpc/meta.js";
 
 
@@ -75,7 +77,6 @@ function unwrapAppError<R extends { ok: boolean }>(result: R): R {
   return result;
 }
 
-type Caller = Awaited<ReturnType<Context["auth"]["authenticate"]>>;
 
 /*
  * Each base below is ONE middleware (tRPC copies its options object at every middleware), and what
@@ -104,8 +105,7 @@ export const authedProcedure = t.procedure.use(async ({ ctx, getRawInput, next }
   await refuseUnsafeInput(getRawInput);
   let caller: Caller;
   try {
-    caller = await ctx.auth.authenticate(ctx.authorization);
-    spendBudget(ctx.budget, caller.clientId, ctx.response.headers);
+    caller = await admitCaller(ctx, ctx.authorization, ctx.response.headers);
   } catch (error) {
     throw asThrown(error);
   }

@@ -7,7 +7,7 @@ import { isRegistration } from "../order-types.js";
 import { recoverUndispatchedOrders } from "./dispatch-recovery.js";
 import { setInstallmentExchangeNumber } from "../orders.repo.js";
 import { installmentsAwaitingExchangeNumber, ordersAtExchange } from "../orders-list.repo.js";
-import { uccCodeOf as getUccCode } from "../../investors/investors.service.js";
+import { uccCodeOf } from "../../investors/investors.service.js";
 import type { TaskContext } from "../../shared/jobs/task.js";
 
 /** How many orders one pass asks the exchange about at a time. */
@@ -87,7 +87,7 @@ async function matchInstallments({ services, log }: Pick<TaskContext, "services"
   const waiting = await installmentsAwaitingExchangeNumber(services.prisma, SYNC_BATCH);
   if (waiting.length === 0) return;
   const clientCodes = new Map<string, string>();
-  for (const row of waiting) if (!clientCodes.has(row.investorId)) clientCodes.set(row.investorId, await getUccCode(services.prisma, row.investorId));
+  for (const row of waiting) if (!clientCodes.has(row.investorId)) clientCodes.set(row.investorId, await uccCodeOf(services.prisma, row.investorId));
   const matches = await exchange.matchInstallments(
     waiting.map((row) => ({
       orderId: row.id, registrationOrderId: row.parentOrderId, clientCode: clientCodes.get(row.investorId)!,
