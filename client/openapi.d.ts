@@ -6665,8 +6665,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-20T00:00:00+05:30",
-                 *       "until": "2026-11-21T00:00:00+05:30",
+                 *       "since": "2099-11-20T00:00:00+05:30",
+                 *       "until": "2099-11-21T00:00:00+05:30",
                  *       "status": "PARKED"
                  *     }
                  */

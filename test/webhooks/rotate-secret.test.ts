@@ -35,13 +35,15 @@ const rotate = (id: string, json: unknown, options: { token?: string; key?: stri
   });
 const row = (id: string) => app.prisma.webhookSubscription.findUniqueOrThrow({ where: { id } });
 
-/** One real delivery (an order.accepted fanned out and attempted by the delivery job): the request the receiver got. */
-async function oneDelivery(): Promise<Received> {
+/** One real delivery to `subscriptionId` (an order.accepted fanned out and attempted by the delivery job): the request the receiver got. */
+async function oneDelivery(subscriptionId: string): Promise<Received> {
   receiver.answer({ status: 200 });
   const before = receiver.received.length;
   await acceptedOrder(app, ctx, lumpsumOrder("950101", { amount: 1000 }));
   await runTask(app, deliverWebhooks, {});
-  const received = (await receiver.waitFor(before + 1)).slice(before);
+  const [delivery] = await app.prisma.webhookDelivery.findMany({ where: { subscriptionId }, orderBy: { id: "desc" }, take: 1 });
+  expect(delivery).toMatchObject({ status: "DELIVERED" });
+  const received = receiver.received.slice(before).filter((r) => r.headers["x-mf-delivery"] === delivery!.id);
   expect(received).toHaveLength(1);
   return received[0]!;
 }
@@ -75,7 +77,7 @@ describe("POST /api/webhooks/v1/subscriptions/{id}/rotate-secret", () => {
     expect((await app.http("GET", "/api/webhooks/v1/subscriptions", { token: ctx.token })).text).not.toContain(secret);
 
     // During the overlap: t=<ts>,v1=<new>,v1=<old>; a receiver with either secret accepts it.
-    const during = await oneDelivery();
+    const during = await oneDelivery(sub.id);
     expect(signatureOf(during)).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
     expect(verdict(during, secret)).toMatchObject({ valid: true });
     expect(verdict(during, sub.secret)).toMatchObject({ valid: true });
@@ -86,13 +88,14 @@ describe("POST /api/webhooks/v1/subscriptions/{id}/rotate-secret", () => {
 
     // The overlap ends: one signature, the new secret's; the old one no longer verifies.
     await app.prisma.webhookSubscription.update({ where: { id: sub.id }, data: { previousSecretExpiresAt: new Date(Date.now() - 1000) } });
-    const after = await oneDelivery();
+    const after = await oneDelivery(sub.id);
     expect(signatureOf(after)).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(verdict(after, secret)).toMatchObject({ valid: true });
     expect(verdict(after, sub.secret)).toEqual({ valid: false, reason: "mismatch" });
     // The sweep removes the expired secret.
     await runTask(app, sweepWebhookDeliveries, {});
     expect(await row(sub.id)).toMatchObject({ previousSecretEncrypted: null, previousSecretExpiresAt: null });
+    await app.http("DELETE", `/api/webhooks/v1/subscriptions/${sub.id}`, { token: ctx.token });
   });
 
   it("with 0 hours replaces the secret at once: one signature, the new secret's", async () => {
@@ -101,7 +104,7 @@ describe("POST /api/webhooks/v1/subscriptions/{id}/rotate-secret", () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ secret: expect.stringMatching(SECRET), previous_secret_expires_at: null });
     expect(await row(sub.id)).toMatchObject({ previousSecretEncrypted: null, previousSecretExpiresAt: null });
-    const delivery = await oneDelivery();
+    const delivery = await oneDelivery(sub.id);
     expect(signatureOf(delivery)).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(verdict(delivery, res.body.data.secret)).toMatchObject({ valid: true });
     expect(verdict(delivery, sub.secret)).toEqual({ valid: false, reason: "mismatch" });
@@ -117,7 +120,7 @@ describe("POST /api/webhooks/v1/subscriptions/{id}/rotate-secret", () => {
     expect(app.services.cipher.decrypt(stored.secretEncrypted)).toBe(third.body.data.secret);
     expect(app.services.cipher.decrypt(stored.previousSecretEncrypted!)).toBe(second);
     expect(stored.previousSecretExpiresAt!.toISOString()).toBe(third.body.data.previous_secret_expires_at);
-    const delivery = await oneDelivery();
+    const delivery = await oneDelivery(sub.id);
     expect(signatureOf(delivery)).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
     expect(verdict(delivery, third.body.data.secret)).toMatchObject({ valid: true });
     expect(verdict(delivery, second)).toMatchObject({ valid: true });
