@@ -128,6 +128,21 @@ describe("POST /api/webhooks/v1/subscriptions/{id}/rotate-secret", () => {
     await app.http("DELETE", `/api/webhooks/v1/subscriptions/${sub.id}`, { token: ctx.token });
   });
 
+  it("two rotations at once: one replaces the other's new secret; the original stops signing", async () => {
+    const sub = await subscribe();
+    const [a, b] = await Promise.all([rotate(sub.id, { expire_previous_in_hours: 24 }), rotate(sub.id, { expire_previous_in_hours: 24 })]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const stored = await row(sub.id);
+    const current = app.services.cipher.decrypt(stored.secretEncrypted);
+    const previous = app.services.cipher.decrypt(stored.previousSecretEncrypted!);
+    expect([current, previous].sort()).toEqual([a.body.data.secret, b.body.data.secret].sort());
+    const delivery = await oneDelivery(sub.id);
+    expect(verdict(delivery, current)).toMatchObject({ valid: true });
+    expect(verdict(delivery, previous)).toMatchObject({ valid: true });
+    expect(verdict(delivery, sub.secret)).toEqual({ valid: false, reason: "mismatch" });
+    await app.http("DELETE", `/api/webhooks/v1/subscriptions/${sub.id}`, { token: ctx.token });
+  });
+
   it("a repeated Idempotency-Key shows the same secret while it is current, 409 after a later rotation, 409 for another body", async () => {
     const sub = await subscribe();
     const first = await rotate(sub.id, { expire_previous_in_hours: 2 }, { key: "rot-1" });
