@@ -78,6 +78,11 @@ describe("GET /api/events/v1", () => {
 
   it("shows another distributor nothing of these, and a test event to no one", async () => {
     expect((await list("", ctx.otherToken)).body).toEqual({ success: true, data: [], next_cursor: null });
+    const other = await orderingInvestor(app);
+    const theirs = (await list("", other.token)).body.data;
+    expect(theirs.map((e: { type: string; resource_id: string }) => [e.type, e.resource_id])).toEqual([["investor.registered", other.investorId]]);
+    expect((await list()).body.data.map((e: { id: string }) => e.id)).not.toContain(theirs[0].id);
+    expect((await list(`?resource_id=${other.investorId}`)).body.data).toEqual([]);
     const before = (await list()).body.data.length;
     await app.http("POST", `/api/webhooks/v1/subscriptions/${subscriptionId}/test`, { token: ctx.token });
     expect((await list()).body.data).toHaveLength(before);

@@ -119,6 +119,14 @@ describe("POST /api/webhooks/v1/subscriptions/{id}/test", () => {
     expect((await sendTest((await subscribe()).id)).status).toBe(200);
   });
 
+  it("counts tests sent at once under the subscription's lock: of 8 at once, 5 are sent and 3 are 429", async () => {
+    const sub = await subscribe();
+    receiver.answer({ status: 200 });
+    const statuses = (await Promise.all(Array.from({ length: 8 }, () => sendTest(sub.id)))).map((r) => r.status);
+    expect(statuses.sort()).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    expect(await app.prisma.webhookDelivery.count({ where: { subscriptionId: sub.id } })).toBe(5);
+  });
+
   it("404 for another distributor's subscription, a deleted one and an unknown id; nothing sent or recorded", async () => {
     const sub = await subscribe();
     const before = receiver.received.length;

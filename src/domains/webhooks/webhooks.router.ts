@@ -160,6 +160,7 @@ export const webhooksRouter = router({
           `\`event\`, and answers how many. At most ${REPLAY_MAX_DAYS} days and ${REPLAY_MAX_DELIVERIES} deliveries per call (400 beyond: ` +
           "split the period). Deliveries of deleted subscriptions and test events are not replayed. A repeat while they wait queues " +
           "nothing new (`replayed: 0`); one that fails again is PARKED again.",
+        conflict: `Conflict: ${IDEMPOTENCY_CONFLICT}.`,
         idempotent: true,
         examples: { "application/json": { since: "2099-11-20T00:00:00+05:30", until: "2099-11-21T00:00:00+05:30", status: "PARKED" } },
       },
