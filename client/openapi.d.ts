@@ -620,6 +620,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reconciliations/v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your orders' differences with the exchange on a day
+         * @description Every evening (21:30 India) the service compares the previous business day's orders with the exchange's order status report and allotment statement. This answers your mismatches of `date` and their counts; a date not reconciled yet is 200 with status NOT_RUN and no mismatches. Each mismatch was also sent as the event `reconciliation.mismatch`. An allotment the service had missed is applied (`fixed`: the order is ALLOTTED, with `order.allotted`).
+         */
+        get: operations["reconciliations-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/simulation/broker-changes/v1/{id}/reject": {
         parameters: {
             query?: never;
@@ -1861,7 +1881,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, a name of the catalog (e.g. `order.allotted`). */
-                type?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected";
+                type?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch";
                 /** @description Only events about this resource: its id (`ord_`..., `inv_`..., `mdt_`..., `pay_`...). */
                 resource_id?: string;
                 /** @description Only events recorded at or after this instant (ISO 8601 with a zone, e.g. `2026-11-20T00:00:00+05:30`); from the first when absent. */
@@ -1901,12 +1921,12 @@ export interface operations {
                              * @description What happened: the event's name, as webhooks send it in X-MF-Event.
                              * @enum {string}
                              */
-                            type: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected";
+                            type: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch";
                             /**
                              * @description The kind of resource the event is about.
                              * @enum {string}
                              */
-                            resource_type: "investor" | "mandate" | "order" | "payment" | "broker_change" | "webhook";
+                            resource_type: "investor" | "mandate" | "order" | "payment" | "broker_change" | "reconciliation" | "webhook";
                             /** @description The id of the resource the event is about. */
                             resource_id: string;
                             /** @description The event's data, exactly what a webhook delivery carries under `data` (PANs masked). */
@@ -5440,6 +5460,102 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "reconciliations-get": {
+        parameters: {
+            query: {
+                /** @description The India business day reconciled (YYYY-MM-DD). */
+                date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true on a success; false in the error envelope.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The date's reconciliation as it concerns your orders. */
+                        data: {
+                            /** @description The India business day reconciled (YYYY-MM-DD). */
+                            date: string;
+                            /**
+                             * @description The date's run: RUNNING, COMPLETED, FAILED (reading the exchange failed; it is retried), or NOT_RUN (no run for the date yet).
+                             * @enum {string}
+                             */
+                            status: "RUNNING" | "COMPLETED" | "FAILED" | "NOT_RUN";
+                            /** @description When the date's latest run started (ISO 8601, UTC); null when NOT_RUN. */
+                            started_at: string | null;
+                            /** @description When it finished (ISO 8601, UTC); null while RUNNING or NOT_RUN. */
+                            finished_at: string | null;
+                            /** @description Your mismatches' counts. */
+                            counts: {
+                                /** @description Your mismatches of the date. */
+                                total: number;
+                                /** @description Of them, those the service fixed. */
+                                fixed: number;
+                                /** @description Your mismatches of the date per kind (every kind, 0 when none). */
+                                by_kind: {
+                                    /** @description Mismatches of kind MISSING_HERE. */
+                                    MISSING_HERE: number;
+                                    /** @description Mismatches of kind MISSING_AT_EXCHANGE. */
+                                    MISSING_AT_EXCHANGE: number;
+                                    /** @description Mismatches of kind STATUS. */
+                                    STATUS: number;
+                                    /** @description Mismatches of kind AMOUNT. */
+                                    AMOUNT: number;
+                                    /** @description Mismatches of kind UNITS. */
+                                    UNITS: number;
+                                    /** @description Mismatches of kind ALLOTMENT_MISSED. */
+                                    ALLOTMENT_MISSED: number;
+                                };
+                            };
+                            /** @description Your mismatches of the date, oldest first. */
+                            mismatches: {
+                                /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                                id: string;
+                                /**
+                                 * @description MISSING_HERE: the exchange has an order we do not (never in your answer); MISSING_AT_EXCHANGE: we hold it at the exchange, its report does not; STATUS: the outcomes differ; AMOUNT, UNITS: the order's or its allotment's differ; ALLOTMENT_MISSED: the exchange allotted an order we held ACCEPTED.
+                                 * @enum {string}
+                                 */
+                                kind: "MISSING_HERE" | "MISSING_AT_EXCHANGE" | "STATUS" | "AMOUNT" | "UNITS" | "ALLOTMENT_MISSED";
+                                /** @description Your order's id. */
+                                order_id: string | null;
+                                /** @description The exchange's order number, when either side has one. */
+                                exchange_order_number: string | null;
+                                /** @description What our records say: a status, an amount (2 places) or units (3 places), as exact text; null when we have nothing. */
+                                ours: string | null;
+                                /** @description What the exchange's reports say, in the same form; null when they have nothing. */
+                                theirs: string | null;
+                                /** @description True when the service applied the exchange's word (an allotment it had missed: the order is now ALLOTTED). */
+                                fixed: boolean;
+                                /** @description When the resource was created (ISO 8601, UTC). */
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "simulation-rejectBrokerChange": {
         parameters: {
             query?: {
@@ -6410,7 +6526,7 @@ export interface operations {
                 /** @description Only resources in this state. */
                 status?: "PENDING" | "DELIVERED" | "PARKED" | "FAILED";
                 /** @description Only deliveries of this event. */
-                event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*";
+                event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
                 /** @description Page size, 1-100 (default 20). */
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `next_cursor`. */
@@ -6690,7 +6806,7 @@ export interface operations {
                      * @description Only deliveries of this event (a name or a `<resource>.*` wildcard).
                      * @enum {string}
                      */
-                    event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*";
+                    event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
                 };
             };
         };
@@ -6808,8 +6924,8 @@ export interface operations {
                 "application/json": {
                     /** @description An https URL whose every address is public. */
                     url: string;
-                    /** @description Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta)). */
-                    events: ("investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*")[];
+                    /** @description Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta), reconciliation.*). */
+                    events: ("investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*")[];
                 };
             };
         };
