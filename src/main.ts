@@ -9,10 +9,12 @@ import { openRuntime } from "./runtime.js";
 import { DEMO_INVESTORS } from "./seed/demo-investors.js";
 import { seedSandbox, type SandboxCredentials } from "./seed/sandbox.js";
 import { stopService } from "./shutdown.js";
+import { startTracing } from "./platform/tracing/setup.js";
 import { startWorker, type WorkerHandle } from "./worker.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const tracing = await startTracing({ ...config.tracing, role: config.role });
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config, logger);
   const { services } = runtime;
@@ -34,7 +36,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.exit(await stopService({ server, worker, runtime, logger }, signal));
+    process.exit(await stopService({ server, worker, runtime, logger, tracing }, signal));
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -22,6 +22,7 @@ import { importExchangeMastersJob } from "./domains/masters/jobs/import-exchange
 import { checkCalendarJob } from "./domains/masters/jobs/check-calendar.js";
 import { TASKS, type TaskName } from "./domains/shared/jobs/catalog.js";
 import type { TaskHandler } from "./domains/shared/jobs/task.js";
+import { traceTask } from "./platform/tracing/job-span.js";
 
 const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   auth__purge_expired_tokens: purgeExpiredTokens,
@@ -79,7 +80,7 @@ export function buildTaskList(services: Services): TaskList {
   const list: TaskList = {};
   for (const name of Object.keys(HANDLERS) as TaskName[]) {
     const handler = HANDLERS[name] as TaskHandler<TaskName>;
-    list[name] = async (payload, helpers) => {
+    list[name] = traceTask(name, async (payload, helpers) => {
       // graphile-worker's crontab adds `_cron: {ts, backfilled}` to the payloads it schedules.
       const parsed = TASKS[name].safeParse(withoutCronMarker(payload ?? {}));
       const log = services.logger.child({ task: name, job_id: helpers.job.id });
@@ -89,7 +90,7 @@ export function buildTaskList(services: Services): TaskList {
         return;
       }
       await handler(parsed.data, { services, log, job: helpers.job });
-    };
+    });
   }
   return list;
 }
