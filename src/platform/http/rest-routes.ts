@@ -70,7 +70,7 @@ export function restRoutes(router: AnyRouter): (method: string, path: string) =>
     const takesBody = acceptsRequestBody(method);
     const route: PatternRoute = {
       procedure: path,
-      template: restPath,
+      template: normalizePath(restPath),
       type,
       pattern: getPathRegExp(normalizePath(restPath)),
       takesBody,
