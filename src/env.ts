@@ -20,6 +20,9 @@ export function parseDuration(text: string): number {
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }
 
+/** OpenTelemetry's convention: a variable set to the empty string counts as unset. */
+const unsetWhenEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === "" ? undefined : value), schema);
+
 const EnvSchema = z.object({
   MF_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
   MF_ROLE: z.enum(["api", "worker", "all"]).default("all"),
@@ -58,8 +61,8 @@ const EnvSchema = z.object({
   BSE_API_KEY: z.string().min(1).optional(),
   BSE_EUIN: z.string().regex(/^E\d{6}$/, "must be E followed by 6 digits").optional(),
   /** OpenTelemetry's own variables (https://opentelemetry.io/docs/specs/otel/protocol/exporter/): traces are on when one is set. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be the collector's http(s) base URL, e.g. http://localhost:4318" }).optional(),
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. http://localhost:4318/v1/traces" }).optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: unsetWhenEmpty(z.url({ protocol: /^https?$/, error: "must be the collector's http(s) base URL, e.g. http://localhost:4318" }).optional()),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: unsetWhenEmpty(z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. http://localhost:4318/v1/traces" }).optional()),
   OTEL_SERVICE_NAME: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "1-100 letters, digits, '.', '_' or '-'").default("mf-distribution-service"),
   BSE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
 });
