@@ -1,6 +1,10 @@
+import { SpanKind } from "@opentelemetry/api";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/env.js";
 import { startTracing, type Tracing } from "../../src/platform/tracing/setup.js";
+import { currentTraceparent } from "../../src/platform/tracing/trace-context.js";
+import { inSpan } from "../../src/platform/tracing/tracer.js";
 import { startWorker, type WorkerHandle } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { createOpenScheme, lumpsumOrder, orderingInvestor } from "../helpers/orders.js";
@@ -137,6 +141,52 @@ describe("one order's trace, from POST to the webhook delivery", () => {
     for (let at = byId.get(span.parentSpanId); at; at = byId.get(at.parentSpanId)) if (at.spanId === ancestor.spanId) return true;
     return false;
   }
+});
+
+describe("request spans name the route, never the raw path", () => {
+  const serverSpanOf = async (requestId: string) => {
+    await tracing.flush();
+    const found = collector.spans.filter((s) => s.kind === SPAN_KIND.SERVER && s.attributes["mf.request_id"] === requestId);
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  };
+
+  it("by the REST operation's template, or else Hono's route", async () => {
+    const cases: Array<[string, string, string | undefined, string, number]> = [
+      ["GET", "/api/orders/v1/ord_not_there", ctx.token, "GET /api/orders/v1/{id}", 404],
+      ["GET", "/healthz", undefined, "GET /healthz", 200],
+      ["GET", "/trpc/orders.get?input=%7B%22id%22%3A%22ord_x%22%7D", ctx.token, "GET /trpc/*", 404],
+      ["GET", "/api/nowhere/ord_x", ctx.token, "GET /api/*", 404],
+      // No route took it: the pages' catch-all is the last handler Hono matched.
+      ["GET", "/nowhere/ord_x", undefined, "GET /*", 404],
+    ];
+    for (const [method, path, token, name, status] of cases) {
+      const res = await app.http(method, path, token ? { token } : {});
+      expect(res.status, path).toBe(status);
+      const span = await serverSpanOf(res.headers.get("x-request-id")!);
+      expect({ name: span.name, route: span.attributes["http.route"], status: span.attributes["http.response.status_code"], parent: span.parentSpanId }).toEqual({
+        name, route: name.slice(method.length + 1), status, parent: "",
+      });
+      expect(JSON.stringify(span)).not.toContain("ord_");
+    }
+  });
+});
+
+describe("the stop", () => {
+  it("sends what is batched, then leaves the process untraced: no provider, pg unpatched, no traceparent", async () => {
+    const res = await app.http("GET", "/healthz");
+    const wrapped = () => (pg.Client.prototype.query as { __wrapped?: boolean }).__wrapped;
+    expect(wrapped()).toBe(true);
+    await tracing.shutdown();
+    expect(collector.spans.filter((s) => s.attributes["mf.request_id"] === res.headers.get("x-request-id"))).toHaveLength(1);
+    expect(collector.refused).toEqual([]);
+    expect(wrapped()).toBeUndefined();
+    const before = collector.spans.length;
+    await inSpan("after the stop", { kind: SpanKind.INTERNAL }, async () => expect(currentTraceparent()).toBeUndefined());
+    expect((await app.http("GET", "/healthz")).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(collector.spans.length).toBe(before);
+  });
 });
 
 /** Waits until `done` answers true (a beforeAll cannot use expect.poll). */

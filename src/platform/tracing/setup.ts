@@ -20,12 +20,13 @@ export async function startTracing(settings: TracingSettings): Promise<Tracing> 
   const { installSdk } = await import("./sdk.js");
   const sdk = installSdk(settings);
   setTracingEnabled(true);
+  let stopped: Promise<void> | undefined;
   return {
     enabled: true,
     flush: () => sdk.flush(),
-    shutdown: async () => {
+    shutdown: () => {
       setTracingEnabled(false);
-      await sdk.shutdown();
+      return (stopped ??= sdk.shutdown());
     },
   };
 }
