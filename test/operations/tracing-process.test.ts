@@ -2,7 +2,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../helpers/db.js";
 import { startOtlpReceiver, SPAN_KIND, type OtlpReceiver } from "../helpers/otlp-receiver.js";
-import { ROOT, runEntry } from "../helpers/process.js";
+import { ensureBuilt } from "../helpers/build.js";
+import { freePort, problemLines, ROOT, runBuilt, runEntry, waitForOutput } from "../helpers/process.js";
 
 const PROBE = path.join(ROOT, "test", "operations", "tracing-probe.ts");
 
@@ -48,4 +49,45 @@ describe("tracing in the service's own process (node --import tsx)", () => {
     });
     expect(collector.refused).toEqual([]);
   });
+});
+
+describe("tracing in the production build (node dist/main.js)", () => {
+  it("traces a request down to its queries, and sends the batch when SIGTERM stops the service", async () => {
+    const dist = await ensureBuilt();
+    const port = await freePort();
+    const db = await createTestDatabase();
+    try {
+      const started = runBuilt(path.join(dist, "main.js"), [], {
+        DATABASE_URL: db.url,
+        PORT: String(port),
+        MF_ROLE: "api",
+        OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.endpoint}/`,
+        OTEL_SERVICE_NAME: "mf-dist",
+      });
+      await waitForOutput(started, /Base URL/, 60_000);
+      // A token request with a client that does not exist: the procedure looks it up in the database.
+      const res = await fetch(`http://127.0.0.1:${port}/api/auth/v1/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ grant_type: "client_credentials", client_id: "client_nobody_here", client_secret: "s".repeat(32) }),
+      });
+      expect(res.status).toBe(401);
+      const requestId = res.headers.get("x-request-id");
+      started.child.kill("SIGTERM");
+      expect(await started.exited, started.output()).toBe(0);
+      expect(problemLines(started.output())).toEqual([]);
+
+      const mine = collector.spans.filter((s) => s.resource["service.name"] === "mf-dist");
+      const server = mine.find((s) => s.attributes["mf.request_id"] === requestId);
+      expect(server).toMatchObject({ name: "POST /api/auth/v1/token", kind: SPAN_KIND.SERVER, resource: { "mf.role": "api" } });
+      const procedure = mine.find((s) => s.parentSpanId === server!.spanId);
+      expect(procedure).toMatchObject({ name: "auth.token", kind: SPAN_KIND.INTERNAL });
+      const below = (id: string): string[] => mine.filter((s) => s.parentSpanId === id).flatMap((s) => [s.spanId, ...below(s.spanId)]);
+      const queries = mine.filter((s) => below(procedure!.spanId).includes(s.spanId) && s.attributes["db.system.name"] === "postgresql");
+      expect(queries.length).toBeGreaterThan(0);
+      expect(collector.refused).toEqual([]);
+    } finally {
+      await db.drop();
+    }
+  }, 400_000);
 });
