@@ -172,6 +172,17 @@ describe("request spans name the route, never the raw path", () => {
   });
 });
 
+describe("an incoming traceparent", () => {
+  it("is continued even when it says not sampled, and ignored when malformed", async () => {
+    const unsampled = await app.http("GET", "/healthz", { headers: { traceparent: `00-${"a".repeat(32)}-${"b".repeat(16)}-00` } });
+    const malformed = await app.http("GET", "/healthz", { headers: { traceparent: "00-zz-yy-01" } });
+    await tracing.flush();
+    const spanOf = (res: { headers: Headers }) => collector.spans.find((s) => s.attributes["mf.request_id"] === res.headers.get("x-request-id"));
+    expect(spanOf(unsampled)).toMatchObject({ traceId: "a".repeat(32), parentSpanId: "b".repeat(16) });
+    expect(spanOf(malformed)).toMatchObject({ parentSpanId: "" });
+  });
+});
+
 describe("the stop", () => {
   it("sends what is batched, then leaves the process untraced: no provider, pg unpatched, no traceparent", async () => {
     const res = await app.http("GET", "/healthz");

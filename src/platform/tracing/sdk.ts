@@ -5,7 +5,7 @@ import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import { AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TracerProvider } from "@opentelemetry/sdk-trace";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import type { TracingSettings } from "./settings.js";
 
@@ -23,6 +23,9 @@ export function installSdk(settings: TracingSettings): { flush(): Promise<void>;
       "mf.role": settings.role,
     }),
     // Short timeouts: a collector that does not answer must not hold a stop past the service's 10 s.
+    // Every trace is recorded, whatever an incoming traceparent's sampled flag says: a caller cannot hide its
+    // requests from the traces (sampling, if wanted, belongs to the collector).
+    sampler: new ParentBasedSampler({ root: new AlwaysOnSampler(), remoteParentNotSampled: new AlwaysOnSampler() }),
     spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: settings.tracesUrl, timeoutMillis: EXPORT_TIMEOUT_MS }), exportTimeoutMillis: EXPORT_TIMEOUT_MS })],
   });
   const contextManager = new AsyncLocalStorageContextManager().enable();
