@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../helpers/db.js";
@@ -87,6 +88,32 @@ describe("tracing in the production build (node dist/main.js)", () => {
       expect(queries.length).toBeGreaterThan(0);
       expect(collector.refused).toEqual([]);
     } finally {
+      await db.drop();
+    }
+  }, 400_000);
+
+  it("stops within the service's budget when the collector does not answer", async () => {
+    const dist = await ensureBuilt();
+    const port = await freePort();
+    const db = await createTestDatabase();
+    // A collector that takes the connection and never answers.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const started = runBuilt(path.join(dist, "main.js"), [], {
+        DATABASE_URL: db.url,
+        PORT: String(port),
+        MF_ROLE: "api",
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      });
+      await waitForOutput(started, /Base URL/, 60_000);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      const stopAt = Date.now();
+      started.child.kill("SIGTERM");
+      expect(await started.exited, started.output()).toBe(0);
+      expect(Date.now() - stopAt).toBeLessThan(10_000);
+    } finally {
+      silent.close();
       await db.drop();
     }
   }, 400_000);
