@@ -15,7 +15,7 @@ export type AttemptRow = Prisma.WebhookAttemptGetPayload<object>;
 /** New PENDING deliveries, due now. */
 export async function insertDeliveries(
   tx: DbOrTx,
-  deliveries: Array<{ id: string; distributorId: string; subscriptionId: string; eventId: string; event: EventName; payload: string; nextAttemptAt: Date; traceparent: string | null }>,
+  deliveries: Array<{ id: string; distributorId: string; subscriptionId: string; eventId: string; event: EventName; payload: string; nextAttemptAt: Date; traceparent?: string | null }>,
 ): Promise<void> {
   await tx.webhookDelivery.createMany({ data: deliveries.map((d) => ({ ...d, status: "PENDING" })) });
 }
