@@ -14,8 +14,8 @@ import { startWorker, type WorkerHandle } from "./worker.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const tracing = await startTracing({ ...config.tracing, role: config.role });
   const logger = createLogger(config.logLevel);
+  const tracing = await startTracing({ ...config.tracing, role: config.role, onExportFailure: (message) => logger.warn({ component: "tracing" }, message) });
   const runtime = await openRuntime(config, logger);
   const { services } = runtime;
   // Logs in once and reports how it went; a failed login does not stop the service (jobs retry).

@@ -92,7 +92,7 @@ describe("tracing in the production build (node dist/main.js)", () => {
     }
   }, 400_000);
 
-  it("stops within the service's budget when the collector does not answer", async () => {
+  it("warns when the collector does not answer, and still stops within the service's budget", async () => {
     const dist = await ensureBuilt();
     const port = await freePort();
     const db = await createTestDatabase();
@@ -108,10 +108,14 @@ describe("tracing in the production build (node dist/main.js)", () => {
       });
       await waitForOutput(started, /Base URL/, 60_000);
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      // The batch goes out within 5 s and times out 3 s later: the operator is told, once.
+      await waitForOutput(started, /spans could not be sent/, 30_000);
       const stopAt = Date.now();
       started.child.kill("SIGTERM");
       expect(await started.exited, started.output()).toBe(0);
       expect(Date.now() - stopAt).toBeLessThan(10_000);
+      const warnings = problemLines(started.output()).map((line) => JSON.parse(line) as { component?: string; msg: string });
+      expect(warnings).toEqual([expect.objectContaining({ component: "tracing", msg: "spans could not be sent to the OTLP endpoint (1 failure since the last report)" })]);
     } finally {
       silent.close();
       await db.drop();

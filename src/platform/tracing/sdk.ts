@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { context, propagation, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { loggingErrorHandler, setGlobalErrorHandler, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { resourceFromAttributes } from "@opentelemetry/resources";
@@ -33,6 +33,7 @@ export function installSdk(settings: TracingSettings): { flush(): Promise<void>;
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   const unpatchPg = patchPg(provider);
+  setGlobalErrorHandler(exportFailureReporter(settings.onExportFailure));
   return {
     flush: () => provider.forceFlush(),
     shutdown: async () => {
@@ -43,6 +44,7 @@ export function installSdk(settings: TracingSettings): { flush(): Promise<void>;
         trace.disable();
         propagation.disable();
         context.disable();
+        setGlobalErrorHandler(loggingErrorHandler());
       }
     },
   };
@@ -69,5 +71,23 @@ function patchPg(provider: TracerProvider): () => void {
   for (const definition of definitions) definition.patch?.(modules.get(definition.name));
   return () => {
     for (const definition of definitions) definition.unpatch?.(modules.get(definition.name));
+  };
+}
+
+const REPORT_EVERY_MS = 60_000;
+
+/**
+ * The SDK hands a failed export to its global error handler; the operator hears of it once a minute at
+ * most, in a fixed sentence (the exporter's own text may quote the collector's answer).
+ */
+function exportFailureReporter(report: ((message: string) => void) | undefined): (error: unknown) => void {
+  let last = 0;
+  let missed = 0;
+  return () => {
+    missed += 1;
+    if (!report || Date.now() - last < REPORT_EVERY_MS) return;
+    report(`spans could not be sent to the OTLP endpoint (${missed} failure${missed === 1 ? "" : "s"} since the last report)`);
+    last = Date.now();
+    missed = 0;
   };
 }

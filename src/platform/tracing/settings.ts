@@ -5,4 +5,6 @@ export interface TracingSettings {
   serviceName: string;
   /** Which process this is: api, worker, all (both) or cli. */
   role: string;
+  /** Told (at most once a minute) when spans could not be sent: the collector is down, refuses them or is slow. */
+  onExportFailure?: (message: string) => void;
 }
