@@ -22,10 +22,10 @@ export function installSdk(settings: TracingSettings): { flush(): Promise<void>;
       [ATTR_SERVICE_NAME]: settings.serviceName,
       "mf.role": settings.role,
     }),
-    // Short timeouts: a collector that does not answer must not hold a stop past the service's 10 s.
     // Every trace is recorded, whatever an incoming traceparent's sampled flag says: a caller cannot hide its
     // requests from the traces (sampling, if wanted, belongs to the collector).
     sampler: new ParentBasedSampler({ root: new AlwaysOnSampler(), remoteParentNotSampled: new AlwaysOnSampler() }),
+    // Short timeouts: a collector that does not answer must not hold a stop past the service's 10 s.
     spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: settings.tracesUrl, timeoutMillis: EXPORT_TIMEOUT_MS }), exportTimeoutMillis: EXPORT_TIMEOUT_MS })],
   });
   const contextManager = new AsyncLocalStorageContextManager().enable();
