@@ -14,6 +14,7 @@ import { describeError, envelope, renderError, reportError } from "./platform/tr
 import { noStore } from "./platform/http/no-store.js";
 import { createRestHandler } from "./platform/http/rest.js";
 import { createPages } from "./pages/pages.js";
+import { traceRequest } from "./platform/tracing/request-span.js";
 import { createContext, restHooks } from "./domains/shared/context.js";
 import type { Services } from "./domains/shared/services.js";
 import { buildOpenApiDocument } from "./openapi.js";
@@ -49,7 +50,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
     // Set before the response exists: afterwards Hono would rebuild the whole response to add it.
     c.header("X-Request-Id", requestId);
     const started = performance.now();
-    await next();
+    await traceRequest(c, requestId, next);
     accessLine(requestId, c.req.method, c.req.path, c.res.status, Math.round(performance.now() - started));
   });
 

@@ -7,6 +7,7 @@ import type { Db } from "./platform/db/client.js";
 import type { Config } from "./env.js";
 import { addEventSink } from "./domains/events/sinks.js";
 import { createExchange } from "./integrations/exchange/exchange.js";
+import { traceExchange } from "./integrations/exchange/traced-exchange.js";
 import type { DataCipher } from "./platform/lib/crypto.js";
 import type { Logger } from "./platform/lib/logger.js";
 import { markLinkPaid } from "./domains/order-links/lifecycle.js";
@@ -45,7 +46,7 @@ export function buildServices({ config, prisma, poolSize, logger, cipher }: Open
     cipher,
     auth: new AuthService(prisma, { tokenFailures: config.tokenFailures, concurrentChecks: tokenChecksFor(poolSize) }),
     budget: new RequestBudget(config.rateLimit),
-    ...createExchange(config, prisma, logger.child({ component: "exchange" })),
+    ...traceExchange(createExchange(config, prisma, logger.child({ component: "exchange" }))),
     registrar: createRegistrar(config, prisma, logger),
     resolveHost: systemResolver,
   };

@@ -15,6 +15,7 @@ import { openRuntime, type Runtime } from "./runtime.js";
 import { defaultReconciliationDate, operatorTotals, reconcileDate, type OperatorTotals } from "./domains/reconciliations/reconciliations.service.js";
 import { IsoDate } from "./platform/lib/formats.js";
 import { todayInIndia } from "./platform/lib/india-date.js";
+import { startTracing } from "./platform/tracing/setup.js";
 import { OPENAPI_FILE, openApiText } from "./openapi.js";
 import { ALL_EVENTS, ListenerError, listenerToken, startWebhookListener } from "./domains/webhooks/listener.js";
 
@@ -41,6 +42,7 @@ npm start uses, or one started for the command).`;
 
 async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T> {
   const config = loadConfig();
+  const tracing = await startTracing({ ...config.tracing, role: "cli" });
   // Commands print their own results; the logger only reports problems.
   // Next to a running `npm start`, its embedded database is used (and left running).
   const runtime = await openRuntime(config, createLogger(config.logLevel === "info" ? "warn" : config.logLevel), {
@@ -51,6 +53,7 @@ async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T
     return await work(runtime);
   } finally {
     await runtime.close();
+    await tracing.shutdown().catch(() => {});
   }
 }
 

@@ -20,6 +20,9 @@ export function parseDuration(text: string): number {
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }
 
+/** OpenTelemetry's convention: a variable set to the empty string counts as unset. */
+const unsetWhenEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === "" ? undefined : value), schema);
+
 const EnvSchema = z.object({
   MF_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
   MF_ROLE: z.enum(["api", "worker", "all"]).default("all"),
@@ -57,6 +60,10 @@ const EnvSchema = z.object({
   BSE_PASSKEY: z.string().regex(/^[A-Za-z0-9]{1,10}$/, "1-10 letters and digits (no special characters)").optional(),
   BSE_API_KEY: z.string().min(1).optional(),
   BSE_EUIN: z.string().regex(/^E\d{6}$/, "must be E followed by 6 digits").optional(),
+  /** OpenTelemetry's own variables (https://opentelemetry.io/docs/specs/otel/protocol/exporter/): traces are on when one is set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: unsetWhenEmpty(z.url({ protocol: /^https?$/, error: "must be the collector's http(s) base URL, e.g. http://localhost:4318" }).optional()),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: unsetWhenEmpty(z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. http://localhost:4318/v1/traces" }).optional()),
+  OTEL_SERVICE_NAME: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "1-100 letters, digits, '.', '_' or '-'").default("mf-distribution-service"),
   BSE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
 });
 
@@ -92,6 +99,8 @@ export interface Config {
   /** Which exchange the port speaks to: the simulated one, or BSE StAR MF (then `bse` is set). */
   exchange: "sandbox" | "bse";
   bse: BseConfig | undefined;
+  /** OpenTelemetry traces: off when `tracesUrl` is undefined (no OTEL_EXPORTER_OTLP_ENDPOINT). */
+  tracing: { tracesUrl: string | undefined; serviceName: string };
 }
 
 export class ConfigError extends Error {
@@ -166,6 +175,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     tokenFailures: { limit: env.MF_TOKEN_FAILURE_LIMIT, windowMs: tokenFailureWindowMs },
     trustProxyHops: env.MF_TRUST_PROXY,
     http: { headersTimeoutMs: env.MF_HEADERS_TIMEOUT_MS, bodyTimeoutMs: env.MF_BODY_TIMEOUT_MS },
+    tracing: { tracesUrl: tracesUrl(env), serviceName: env.OTEL_SERVICE_NAME },
     exchange: env.MF_EXCHANGE,
     bse:
       env.MF_EXCHANGE === "bse"
@@ -186,6 +196,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 const BSE_REQUIRED = ["BSE_BASE_URL", "BSE_USER_ID", "BSE_MEMBER_ID", "BSE_PASSWORD", "BSE_API_KEY"] as const;
 
 /** MF_EXCHANGE=bse needs the exchange's address and credentials, and a member id that fits TransNo. */
+/** The signal-specific endpoint is used as it is; the base endpoint gets `v1/traces` appended, as the specification says. */
+function tracesUrl(env: Env): string | undefined {
+  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;
+  return `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces`;
+}
+
 function bseProblems(env: Env): string[] {
   const problems = BSE_REQUIRED.filter((name) => !env[name]).map((name) => `${name} is required with MF_EXCHANGE=bse`);
   const memberProblem = env.BSE_MEMBER_ID ? memberIdProblem(env.BSE_MEMBER_ID) : null;

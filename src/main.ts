@@ -9,11 +9,13 @@ import { openRuntime } from "./runtime.js";
 import { DEMO_INVESTORS } from "./seed/demo-investors.js";
 import { seedSandbox, type SandboxCredentials } from "./seed/sandbox.js";
 import { stopService } from "./shutdown.js";
+import { startTracing } from "./platform/tracing/setup.js";
 import { startWorker, type WorkerHandle } from "./worker.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  const tracing = await startTracing({ ...config.tracing, role: config.role, onExportFailure: (message) => logger.warn({ component: "tracing" }, message) });
   const runtime = await openRuntime(config, logger);
   const { services } = runtime;
   // Logs in once and reports how it went; a failed login does not stop the service (jobs retry).
@@ -34,7 +36,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.exit(await stopService({ server, worker, runtime, logger }, signal));
+    process.exit(await stopService({ server, worker, runtime, logger, tracing }, signal));
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -23,6 +23,7 @@ import { checkCalendarJob } from "./domains/masters/jobs/check-calendar.js";
 import { RECONCILIATION_CRON_ITEM, reconcileJob } from "./domains/reconciliations/jobs/reconcile.js";
 import { TASKS, type TaskName } from "./domains/shared/jobs/catalog.js";
 import type { TaskHandler } from "./domains/shared/jobs/task.js";
+import { traceTask } from "./platform/tracing/job-span.js";
 
 const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   auth__purge_expired_tokens: purgeExpiredTokens,
@@ -82,7 +83,7 @@ export function buildTaskList(services: Services): TaskList {
   const list: TaskList = {};
   for (const name of Object.keys(HANDLERS) as TaskName[]) {
     const handler = HANDLERS[name] as TaskHandler<TaskName>;
-    list[name] = async (payload, helpers) => {
+    list[name] = traceTask(name, async (payload, helpers) => {
       // graphile-worker's crontab adds `_cron: {ts, backfilled}` to the payloads it schedules.
       const parsed = TASKS[name].safeParse(withoutCronMarker(payload ?? {}));
       const log = services.logger.child({ task: name, job_id: helpers.job.id });
@@ -92,7 +93,7 @@ export function buildTaskList(services: Services): TaskList {
         return;
       }
       await handler(parsed.data, { services, log, job: helpers.job });
-    };
+    });
   }
   return list;
 }

@@ -80,6 +80,22 @@ describe("configuration", () => {
     expect(parseDurations("1s,1s,500ms,2h")).toEqual([1000, 1000, 500, 7_200_000]);
   });
 
+  it("turns traces on with OTEL_EXPORTER_OTLP_ENDPOINT (spans to <endpoint>/v1/traces) and off without it or when empty", () => {
+    expect(loadConfig({}).tracing).toEqual({ tracesUrl: undefined, serviceName: "mf-distribution-service" });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "" }).tracing.tracesUrl).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/", OTEL_SERVICE_NAME: "mf-api-blue" }).tracing).toEqual({
+      tracesUrl: "http://collector:4318/v1/traces",
+      serviceName: "mf-api-blue",
+    });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "https://otlp.example.com/base", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://traces.example.com/in" }).tracing.tracesUrl).toBe(
+      "https://traces.example.com/in",
+    );
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toEqual([
+      "OTEL_EXPORTER_OTLP_ENDPOINT: must be the collector's http(s) base URL, e.g. http://localhost:4318",
+    ]);
+    expect(problemsOf({ OTEL_SERVICE_NAME: "mf api" })).toEqual(["OTEL_SERVICE_NAME: 1-100 letters, digits, '.', '_' or '-'"]);
+  });
+
   it("refuses the sandbox exchange in production, with the exact message", () => {
     expect(problemsOf({ MF_ENV: "production", DATABASE_URL: "postgres://u:p@db/mf", MF_DATA_KEY: "ab".repeat(32) })).toEqual([
       "MF_EXCHANGE=sandbox is refused in production: set MF_EXCHANGE=bse and the BSE_* variables",

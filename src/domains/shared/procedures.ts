@@ -8,6 +8,7 @@ import type { Context } from "./context.js";
 import { admitCaller } from "./authenticator.js";
 import type { Caller } from "./caller.js";
 import type { Meta } from "../../platform/trpc/meta.js";
+import { traceProcedure } from "../../platform/tracing/procedure-span.js";
 
 
 const t = initTRPC
@@ -91,17 +92,17 @@ function unwrapAppError<R extends { ok: boolean }>(result: R): R {
  * no schema accepts and the layers below choke on (NUL characters, prototype-named keys, deep
  * nesting). An application error from anywhere below leaves as the tRPC error of its code.
  */
-export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+export const publicProcedure = t.procedure.use(traceProcedure(async ({ getRawInput, next }) => {
   await refuseUnsafeInput(getRawInput);
   return unwrapAppError(await next());
-});
+}));
 
 /**
  * Every procedure but the token endpoint and the public link pages: the caller must hold a valid
  * token, and each call spends one request of its API client's budget (429 beyond it). The raw input
  * is checked first, as on publicProcedure.
  */
-export const authedProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
+export const authedProcedure = t.procedure.use(traceProcedure(async ({ ctx, getRawInput, next }) => {
   await refuseUnsafeInput(getRawInput);
   let caller: Caller;
   try {
@@ -111,14 +112,14 @@ export const authedProcedure = t.procedure.use(async ({ ctx, getRawInput, next }
   }
   (ctx as Context & { caller: Caller }).caller = caller;
   return unwrapAppError(await next<{ caller: Caller }>({}));
-});
+}));
 
 /**
  * The public order-link paths: no token (the link id is the capability), so each call spends one
  * request of its client address's budget (an IPv4 address, an IPv6 /64), as an API client spends its
  * own: RateLimit-* headers, 429 beyond it. The raw input is checked first, as on publicProcedure.
  */
-export const linkProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
+export const linkProcedure = t.procedure.use(traceProcedure(async ({ ctx, getRawInput, next }) => {
   await refuseUnsafeInput(getRawInput);
   try {
     spendBudget(ctx.budget, `address:${addressKey(ctx.clientIp)}`, ctx.response.headers);
@@ -126,7 +127,7 @@ export const linkProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) 
     throw asThrown(error);
   }
   return unwrapAppError(await next());
-});
+}));
 
 /** Sandbox simulation: the caller must hold a token, and in production the routes do not exist. */
 export const sandboxProcedure = authedProcedure.use(({ ctx, next }) => {

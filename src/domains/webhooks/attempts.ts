@@ -3,6 +3,7 @@ import type { Services } from "../shared/services.js";
 import { claimDueDeliveries, type ClaimedDelivery } from "./deliveries.repo.js";
 import { answered, recordOutcomes, subscriptionGone, targetRefused, type AttemptOutcome } from "./lifecycle.js";
 import { postWebhook } from "./outbound.js";
+import { traceHttpPost } from "../../platform/tracing/client-span.js";
 import { listenerCertificates, trustWithListeners } from "./listener-trust.js";
 import { checkTarget, type TargetCheck } from "./public-address.js";
 import { signPayload } from "./signature.js";
@@ -77,7 +78,7 @@ async function attempt(services: Services, delivery: ClaimedDelivery, subscripti
   const target = subscription.check;
   if (!target.ok) return targetRefused(delivery, at, target.reason);
   const body = Buffer.from(delivery.payload);
-  const result = await postWebhook({
+  const result = await traceHttpPost("webhook", { url: target.url, traceparent: delivery.traceparent, attributes: { "mf.webhook.delivery_id": delivery.id } }, () => postWebhook({
     url: target.url,
     addresses: target.addresses,
     body,
@@ -87,7 +88,7 @@ async function attempt(services: Services, delivery: ClaimedDelivery, subscripti
       "X-MF-Signature": signPayload(body, subscription.secrets, Math.floor(at.getTime() / 1000)),
     },
     ca,
-  });
+  }));
   const recorded = { at, statusCode: result.statusCode, error: result.error, latencyMs: result.latencyMs, responseBody: result.responseBody };
   return answered(delivery, recorded, result.ok, services.config.webhooks.retryDelaysMs);
 }

@@ -16,7 +16,7 @@ export type AttemptRow = Prisma.WebhookAttemptGetPayload<object>;
 /** New PENDING deliveries, due at `nextAttemptAt` (null: never due, no job claims it; a test's, sent by its request). */
 export async function insertDeliveries(
   tx: DbOrTx,
-  deliveries: Array<{ id: string; distributorId: string; subscriptionId: string; eventId: string; event: EventName; payload: string; nextAttemptAt: Date | null }>,
+  deliveries: Array<{ id: string; distributorId: string; subscriptionId: string; eventId: string; event: EventName; payload: string; nextAttemptAt: Date | null; traceparent?: string | null }>,
 ): Promise<void> {
   await tx.webhookDelivery.createMany({ data: deliveries.map((d) => ({ ...d, status: "PENDING" })) });
 }
@@ -136,6 +136,8 @@ export interface ClaimedDelivery {
   event: EventName;
   payload: string;
   attempts: number;
+  /** The trace the delivery was created in (tracing on), continued by its attempt's span. */
+  traceparent: string | null;
 }
 
 /** Takes up to `limit` due deliveries no other job holds, leasing them (a lease that runs out frees them again). */
@@ -149,7 +151,7 @@ export async function claimDueDeliveries(db: DbOrTx, limit: number, leaseSeconds
          ORDER BY next_attempt_at
          LIMIT $1
          FOR UPDATE SKIP LOCKED)
-      RETURNING id, subscription_id, event, payload, attempts`,
+      RETURNING id, subscription_id, event, payload, attempts, traceparent`,
     limit,
     leaseSeconds,
   );

@@ -3,6 +3,7 @@ import type { RecordedEvent } from "../events/sinks.js";
 import { enqueue } from "../shared/jobs/enqueue.js";
 import { newId } from "../../platform/lib/ids.js";
 import { maskPansInText } from "../../platform/lib/mask.js";
+import { currentTraceparent } from "../../platform/tracing/trace-context.js";
 import { insertDeliveries } from "./deliveries.repo.js";
 import { matchesEvent } from "./event-filter.js";
 import { subscriptionsForFanOut, type FanOutSubscription } from "./subscriptions.repo.js";
@@ -41,6 +42,7 @@ export async function fanOut(tx: Tx, event: RecordedEvent): Promise<void> {
   if (matching.length === 0) return;
   const payload = maskPansInText(JSON.stringify({ success: true, data: event.data }));
   const now = new Date();
+  const traceparent = currentTraceparent();
   const deliveries = matching.map((s) => ({
     id: newId("whd"),
     distributorId: event.distributorId,
@@ -49,6 +51,7 @@ export async function fanOut(tx: Tx, event: RecordedEvent): Promise<void> {
     event: event.event,
     payload,
     nextAttemptAt: now,
+    traceparent: traceparent ?? null,
   }));
   await insertDeliveries(tx, deliveries);
   if (!queuedIn.has(tx)) {

@@ -6,6 +6,7 @@ import type { Log } from "../lib/logger.js";
 import { pathOf, queryInput, queryOf, type Query } from "./query-input.js";
 import { restRoutes, type RouteMatch } from "./rest-routes.js";
 import { StaticResponses, type StaticResponse } from "./static-responses.js";
+import { setRequestRoute } from "../tracing/request-span.js";
 
 /** What the HTTP layer knows about one /api request before it reaches a procedure. */
 export interface RestRequest {
@@ -71,6 +72,7 @@ export function createRestHandler(router: AnyRouter, hooks: RestHooks, options: 
       return failed(new AppError("NOT_FOUND", "Not found"));
     }
     const { route } = found;
+    setRequestRoute(route.template);
     const ctx = hooks.createContext(request);
     let output: unknown;
     try {

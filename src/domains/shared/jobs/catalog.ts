@@ -3,7 +3,8 @@ import { z } from "zod";
 /**
  * Every task the worker knows, with the schema of its payload. Payloads are untyped at rest, so the
  * task list parses each one with its schema before the handler runs, and `enqueue` parses it before
- * it is stored. Task names read `domain__action`.
+ * it is stored. Task names read `domain__action`. A stored payload may also carry `traceparent` (the trace that
+ * queued it, added by `jobToAdd` when tracing is on): the task list takes it off before these schemas see it.
  */
 export const TASKS = {
   auth__purge_expired_tokens: z.strictObject({}),

@@ -1,6 +1,7 @@
 import type { DbOrTx } from "../../../platform/db/client.js";
 import { TASKS, type TaskName, type TaskPayload } from "./catalog.js";
 import { addJob, type JobToAdd } from "../../../platform/jobs/jobs.repo.js";
+import { withTraceparent } from "../../../platform/tracing/trace-context.js";
 
 export interface EnqueueOptions {
   runAt?: Date;
@@ -32,11 +33,14 @@ export async function enqueue<N extends TaskName>(
 
 const ADD_ATTEMPTS = 3;
 
-/** A task's job as graphile_worker.add_job takes it, its payload checked against the task's schema. */
+/**
+ * A task's job as graphile_worker.add_job takes it, its payload checked against the task's schema; with a span
+ * active, the payload also carries its `traceparent` (the task list takes it off before the schema sees it).
+ */
 export function jobToAdd<N extends TaskName>(task: N, payload: TaskPayload<N>, options: EnqueueOptions = {}): JobToAdd {
   return {
     task,
-    payload: JSON.stringify(TASKS[task].parse(payload)),
+    payload: JSON.stringify(withTraceparent(TASKS[task].parse(payload))),
     queueName: options.queueName ?? null,
     runAt: options.runAt ?? null,
     maxAttempts: options.maxAttempts ?? null,
