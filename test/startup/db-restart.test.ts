@@ -48,7 +48,7 @@ it("a PostgreSQL restart under a stream of placements: 201 or 503 with the envel
     DATABASE_URL: databaseUrl,
     MF_DATA_DIR: path.join(dir, "data"),
     PORT: String(port),
-    LOG_LEVEL: "warn",
+    LOG_LEVEL: "info",
     MF_SANDBOX_CLIENT_ID: "db-restart-client",
     MF_SANDBOX_CLIENT_SECRET: "db-restart-secret-0123456789",
   };
@@ -178,5 +178,12 @@ it("a PostgreSQL restart under a stream of placements: 201 or 503 with the envel
   );
   service.child.kill("SIGTERM");
   expect(await service.exited).toBe(0);
-  console.log(service.output().split("\n").filter((l) => l.trim()).slice(-40).join("\n"));
+  const lines = service.output().split("\n").flatMap((line) => {
+    try {
+      return [JSON.parse(line) as { level: number; msg: string; component?: string }];
+    } catch {
+      return [];
+    }
+  });
+  console.log(lines.filter((l) => l.level >= 40 || l.component === "worker").map((l) => JSON.stringify(l)).join("\n"));
 }, 120_000);
