@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../../generated/prisma/client.js";
 import { withinDeadline } from "../lib/deadline.js";
+import { CONNECT_TIMEOUT_MS } from "./connection-errors.js";
 import { errorSummary, type Log } from "../lib/logger.js";
 
 export { PrismaClient };
@@ -11,21 +12,18 @@ export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 export type DbOrTx = Db | Tx;
 
-/** How long making a new connection may take before it counts as the database being out of reach. */
-export const CONNECT_TIMEOUT_MS = 5_000;
-
 /** With `log`, a lost connection of the pool is one short line (the error's code and message). */
 export function createPrisma(databaseUrl: string, poolSize = 10, log?: Log): PrismaClient {
   const lost = (error: Error) => log?.warn({ error: errorSummary(error) }, "database connection lost");
   const adapter = new PrismaPg(
-    // A connection that cannot be made in CONNECT_TIMEOUT_MS fails (answered 503): a database host gone
-    // silent (a failover) must not hold requests. Keep-alive lets the OS notice a peer that vanished.
+    // A connection that cannot be had in CONNECT_TIMEOUT_MS, made or waited for, fails (answered 503): a database
+    // host gone silent (a failover) must not hold requests. Keep-alive lets the OS notice a peer that vanished.
     { connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true },
     { onPoolError: lost, onConnectionError: lost },
   );
   // Under load a transaction may wait for a pooled connection longer than Prisma's 2 s default;
   // waiting is better than failing. A wait that still runs out is answered 503 (see trpc/errors).
-  return new PrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 15_000 } });
+  return new PrismaClient({ adapter, transactionOptions: { maxWait: CONNECT_TIMEOUT_MS, timeout: 15_000 } });
 }
 
 /** Answers when the database does (readiness); rejects after `timeoutMs`, whatever the query does. */

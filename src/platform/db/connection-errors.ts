@@ -12,6 +12,12 @@
  *  - pg-pool's `connectionTimeoutMillis` running out: "timeout exceeded when trying to connect".
  */
 
+/**
+ * How long getting a connection may take (made, or waited for in a full pool) before it counts as the
+ * database being out of reach; the same as a transaction's wait for one (maxWait in client.ts).
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 /** SQLSTATE: class 08 (connection exception), 57P01-57P03 (shutdown, crash, cannot connect now), 53300 (too many connections). */
 const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-3]|53300)$/;
 /** Prisma: can't reach (P1001), timed out connecting (P1002), operation timed out (P1008), connection closed (P1017). */
