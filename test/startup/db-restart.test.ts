@@ -160,6 +160,7 @@ it("a PostgreSQL restart under a stream of placements: 201 or 503 with the envel
   cleanups.push(() => check.end());
   const count = async (query: string) => Number((await check.query<{ n: string }>(query)).rows[0]!.n);
   await waitFor("every order to leave PENDING", async () => (await count(`SELECT count(*) AS n FROM orders WHERE status = 'PENDING'`)) === 0, 40_000, 250);
+  const dispatchedAfterMs = Date.now() - backAt;
   const total = await count(`SELECT count(*) AS n FROM orders`);
   // An order exists for each 201 (a 503 may still have committed: its client retries with the same key).
   expect(total).toBeGreaterThanOrEqual(created.length);
@@ -174,7 +175,7 @@ it("a PostgreSQL restart under a stream of placements: 201 or 503 with the envel
 
   console.log(
     `placements: ${all.length} (${created.length} 201, ${unavailable.length} 503), slowest ${Math.max(...all.map((a) => a.ms))} ms; ` +
-      `/readyz 200 ${readyAfterMs} ms after the database was back; ${total} orders, all ACCEPTED`,
+      `/readyz 200 ${readyAfterMs} ms after the database was back; ${total} orders, all ACCEPTED ${dispatchedAfterMs} ms after it`,
   );
   service.child.kill("SIGTERM");
   expect(await service.exited).toBe(0);
@@ -185,5 +186,13 @@ it("a PostgreSQL restart under a stream of placements: 201 or 503 with the envel
       return [];
     }
   });
-  console.log(lines.filter((l) => l.level >= 40 || l.component === "worker").map((l) => JSON.stringify(l)).join("\n"));
+  // The outage in the log: one line for the worker (not one per retry), few for the requests; no error but jobs'
+  // own failures (a dispatch that met the outage, to run again); the runner, if graphile-worker stopped it, running again.
+  const said = (msg: string) => lines.filter((l) => l.msg.startsWith(msg));
+  expect(said("the worker cannot reach the database")).toHaveLength(1);
+  expect(said("the worker reaches the database again")).toHaveLength(1);
+  expect(said("requests answered 503").length).toBeLessThanOrEqual(2);
+  expect(lines.filter((l) => l.level >= 50 && l.msg !== "job failed")).toEqual([]);
+  expect(said("the job runner runs again")).toHaveLength(said("the job runner stopped").length);
+  console.log(`the job runner was restarted ${said("the job runner runs again").length} time(s)`);
 }, 120_000);
