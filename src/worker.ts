@@ -7,7 +7,7 @@ import { logLostConnections, workerLogger } from "./platform/jobs/worker-log.js"
 import { HEARTBEAT_MS, RECOVERY_EVERY_MS, WorkerLiveness } from "./platform/jobs/worker-liveness.js";
 import { superviseRunner } from "./platform/jobs/runner-supervisor.js";
 import { OutageNotice } from "./platform/jobs/outage-notice.js";
-import { CONNECT_TIMEOUT_MS } from "./platform/db/connection-errors.js";
+import { CONNECTION_BOUNDS } from "./platform/db/connection-errors.js";
 import type { Services } from "./domains/shared/services.js";
 
 /** Installs or upgrades graphile-worker's own schema (idempotent; it takes its own lock). */
@@ -56,7 +56,7 @@ export async function startWorker(
   // Our own pool, so a dropped connection (database restart) is logged instead of crashing the process;
   // once the worker stops, connections closing under it are expected and not reported. A connection that
   // cannot be had in time fails (graphile-worker retries), so nothing waits on a silent database host.
-  const pgPool = new pg.Pool({ connectionString, max: services.config.workerConcurrency + 2, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+  const pgPool = new pg.Pool({ connectionString, max: services.config.workerConcurrency + 2, ...CONNECTION_BOUNDS });
   logLostConnections(pgPool, log, "worker database connection lost", () => stopping);
 
   const outage = new OutageNotice(log);

@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../../generated/prisma/client.js";
 import { withinDeadline } from "../lib/deadline.js";
-import { CONNECT_TIMEOUT_MS } from "./connection-errors.js";
+import { CONNECT_TIMEOUT_MS, CONNECTION_BOUNDS } from "./connection-errors.js";
 import { errorSummary, type Log } from "../lib/logger.js";
 
 export { PrismaClient };
@@ -17,8 +17,8 @@ export function createPrisma(databaseUrl: string, poolSize = 10, log?: Log): Pri
   const lost = (error: Error) => log?.warn({ error: errorSummary(error) }, "database connection lost");
   const adapter = new PrismaPg(
     // A connection that cannot be had in CONNECT_TIMEOUT_MS, made or waited for, fails (answered 503): a database
-    // host gone silent (a failover) must not hold requests. Keep-alive lets the OS notice a peer that vanished.
-    { connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true },
+    // host gone silent (a failover) must not hold requests.
+    { connectionString: databaseUrl, max: poolSize, ...CONNECTION_BOUNDS },
     { onPoolError: lost, onConnectionError: lost },
   );
   // Under load a transaction may wait for a pooled connection longer than Prisma's 2 s default;

@@ -18,6 +18,13 @@
  */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * The pg settings every pool of the service uses: the bound above, and TCP keep-alive probes after 10 s of
+ * silence, so a connection to a host that vanished without closing it (a failover, a cut network) is found
+ * dead in minutes (the OS's probe interval and count), not after the OS default of two hours.
+ */
+export const CONNECTION_BOUNDS = { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+
 /** SQLSTATE: class 08 (connection exception), 57P01-57P03 (shutdown, crash, cannot connect now), 53300 (too many connections). */
 const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-3]|53300)$/;
 /** Prisma: can't reach (P1001), timed out connecting (P1002), operation timed out (P1008), connection closed (P1017). */
