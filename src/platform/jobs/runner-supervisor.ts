@@ -20,11 +20,12 @@ export interface RunnerSupervisor<R extends SupervisedRunner> {
 }
 
 /**
- * Keeps a job runner running across database outages. graphile-worker rides out short ones (its LISTEN
- * connection reconnects with back-off, job fetches retry every poll) but shuts its pool down when it cannot
- * record a job's completion or failure after its retries (about 5 minutes of outage), and a worker whose job
- * could not be released leaves its pool one worker short. Either way the runner is started again here, with
- * back-off, until the database lets it: one warning when it stops, one line when it runs again.
+ * Keeps a job runner running across database outages. graphile-worker rides out the outage itself (its
+ * LISTEN connection reconnects with back-off, job fetches retry every poll) but shuts its pool down for good
+ * when it cannot record a job's completion or failure: in 0.17.3 its batch retry rethrows the first error, so
+ * one job ending while the database is away is enough. And a worker whose job could not be released leaves its
+ * pool one worker short. Either way the runner is started again here, with back-off, until the database lets
+ * it: one warning when it stops, one line when it runs again.
  */
 export function superviseRunner<R extends SupervisedRunner>(
   first: R,
@@ -38,6 +39,7 @@ export function superviseRunner<R extends SupervisedRunner>(
   let starting: Promise<R | null> | null = null;
   let wake: (() => void) | undefined;
   const ended = new WeakSet<R>();
+  const replacing = new WeakSet<R>();
 
   const watch = (runner: R) => {
     const settled = (error?: unknown) => {
@@ -80,7 +82,8 @@ export function superviseRunner<R extends SupervisedRunner>(
   return {
     current: () => current,
     replace: (reason) => {
-      if (stopping) return;
+      if (stopping || replacing.has(current)) return;
+      replacing.add(current);
       options.log.warn({ reason }, "a worker of the job runner stopped; replacing the runner");
       current.stop().catch(() => {}); // its promise settles, and the watch above starts the next one
     },
