@@ -1206,7 +1206,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The service is busy, no database connection became free in time (UNAVAILABLE): retry after `Retry-After` seconds. */
+        /** @description The service is busy (no database connection became free in time) or its database is briefly out of reach, as during a restart (UNAVAILABLE): retry after `Retry-After` seconds. */
         Unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

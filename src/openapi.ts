@@ -62,7 +62,9 @@ export function buildOpenApiDocument(appRouter: AnyRouter): OpenAPIObject {
       UnsupportedMediaType: "The body is not JSON (UNSUPPORTED_MEDIA_TYPE): send it with `Content-Type: application/json`.",
       RateLimited: "The request budget is spent (RATE_LIMITED): wait `Retry-After` seconds, then retry.",
       Internal: "The service failed (INTERNAL): retry later; quote `request_id` if it persists.",
-      Unavailable: "The service is busy, no database connection became free in time (UNAVAILABLE): retry after `Retry-After` seconds.",
+      Unavailable:
+        "The service is busy (no database connection became free in time) or its database is briefly out of reach, as during a restart " +
+        "(UNAVAILABLE): retry after `Retry-After` seconds.",
     },
     pathIdNotFound: "The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's.",
     handWritten: SIGNED_FORM_OPERATIONS,

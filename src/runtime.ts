@@ -4,10 +4,14 @@ import { openDatabase, type Database, type OpenDatabaseOptions } from "./platfor
 import { applyMigrations, pendingMigrations } from "./platform/db/migrate.js";
 import type { Config } from "./env.js";
 import { DataCipher } from "./platform/lib/crypto.js";
+import { withinDeadline } from "./platform/lib/deadline.js";
 import { loadDataKey } from "./platform/lib/data-key.js";
 import { createLogger, type Logger } from "./platform/lib/logger.js";
 import type { Services } from "./domains/shared/services.js";
 import { migrateWorkerSchema } from "./worker.js";
+
+/** How long each of the readiness probe's two checks may take. */
+const READINESS_TIMEOUT_MS = 2_000;
 
 export interface Runtime {
   services: Services;
@@ -42,9 +46,10 @@ export async function openRuntime(
   return {
     services,
     database,
+    // Bounded (a load balancer's probe gives up after a few seconds): no answer in time is "database unreachable".
     readiness: async () => {
-      await ping(prisma);
-      const pending = await pendingMigrations(database.url);
+      await ping(prisma, READINESS_TIMEOUT_MS);
+      const pending = await withinDeadline(pendingMigrations(database.url), READINESS_TIMEOUT_MS, "the migration check did not finish in time");
       return pending.length === 0 ? null : `${pending.length} migration(s) pending`;
     },
     close: async () => {

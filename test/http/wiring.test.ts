@@ -144,8 +144,9 @@ describe("the log of an unexpected failure", () => {
     class PoolError extends Error {
       override name = "PoolError";
     }
-    const failure = Object.assign(new PoolError("connection terminated unexpectedly\nsecond line"), {
-      code: "57P01",
+    // A server-side fault (XX000 internal_error): a lost connection (57P01) would be a 503 (database-unavailable.test.ts).
+    const failure = Object.assign(new PoolError("could not read block 7 of relation base/1/2\nsecond line"), {
+      code: "XX000",
       client: { connectionParameters: { user: "mf", database: "mf", settings: { password: "pw-hunter2-leak" } } },
     });
     const failing = {
@@ -163,7 +164,7 @@ describe("the log of an unexpected failure", () => {
       expect(lines[0]).not.toContain("pw-hunter2-leak");
       expect(lines[0]).not.toContain("connectionParameters");
       const logged = JSON.parse(lines[0]!) as Record<string, unknown>;
-      expect(logged.error).toEqual({ type: "PoolError", code: "57P01", message: "connection terminated unexpectedly" });
+      expect(logged.error).toEqual({ type: "PoolError", code: "XX000", message: "could not read block 7 of relation base/1/2" });
       expect(logged.stack).toBe(failure.stack);
       expect(logged.err).toBeUndefined();
     }

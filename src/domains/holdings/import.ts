@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import { CONNECT_TIMEOUT_MS } from "../../platform/db/connection-errors.js";
 import { Decimal } from "../../platform/lib/money.js";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
@@ -358,7 +359,10 @@ async function insertFeedFile(client: pg.ClientBase, id: string, batch: FeedBatc
 
 /** A dedicated connection for imports (COPY needs the pg protocol directly, outside Prisma). */
 export async function withImportClient<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // A connection lost mid-import (a database restart) fails the query in flight, which the job reports;
+  // without a listener pg's 'error' event would crash the process.
+  client.on("error", () => {});
   await client.connect();
   try {
     return await work(client);

@@ -106,7 +106,9 @@ export async function pendingMigrations(
 }
 
 async function appliedMigrationNames(databaseUrl: string): Promise<Set<string>> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  // Bounded, for the readiness probe: a database that does not answer makes it fail, not wait.
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
+  client.on("error", () => {}); // a connection lost here fails the query below, which says so
   await client.connect();
   try {
     const { rows } = await client

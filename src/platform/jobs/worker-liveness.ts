@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import pg from "pg";
 import { errorSummary, type Logger } from "../lib/logger.js";
+import type { OutageNotice } from "./outage-notice.js";
 
 /**
  * graphile-worker marks a job it runs with its pool's id (`locked_by`) and only takes a locked job back
@@ -40,14 +41,16 @@ export class WorkerLiveness {
   /** The heartbeat under way, if any: a stop waits for it, and the next tick skips while it runs. */
   private beating: Promise<void> | null = null;
   private readonly settleMs: number;
+  private readonly outage: OutageNotice | undefined;
 
   constructor(
     private readonly connectionString: string,
     private readonly log: Logger,
     /** settleMs: how long its own connection must have been up before it judges other pools (tests shorten it). */
-    options: { settleMs?: number } = {},
+    options: { settleMs?: number; outage?: OutageNotice } = {},
   ) {
     this.settleMs = options.settleMs ?? STALE_AFTER_MS;
+    this.outage = options.outage;
   }
 
   /** Takes the liveness lock; call before the runner starts taking jobs. */
@@ -60,9 +63,34 @@ export class WorkerLiveness {
   async register(poolId: string): Promise<void> {
     this.poolId = poolId;
     await this.connection!.query(
-      `INSERT INTO worker_processes (pool_id, lock_key, pid, host) VALUES ($1, $2::bigint, $3, $4)`,
+      `INSERT INTO worker_processes (pool_id, lock_key, pid, host) VALUES ($1, $2::bigint, $3, $4) ON CONFLICT (pool_id) DO NOTHING`,
       [poolId, this.lockKey, process.pid, os.hostname()],
     );
+  }
+
+  /**
+   * The runner was started again (src/platform/jobs/runner-supervisor.ts): the new pool takes the old one's
+   * registration, and the jobs the old pool still holds (its stop could not return them while the database
+   * was away) are released now, to run again, rather than in 4 hours.
+   */
+  async replacePool(previous: string, next: string, pool: pg.Pool): Promise<void> {
+    this.poolId = next;
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query(`DELETE FROM worker_processes WHERE pool_id = $1`, [previous]);
+      await client.query(
+        `INSERT INTO worker_processes (pool_id, lock_key, pid, host) VALUES ($1, $2::bigint, $3, $4) ON CONFLICT (pool_id) DO NOTHING`,
+        [next, this.lockKey, process.pid, os.hostname()],
+      );
+      await client.query(`SELECT graphile_worker.force_unlock_workers(ARRAY[$1]::text[])`, [previous]);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   /**
@@ -90,6 +118,7 @@ export class WorkerLiveness {
       this.connection = connection;
       this.connectedAt = Date.now();
       this.log.info({ pool_id: poolId }, "worker liveness connection restored");
+      this.outage?.restored();
     }
     const { rowCount } = await connection.query(`UPDATE worker_processes SET heartbeat_at = now() WHERE pool_id = $1`, [poolId]);
     if (rowCount === 0 && !this.closed) {

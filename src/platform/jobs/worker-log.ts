@@ -1,18 +1,22 @@
 import { Logger as WorkerLogger, type Job } from "graphile-worker";
 import type pg from "pg";
 import { errorSummary, type Log, type Logger } from "../lib/logger.js";
+import type { OutageNotice } from "./outage-notice.js";
 
 /**
  * graphile-worker's log lines through our logger, one short line each. graphile-worker hands its
  * lines the whole job (payload, lock, last error), whole errors and, at debug, its whole options
  * (the pg pool and its connection string): a job's end becomes `job completed` / `job failed` with
  * task, job id, attempt, outcome and duration; errors become `error: {type, code, message}`; other objects
- * are left out.
+ * are left out. With `outage`, its retries while the database is away are one line per outage (OutageNotice).
  */
-export function workerLogger(logger: Logger): WorkerLogger {
+export function workerLogger(logger: Logger, outage?: OutageNotice): WorkerLogger {
   return new WorkerLogger(() => (level, message, meta) => {
     const line = workerLine(message, meta ?? {});
     if (line === null) return;
+    // graphile-worker's retries while the database is away (not a job's own failure): once per outage.
+    const cause = meta?.error ?? meta?.fatalError;
+    if (outage && !meta?.job && level !== "debug" && cause !== undefined && outage.failed(cause)) return;
     const method = level === "error" ? "error" : level === "warning" ? "warn" : level === "debug" ? "debug" : "info";
     logger[method](line.fields, line.message);
   });

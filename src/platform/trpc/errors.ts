@@ -3,6 +3,8 @@ import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail } from "../lib
 import { issuesToDetails, type ZodLikeIssue } from "../lib/zod.js";
 import { errorSummary, type Log } from "../lib/logger.js";
 import { maskPansInText } from "../lib/mask.js";
+import { isDatabaseUnavailable } from "../db/connection-errors.js";
+import { throttledWarning } from "../lib/throttled-warning.js";
 
 export interface ErrorEnvelope {
   success: false;
@@ -48,13 +50,14 @@ export interface PublicError {
   headers: Record<string, string>;
   /** A protocol's own error body (OAuth 2.0), replacing the envelope on REST. */
   body?: Record<string, unknown>;
-  /** Why the server failed, for its own log: set for INTERNAL (error) and UNAVAILABLE (warn). */
-  logAs?: "error" | "warn";
+  /** Why the server failed, for its own log: set for INTERNAL (error), UNAVAILABLE (warn: a dry pool, or "down": no database). */
+  logAs?: "error" | "warn" | "down";
 }
 
 /**
  * Classifies any error. Only AppError messages and validation issues reach the client; anything
- * unexpected is a bare INTERNAL, and an exhausted connection pool a 503.
+ * unexpected is a bare INTERNAL; an exhausted connection pool and a database out of reach (a restart or a
+ * failover, see db/connection-errors.ts) are 503s with Retry-After.
  */
 export function describeError(error: unknown): PublicError {
   const cause = error instanceof TRPCError && error.cause instanceof AppError ? error.cause : error;
@@ -82,6 +85,9 @@ export function describeError(error: unknown): PublicError {
   if (isPoolExhausted(cause) || isPoolExhausted(error instanceof TRPCError ? error.cause : undefined)) {
     return { ...described("UNAVAILABLE", "The service is busy; retry shortly"), headers: { "Retry-After": "1" }, logAs: "warn" };
   }
+  if (isDatabaseUnavailable(error)) {
+    return { ...described("UNAVAILABLE", "The service is temporarily unavailable; retry shortly"), headers: { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) }, logAs: "down" };
+  }
   return { ...described("INTERNAL", "Internal error"), logAs: "error" };
 }
 
@@ -96,8 +102,15 @@ export function reportError(error: unknown, requestId: string, log: Log): Public
     log.error({ error: errorSummary(cause), ...(stack ? { stack } : {}), request_id: requestId }, "unhandled error");
   }
   if (outcome.logAs === "warn") log.warn({ request_id: requestId }, "no database connection became free in time");
+  if (outcome.logAs === "down") databaseDown(log, { error: errorSummary(internalCause(error)) });
   return outcome;
 }
+
+/** What a client is told to wait when the database is out of reach: a restart takes a few seconds. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/** An outage fails every request at once: one line for the first, then one per interval with the count. */
+const databaseDown = throttledWarning("requests answered 503: the database is unreachable", 10_000);
 
 /** Renders any error as the public REST envelope (logging unexpected ones with the request id). */
 export function renderError(error: unknown, requestId: string, log: Log): RenderedError {
