@@ -23,6 +23,7 @@ import { checkCalendarJob } from "./domains/masters/jobs/check-calendar.js";
 import { RECONCILIATION_CRON_ITEM, reconcileJob } from "./domains/reconciliations/jobs/reconcile.js";
 import { TASKS, type TaskName } from "./domains/shared/jobs/catalog.js";
 import type { TaskHandler } from "./domains/shared/jobs/task.js";
+import { meteredTask } from "./platform/metrics/job-metrics.js";
 
 const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   auth__purge_expired_tokens: purgeExpiredTokens,
@@ -93,6 +94,7 @@ export function buildTaskList(services: Services): TaskList {
       }
       await handler(parsed.data, { services, log, job: helpers.job });
     };
+    list[name] = meteredTask(name, list[name]);
   }
   return list;
 }

@@ -16,6 +16,8 @@ import { queryCoercion, type QueryCoercion } from "./query-input.js";
 export interface RestRoute {
   /** The procedure's path in the router, e.g. `orders.get`. */
   procedure: string;
+  /** The operation's path as the OpenAPI document writes it, e.g. `/api/orders/v1/{id}` (metrics label routes by it). */
+  template: string;
   type: TRPCProcedureType;
   /** POST, PUT and PATCH take their input from the JSON body; GET and DELETE from the query. */
   takesBody: boolean;
@@ -68,6 +70,7 @@ export function restRoutes(router: AnyRouter): (method: string, path: string) =>
     const takesBody = acceptsRequestBody(method);
     const route: PatternRoute = {
       procedure: path,
+      template: normalizePath(restPath),
       type,
       pattern: getPathRegExp(normalizePath(restPath)),
       takesBody,
