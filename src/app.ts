@@ -13,7 +13,7 @@ import { mountDocs } from "./platform/http/docs.js";
 import { describeError, envelope, renderError, reportError } from "./platform/trpc/errors.js";
 import { noStore } from "./platform/http/no-store.js";
 import { createRestHandler } from "./platform/http/rest.js";
-import { setRouteTemplate } from "./platform/http/route-template.js";
+import { setRouteTemplate, UNMATCHED_ROUTE } from "./platform/http/route-template.js";
 import { httpMetrics } from "./platform/metrics/http-metrics.js";
 import { mountMetricsEndpoint } from "./platform/metrics/metrics-endpoint.js";
 import { createPages } from "./pages/pages.js";
@@ -126,7 +126,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
       ifNoneMatch: c.req.header("if-none-match"),
       log: c.get("log"),
     });
-    if (result.route !== undefined) setRouteTemplate(c, result.route);
+    setRouteTemplate(c, result.route ?? UNMATCHED_ROUTE);
     if (result.error !== undefined || result.status >= 400) {
       return sendError(c, result.error ?? new AppError("INTERNAL", "Internal error"));
     }
@@ -141,7 +141,10 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
 
   app.route("/", createPages(services));
 
-  app.notFound((c) => c.json(envelope(c.get("requestId"), "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), 404));
+  app.notFound((c) => {
+    setRouteTemplate(c, UNMATCHED_ROUTE);
+    return c.json(envelope(c.get("requestId"), "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), 404);
+  });
   app.onError((error, c) => sendError(c, error));
   return app;
 }

@@ -8,7 +8,7 @@ const templates = new WeakMap<Context, string>();
 
 /**
  * Names the template of the route that answers this request, when Hono's own route is a catch-all in front of a
- * router of its own (/api/*: the REST operations, `/api/orders/v1/{id}`).
+ * router of its own (/api/*: the REST operations, `/api/orders/v1/{id}`), or UNMATCHED_ROUTE (the not-found handler).
  */
 export function setRouteTemplate(c: Context, template: string): void {
   templates.set(c, template);
@@ -17,7 +17,8 @@ export function setRouteTemplate(c: Context, template: string): void {
 /**
  * The template of the route that answered, in OpenAPI's form (`/api/orders/v1/{id}`, `/links/{id}`): the one set
  * by setRouteTemplate, else the path of the Hono route whose handler ran last, `:name` written `{name}`. A request
- * answered by the not-found handler (only the `*` middleware matched) is "unmatched". Read after the response exists.
+ * only the `*` middleware saw is "unmatched" (the app's not-found handler sets that too: middleware such as
+ * `/pages/*` may have matched without a handler). Read after the response exists.
  */
 export function routeTemplate(c: Context): string {
   const set = templates.get(c);
