@@ -27,3 +27,16 @@ export function valueOf(text: string, name: string, labels: Record<string, strin
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value ?? 0;
 }
+
+/** The bearer the metrics tests configure (MF_METRICS_TOKEN). */
+export const METRICS_TOKEN = "metrics-token-0123456789abcdef";
+
+/** GET /metrics through the app with the metrics bearer (200 asserted); the exposition text. */
+export async function scrape(app: { http: (method: string, path: string, options: { token: string }) => Promise<{ status: number; text: string }> }): Promise<string> {
+  const res = await app.http("GET", "/metrics", { token: METRICS_TOKEN });
+  if (res.status !== 200) throw new Error(`GET /metrics answered ${res.status}: ${res.text}`);
+  return res.text;
+}
+
+/** How much the sample grew from one scrape to the next. */
+export const grew = (before: string, after: string, name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
