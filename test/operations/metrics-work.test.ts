@@ -73,6 +73,7 @@ describe("mf_exchange_calls_total and mf_exchange_call_duration_seconds", () => 
 
   it("leave the adapter itself for everything else: its class, its own methods", () => {
     expect(app.services.exchange).toBeInstanceOf(SandboxExchange);
+    expect(app.services.exchange.constructor).toBe(SandboxExchange);
     expect(app.services.exchange.matchInstallments).toBeUndefined();
   });
 });

@@ -49,7 +49,7 @@ export function meteredExchange<T extends { exchange: ExchangePort }>(chosen: T)
   const exchange = new Proxy(target, {
     get(object, property) {
       const value: unknown = Reflect.get(object, property, object);
-      if (typeof value !== "function") return value;
+      if (typeof value !== "function" || property === "constructor") return value;
       if (!(PORT_METHODS as readonly PropertyKey[]).includes(property)) return (value as (...args: unknown[]) => unknown).bind(object);
       if (!metered.has(property)) metered.set(property, meter(object, String(property)));
       return metered.get(property);
