@@ -3,21 +3,31 @@ import type { Db } from "../../platform/db/client.js";
 import { errorSummary, type Logger } from "../../platform/lib/logger.js";
 import { metricsRegistry } from "../../platform/metrics/registry.js";
 import { Sampler, type SamplerOptions } from "../../platform/metrics/sampler.js";
+import { openMismatchesByKind } from "../reconciliations/reconciliations.service.js";
+import type { MismatchKind } from "../reconciliations/reconciliation.states.js";
 import { TASKS } from "../shared/jobs/catalog.js";
 import { gaugeCounts, LIVE_ORDER_STATUSES, type GaugeCount } from "./gauges.repo.js";
 
 /** An order still PENDING this long after it was placed is stuck (mf_orders_stuck_pending). */
 export const STUCK_PENDING_MINUTES = 15;
 
-let sampler: Sampler<GaugeCount[]> | undefined;
+/** What one sample reads: the counts of gauges.repo.ts, and the open mismatches of the latest reconciliation. */
+interface Sample {
+  counts: GaugeCount[];
+  mismatches: Record<MismatchKind, number>;
+}
+
+let sampler: Sampler<Sample> | undefined;
 
 /**
- * Samples the gauges from `db` from now on: lazily, when a scrape reads them, in one query (gauges.repo.ts) at most
- * every 15 s, however many scrapes and gauges read it. A process has one database; the last call wins.
+ * Samples the gauges from `db` from now on: lazily, when a scrape reads them, in two grouped queries (gauges.repo.ts,
+ * and the reconciliation's open mismatches) at most every 15 s, however many scrapes and gauges read them. A
+ * process has one database; the last call wins.
  */
 export function sampleGaugesFrom(db: Db, logger: Logger, options: SamplerOptions = {}): void {
   const log = logger.child({ component: "metrics" });
-  sampler = new Sampler(() => gaugeCounts(db, STUCK_PENDING_MINUTES), {
+  const take = async (): Promise<Sample> => ({ counts: await gaugeCounts(db, STUCK_PENDING_MINUTES), mismatches: await openMismatchesByKind(db) });
+  sampler = new Sampler(take, {
     onError: (error) => log.warn({ error: errorSummary(error) }, "sampling the gauges failed; the last sample is kept"),
     ...options,
   });
@@ -25,10 +35,10 @@ export function sampleGaugesFrom(db: Db, logger: Logger, options: SamplerOptions
 
 /** Sets a gauge from the sample's counts of one kind: every known key first at 0, so a key that empties shows 0. */
 async function setFromSample(gauge: Gauge<string>, kind: GaugeCount["kind"], label: string | null, known: readonly string[]): Promise<void> {
-  const counts = await sampler?.get();
+  const sample = await sampler?.get();
   gauge.reset();
-  if (!counts) return;
-  const mine = counts.filter((c) => c.kind === kind);
+  if (!sample) return;
+  const mine = sample.counts.filter((c) => c.kind === kind);
   if (label === null) {
     gauge.set(mine.reduce((n, c) => n + c.count, 0));
     return;
@@ -72,5 +82,17 @@ new Gauge({
   registers: [metricsRegistry],
   collect() {
     return setFromSample(this, "job_queue", "task", Object.keys(TASKS));
+  },
+});
+
+new Gauge({
+  name: "mf_reconciliation_mismatches",
+  help: "Differences with the exchange still open (not fixed) in the latest completed reconciliation, by kind, sampled at most every 15 s",
+  labelNames: ["kind"] as const,
+  registers: [metricsRegistry],
+  async collect() {
+    const sample = await sampler?.get();
+    this.reset();
+    for (const [kind, count] of Object.entries(sample?.mismatches ?? {})) this.set({ kind }, count);
   },
 });

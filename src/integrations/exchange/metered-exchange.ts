@@ -20,7 +20,8 @@ const duration = new Histogram({
 /** Every method of the port, so each is metered (the type check fails when the port gains one not listed here). */
 const PORT_METHODS = [
   "registerInvestor", "investorStatus", "registerMandate", "mandateStatus", "cancelMandate", "mandateAuthUrl", "placeOrder",
-  "cancelOrder", "orderStatus", "allotments", "createPayment", "paymentStatus", "matchInstallments",
+  "cancelOrder", "orderStatus", "allotments", "createPayment", "paymentStatus", "matchInstallments", "orderStatusForDate",
+  "allotmentsForDate",
 ] as const satisfies ReadonlyArray<keyof ExchangePort>;
 type Unlisted = Exclude<keyof ExchangePort, (typeof PORT_METHODS)[number]>;
 const allListed: [Unlisted] extends [never] ? true : Unlisted = true;
