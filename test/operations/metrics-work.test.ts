@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enqueue } from "../../src/domains/shared/jobs/enqueue.js";
 import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
 import { deliverWebhooks } from "../../src/domains/webhooks/jobs/deliver.js";
+import { meteredExchange } from "../../src/integrations/exchange/metered-exchange.js";
+import type { ExchangePort } from "../../src/integrations/exchange/port.js";
 import { SandboxExchange } from "../../src/integrations/exchange/sandbox/sandbox-exchange.js";
 import { meteredTask } from "../../src/platform/metrics/job-metrics.js";
 import { startWorker } from "../../src/worker.js";
@@ -69,6 +71,29 @@ describe("mf_exchange_calls_total and mf_exchange_call_duration_seconds", () => 
     const after = await scrape(app);
     expect([grew(before, after, "mf_exchange_calls_total", placed("ok")), grew(before, after, "mf_exchange_calls_total", placed("refused")), grew(before, after, "mf_exchange_calls_total", placed("error"))]).toEqual([1, 1, 1]);
     expect(grew(before, after, "mf_exchange_call_duration_seconds_count", { service: "placeOrder" })).toBe(3);
+  });
+
+  it("count a refusal only for what the exchange was asked to do; a read is ok whatever it reports", async () => {
+    const rejected = { status: "REJECTED", remark: "NO" };
+    const port = {
+      registerInvestor: async () => rejected,
+      investorStatus: async () => rejected,
+      cancelOrder: async () => ({ cancelled: false, remark: "TOO LATE" }),
+      createPayment: async () => ({ status: "FAILED", remark: "NO", failureCode: "bank_declined" }),
+      paymentStatus: async () => [{ paymentId: "pay_1", status: "FAILED", remark: null }],
+    } as unknown as ExchangePort;
+    const { exchange } = meteredExchange({ exchange: port });
+    const before = await scrape(app);
+    await exchange.registerInvestor({} as never);
+    await exchange.investorStatus("C1");
+    await exchange.cancelOrder("ord_1");
+    await exchange.createPayment({} as never);
+    await exchange.paymentStatus(["pay_1"]);
+    const after = await scrape(app);
+    const outcomes = (service: string) => ["ok", "refused", "error"].map((outcome) => grew(before, after, "mf_exchange_calls_total", { service, outcome }));
+    expect(Object.fromEntries(["registerInvestor", "investorStatus", "cancelOrder", "createPayment", "paymentStatus"].map((s) => [s, outcomes(s)]))).toEqual({
+      registerInvestor: [0, 1, 0], investorStatus: [1, 0, 0], cancelOrder: [0, 1, 0], createPayment: [0, 1, 0], paymentStatus: [1, 0, 0],
+    });
   });
 
   it("leave the adapter itself for everything else: its class, its own methods", () => {

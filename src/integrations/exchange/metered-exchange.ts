@@ -4,7 +4,7 @@ import type { ExchangePort } from "./port.js";
 
 const calls = new Counter({
   name: "mf_exchange_calls_total",
-  help: "Calls to the exchange by port method (service) and outcome: ok (an answer), refused (the exchange said no: REJECTED, FAILED, not cancelled), error (no usable answer: unreachable, timed out, nonsense; the job retries)",
+  help: "Calls to the exchange by port method (service) and outcome: ok (an answer), refused (the exchange refused what was asked: a registration or order REJECTED, a payment FAILED, a cancellation not made), error (no usable answer: unreachable, timed out, nonsense; the job retries)",
   labelNames: ["service", "outcome"] as const,
   registers: [metricsRegistry],
 });
@@ -29,12 +29,15 @@ void allListed;
 
 type Outcome = "ok" | "refused" | "error";
 
+/** The calls that ask the exchange to do something, which it may refuse; the others read (a report, a status, a link). */
+const REQUESTS: ReadonlySet<string> = new Set(["registerInvestor", "registerMandate", "cancelMandate", "placeOrder", "cancelOrder", "createPayment"]);
+
 /**
  * The exchange's refusals come back as answers (port.ts): a registration or order REJECTED, a payment FAILED, a
- * cancellation not made. Reports (arrays: order status, allotments, payment status) are answers whatever they say.
+ * cancellation not made. A read is `ok` whatever it reports (an investor's status REJECTED is an answer).
  */
-function outcomeOf(result: unknown): Outcome {
-  if (typeof result !== "object" || result === null || Array.isArray(result)) return "ok";
+function outcomeOf(service: string, result: unknown): Outcome {
+  if (!REQUESTS.has(service) || typeof result !== "object" || result === null) return "ok";
   const { status, cancelled } = result as { status?: unknown; cancelled?: unknown };
   return status === "REJECTED" || status === "FAILED" || cancelled === false ? "refused" : "ok";
 }
@@ -65,7 +68,7 @@ function meter(object: ExchangePort, service: string) {
     let outcome: Outcome = "error";
     try {
       const result: unknown = await (Reflect.get(object, service) as (...a: unknown[]) => Promise<unknown>).apply(object, args);
-      outcome = outcomeOf(result);
+      outcome = outcomeOf(service, result);
       return result;
     } finally {
       calls.inc({ service, outcome });
