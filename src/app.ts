@@ -13,6 +13,9 @@ import { mountDocs } from "./platform/http/docs.js";
 import { describeError, envelope, renderError, reportError } from "./platform/trpc/errors.js";
 import { noStore } from "./platform/http/no-store.js";
 import { createRestHandler } from "./platform/http/rest.js";
+import { setRouteTemplate, UNMATCHED_ROUTE } from "./platform/http/route-template.js";
+import { httpMetrics } from "./platform/metrics/http-metrics.js";
+import { mountMetricsEndpoint } from "./platform/metrics/metrics-endpoint.js";
 import { createPages } from "./pages/pages.js";
 import { traceRequest } from "./platform/tracing/request-span.js";
 import { createContext, restHooks } from "./domains/shared/context.js";
@@ -42,6 +45,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
   // Access lines carry only fixed fields (no secrets), so they skip the field redaction; PANs and link ids are masked.
   const accessLine = accessLineWriter(services.logger);
 
+  app.use("*", httpMetrics());
   app.use("*", async (c, next) => {
     const incoming = c.req.header("x-request-id");
     const requestId = incoming && INCOMING_REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID()}`;
@@ -65,6 +69,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
     if (problem === null) return c.json({ status: "ready" });
     return c.json(envelope(c.get("requestId"), "UNAVAILABLE", `Not ready: ${problem}`), 503);
   });
+  if (services.config.metrics.token && services.config.metrics.port === undefined) mountMetricsEndpoint(app, services.config.metrics.token);
   app.get("/openapi.json", (c) => c.body(openApiJson, 200, { "Content-Type": "application/json; charset=utf-8" }));
   mountDocs(app);
 
@@ -122,6 +127,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
       ifNoneMatch: c.req.header("if-none-match"),
       log: c.get("log"),
     });
+    setRouteTemplate(c, result.route ?? UNMATCHED_ROUTE);
     if (result.error !== undefined || result.status >= 400) {
       return sendError(c, result.error ?? new AppError("INTERNAL", "Internal error"));
     }
@@ -136,7 +142,10 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
 
   app.route("/", createPages(services));
 
-  app.notFound((c) => c.json(envelope(c.get("requestId"), "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), 404));
+  app.notFound((c) => {
+    setRouteTemplate(c, UNMATCHED_ROUTE);
+    return c.json(envelope(c.get("requestId"), "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), 404);
+  });
   app.onError((error, c) => sendError(c, error));
   return app;
 }

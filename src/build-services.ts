@@ -8,6 +8,7 @@ import type { Config } from "./env.js";
 import { addEventSink } from "./domains/events/sinks.js";
 import { createExchange } from "./integrations/exchange/exchange.js";
 import { traceExchange } from "./integrations/exchange/traced-exchange.js";
+import { meteredExchange } from "./integrations/exchange/metered-exchange.js";
 import type { DataCipher } from "./platform/lib/crypto.js";
 import type { Logger } from "./platform/lib/logger.js";
 import { markLinkPaid } from "./domains/order-links/lifecycle.js";
@@ -16,6 +17,7 @@ import { setReturnPageOf } from "./domains/payments/return-page.js";
 import { setSandboxBooks } from "./domains/holdings/sandbox-feed.js";
 import { sandboxBooks } from "./domains/simulation/sandbox-books.js";
 import { fanOut } from "./domains/webhooks/fan-out.js";
+import { sampleGaugesFrom } from "./domains/monitoring/gauges.js";
 import { systemResolver } from "./platform/lib/resolver.js";
 
 export interface Opened {
@@ -39,6 +41,7 @@ export function buildServices({ config, prisma, poolSize, logger, cipher }: Open
   addEventSink(markLinkPaid);
   setReturnPageOf(linkPageOfOrder);
   setSandboxBooks(sandboxBooks);
+  sampleGaugesFrom(prisma, logger);
   return {
     config,
     prisma,
@@ -46,7 +49,7 @@ export function buildServices({ config, prisma, poolSize, logger, cipher }: Open
     cipher,
     auth: new AuthService(prisma, { tokenFailures: config.tokenFailures, concurrentChecks: tokenChecksFor(poolSize) }),
     budget: new RequestBudget(config.rateLimit),
-    ...traceExchange(createExchange(config, prisma, logger.child({ component: "exchange" }))),
+    ...meteredExchange(traceExchange(createExchange(config, prisma, logger.child({ component: "exchange" })))),
     registrar: createRegistrar(config, prisma, logger),
     resolveHost: systemResolver,
   };

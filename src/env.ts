@@ -65,6 +65,9 @@ const EnvSchema = z.object({
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: unsetWhenEmpty(z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. http://localhost:4318/v1/traces" }).optional()),
   OTEL_SERVICE_NAME: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "1-100 letters, digits, '.', '_' or '-'").default("mf-distribution-service"),
   BSE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  MF_METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, "16-256 printable characters without spaces").optional(),
+  MF_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  MF_METRICS_HOST: z.string().min(1).default("127.0.0.1"),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -101,6 +104,8 @@ export interface Config {
   bse: BseConfig | undefined;
   /** OpenTelemetry traces: off when `tracesUrl` is undefined (no OTEL_EXPORTER_OTLP_ENDPOINT). */
   tracing: { tracesUrl: string | undefined; serviceName: string };
+  /** GET /metrics: on the API port behind `token`, or (`port` set) on a port of its own at `host`, without a token. */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
 }
 
 export class ConfigError extends Error {
@@ -146,6 +151,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (env.MF_HEADERS_TIMEOUT_MS > env.MF_BODY_TIMEOUT_MS) {
     problems.push("MF_HEADERS_TIMEOUT_MS: must not be longer than MF_BODY_TIMEOUT_MS (which covers the whole request)");
   }
+  problems.push(...metricsProblems(env));
   if (env.MF_ENV === "production") problems.push(...productionRefusals(env));
   if (env.MF_EXCHANGE === "bse") problems.push(...bseProblems(env));
   if (problems.length > 0) throw new ConfigError(problems);
@@ -190,7 +196,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
             timeoutMs: env.BSE_TIMEOUT_MS,
           }
         : undefined,
+    metrics: { token: env.MF_METRICS_TOKEN, port: env.MF_METRICS_PORT, host: env.MF_METRICS_HOST },
   };
+}
+
+/** The metrics are served in one place: on the API port with a token, or on their own port without one. */
+function metricsProblems(env: Env): string[] {
+  const problems: string[] = [];
+  if (env.MF_METRICS_PORT !== undefined && env.MF_METRICS_TOKEN !== undefined) {
+    problems.push("MF_METRICS_TOKEN and MF_METRICS_PORT: set one (the metrics port serves /metrics without a token, and the API port then does not serve it)");
+  }
+  if (env.MF_METRICS_PORT !== undefined && env.MF_METRICS_PORT === env.PORT && env.MF_ROLE !== "worker") {
+    problems.push("MF_METRICS_PORT: must differ from PORT (the API's port)");
+  }
+  return problems;
 }
 
 const BSE_REQUIRED = ["BSE_BASE_URL", "BSE_USER_ID", "BSE_MEMBER_ID", "BSE_PASSWORD", "BSE_API_KEY"] as const;

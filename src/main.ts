@@ -10,6 +10,7 @@ import { DEMO_INVESTORS } from "./seed/demo-investors.js";
 import { seedSandbox, type SandboxCredentials } from "./seed/sandbox.js";
 import { stopService } from "./shutdown.js";
 import { startTracing } from "./platform/tracing/setup.js";
+import { startMetricsServer } from "./platform/metrics/metrics-server.js";
 import { startWorker, type WorkerHandle } from "./worker.js";
 
 async function main(): Promise<void> {
@@ -30,12 +31,14 @@ async function main(): Promise<void> {
     server = await startHttpServer(app.fetch, httpServerOptions(config));
   }
   if (config.role !== "api") worker = await startWorker(services, runtime.database.url);
+  const metricsServer = config.metrics.port === undefined ? undefined : await startMetricsServer({ port: config.metrics.port, host: config.metrics.host });
   printBanner(config, credentials, runtime.database.embedded);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    await metricsServer?.close();
     process.exit(await stopService({ server, worker, runtime, logger, tracing }, signal));
   };
   process.on("SIGINT", () => void stop("SIGINT"));
@@ -51,6 +54,7 @@ function printBanner(config: Config, credentials: SandboxCredentials | null, emb
   if (config.role !== "worker") {
     lines.push(`  Base URL      ${base}`, `  API reference ${base}/docs`, `  OpenAPI       ${base}/openapi.json`);
   }
+  if (config.metrics.port !== undefined) lines.push(`  Metrics       http://${config.metrics.host.includes(":") ? `[${config.metrics.host}]` : config.metrics.host}:${config.metrics.port}/metrics`);
   if (credentials) {
     lines.push(
       `  Sandbox client_id     ${credentials.client_id}`,

@@ -24,6 +24,7 @@ import { RECONCILIATION_CRON_ITEM, reconcileJob } from "./domains/reconciliation
 import { TASKS, type TaskName } from "./domains/shared/jobs/catalog.js";
 import type { TaskHandler } from "./domains/shared/jobs/task.js";
 import { traceTask } from "./platform/tracing/job-span.js";
+import { meteredTask } from "./platform/metrics/job-metrics.js";
 
 const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   auth__purge_expired_tokens: purgeExpiredTokens,
@@ -94,6 +95,7 @@ export function buildTaskList(services: Services): TaskList {
       }
       await handler(parsed.data, { services, log, job: helpers.job });
     });
+    list[name] = meteredTask(name, list[name]);
   }
   return list;
 }

@@ -1,6 +1,7 @@
 import type { Services } from "../shared/services.js";
 import { holdingsFeedDir, listFeedBatches, type WaitingFile } from "../../integrations/registrars/feed-dir.js";
 import { importBatch, withImportClient, type ImportReport } from "./import.js";
+import { countImportedRows } from "./import-metrics.js";
 import { writeSandboxFeeds } from "../../integrations/registrars/sandbox/sandbox-registrar.js";
 import { feedFileImported } from "./holdings.repo.js";
 import { sandboxBooksOf } from "./sandbox-feed.js";
@@ -43,6 +44,7 @@ export async function refreshHoldings(services: Services, options: RefreshOption
         const reports: ImportReport[] = [];
         for (const batch of list) {
           const report = await importBatch(client, services.cipher, batch);
+          countImportedRows(report);
           if (report.outcome !== "DUPLICATE") {
             const { problems, ...counts } = report;
             log.info({ ...counts, first_problems: problems.slice(0, 5) }, `holdings feed ${report.outcome.toLowerCase()}`);

@@ -1,6 +1,7 @@
 import { enqueue } from "../shared/jobs/enqueue.js";
 import type { Services } from "../shared/services.js";
 import { claimDueDeliveries, type ClaimedDelivery } from "./deliveries.repo.js";
+import { countDeliveryOutcomes } from "./delivery-metrics.js";
 import { answered, recordOutcomes, subscriptionGone, targetRefused, type AttemptOutcome } from "./lifecycle.js";
 import { postWebhook } from "./outbound.js";
 import { traceHttpPost } from "../../platform/tracing/client-span.js";
@@ -70,6 +71,7 @@ async function attemptBatch(services: Services, claimed: ClaimedDelivery[]): Pro
     }),
   );
   await recordOutcomes(services.prisma, outcomes);
+  countDeliveryOutcomes(outcomes);
 }
 
 async function attempt(services: Services, delivery: ClaimedDelivery, subscription: Target | undefined, ca: string[] | undefined): Promise<AttemptOutcome> {

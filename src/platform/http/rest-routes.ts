@@ -16,7 +16,7 @@ import { queryCoercion, type QueryCoercion } from "./query-input.js";
 export interface RestRoute {
   /** The procedure's path in the router, e.g. `orders.get`. */
   procedure: string;
-  /** The operation's path as declared, e.g. `/api/orders/v1/{id}` (a span's or a metric's route, never the raw path). */
+  /** The operation's path as the OpenAPI document writes it, e.g. `/api/orders/v1/{id}` (a span's or a metric's route, never the raw path). */
   template: string;
   type: TRPCProcedureType;
   /** POST, PUT and PATCH take their input from the JSON body; GET and DELETE from the query. */

@@ -6,7 +6,6 @@ import type { Log } from "../lib/logger.js";
 import { pathOf, queryInput, queryOf, type Query } from "./query-input.js";
 import { restRoutes, type RouteMatch } from "./rest-routes.js";
 import { StaticResponses, type StaticResponse } from "./static-responses.js";
-import { setRequestRoute } from "../tracing/request-span.js";
 
 /** What the HTTP layer knows about one /api request before it reaches a procedure. */
 export interface RestRequest {
@@ -43,6 +42,8 @@ export interface RestResult {
   json?: string;
   /** The error to render, when the request failed (status is then its status). */
   error?: unknown;
+  /** The template of the operation that answered (`/api/orders/v1/{id}`); absent when none matched. */
+  route?: string;
 }
 
 /**
@@ -72,20 +73,19 @@ export function createRestHandler(router: AnyRouter, hooks: RestHooks, options: 
       return failed(new AppError("NOT_FOUND", "Not found"));
     }
     const { route } = found;
-    setRequestRoute(route.template);
     const ctx = hooks.createContext(request);
     let output: unknown;
     try {
       output = await route.run({ path: route.procedure, type: route.type, ctx, getRawInput: rawInputOf(found, query, request.body) });
     } catch (error) {
-      return failed(error);
+      return { ...failed(error), route: route.template };
     }
     const status = ctx.response.status ?? 200;
     const json = JSON.stringify(output) as string | undefined;
     if (options.staticResponses && route.cacheStatic && request.method === "GET" && status === 200 && json !== undefined) {
-      return staticResult(staticResponses.remember(request.target, json, route.protect), request.ifNoneMatch, ctx.response.headers);
+      return staticResult(staticResponses.remember(request.target, json, route.protect, route.template), request.ifNoneMatch, ctx.response.headers);
     }
-    return { status, headers: ctx.response.headers, ...(json === undefined ? {} : { json }) };
+    return { status, headers: ctx.response.headers, ...(json === undefined ? {} : { json }), route: route.template };
   };
 }
 
@@ -108,7 +108,7 @@ async function serveStatic(hooks: RestHooks, cached: StaticResponse, request: Re
     try {
       await hooks.admitRepeat(request.authorization, budgetHeaders);
     } catch (error) {
-      return failed(error);
+      return { ...failed(error), route: cached.route };
     }
   }
   return staticResult(cached, request.ifNoneMatch, budgetHeaders);
@@ -119,10 +119,10 @@ function failed(error: unknown): RestResult {
 }
 
 /** Static responses carry an ETag and revalidate cheaply: `If-None-Match` answers 304. */
-function staticResult(entry: { json: string; etag: string }, ifNoneMatch: string | undefined, extra: Record<string, string>): RestResult {
+function staticResult(entry: StaticResponse, ifNoneMatch: string | undefined, extra: Record<string, string>): RestResult {
   const headers = { ...extra, ETag: entry.etag, "Cache-Control": "private, no-cache" };
   if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === entry.etag)) {
-    return { status: 304, headers };
+    return { status: 304, headers, route: entry.route };
   }
-  return { status: 200, headers, json: entry.json };
+  return { status: 200, headers, json: entry.json, route: entry.route };
 }

@@ -5,6 +5,8 @@ export interface StaticResponse {
   etag: string;
   /** Whether the procedure behind it needs a bearer token. */
   protect: boolean;
+  /** The operation's path template (rest-routes.ts). */
+  route: string;
 }
 
 /**
@@ -21,12 +23,12 @@ export class StaticResponses {
     return this.entries.get(key);
   }
 
-  remember(key: string, json: string, protect: boolean): StaticResponse {
+  remember(key: string, json: string, protect: boolean, route: string): StaticResponse {
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    const entry = { json, etag: `"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`, protect };
+    const entry = { json, etag: `"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`, protect, route };
     this.entries.set(key, entry);
     return entry;
   }

@@ -1,9 +1,7 @@
-import { context, createContextKey, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Context as HonoContext } from "hono";
+import { routeTemplate } from "../http/route-template.js";
 import { failSpan, tracingEnabled, tracer } from "./tracer.js";
-
-/** Where the REST layer leaves the matched operation's path template for the request's span (setRequestRoute). */
-const ROUTE = createContextKey("mf.http.route");
 
 const headerGetter = {
   keys: (carrier: HonoContext) => Object.keys(carrier.req.header()),
@@ -12,32 +10,26 @@ const headerGetter = {
 
 /**
  * Runs the rest of the request inside its server span, `METHOD <route template>`, continuing an incoming
- * `traceparent`. The template is the REST operation's (`/api/orders/v1/{id}`, left by the REST layer) or
- * Hono's route (`/healthz`, `/trpc/*`); never the raw path, whose ids would make each request a name of its own.
+ * `traceparent`. The template is the metrics' route label (routeTemplate: the REST operation's
+ * `/api/orders/v1/{id}`, else Hono's route, `/healthz`, `/trpc/*`); never the raw path, whose ids would make
+ * each request a name of its own.
  */
 export async function traceRequest(c: HonoContext, requestId: string, next: () => Promise<void>): Promise<void> {
   if (!tracingEnabled()) return next();
   const method = c.req.method;
-  const route: { template?: string } = {};
   const remote = propagation.extract(ROOT_CONTEXT, c, headerGetter);
   const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { "http.request.method": method, "mf.request_id": requestId } }, remote);
   try {
-    await context.with(trace.setSpan(remote, span).setValue(ROUTE, route), next);
+    await context.with(trace.setSpan(remote, span), next);
   } catch (error) {
     failSpan(span, error);
     throw error;
   } finally {
-    const template = route.template ?? c.req.routePath;
+    const template = routeTemplate(c);
     const status = c.res.status;
     span.updateName(`${method} ${template}`);
     span.setAttributes({ "http.route": template, "http.response.status_code": status });
     if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
   }
-}
-
-/** Called by the REST layer once a request is matched to its operation: the request's span takes its path template. */
-export function setRequestRoute(template: string): void {
-  const holder = context.active().getValue(ROUTE) as { template?: string } | undefined;
-  if (holder) holder.template = template;
 }
