@@ -3,7 +3,7 @@ import { z } from "zod";
 const remark = z.string().nullable();
 
 /** events.resource_type: what an event is about; every event's name starts with it (the database checks both lists). */
-export const EVENT_RESOURCE_TYPES = ["investor", "mandate", "order", "payment", "broker_change"] as const;
+export const EVENT_RESOURCE_TYPES = ["investor", "mandate", "order", "payment", "broker_change", "webhook"] as const;
 export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number];
 
 /** Every event the service emits, with the exact data shape of the specification. */
@@ -24,6 +24,14 @@ export const EVENTS = {
   // Beta, outside the specification's catalog (design: "Broker change requests (beta)").
   "broker_change.submitted": z.object({ broker_change_id: z.string(), status: z.literal("SUBMITTED"), provider_remark: remark }),
   "broker_change.rejected": z.object({ broker_change_id: z.string(), status: z.literal("REJECTED"), provider_remark: remark }),
+  // Operations, outside the specification's catalog: sent to the distributor's other ACTIVE subscriptions (webhooks/health.ts).
+  "webhook.subscription_disabled": z.object({
+    subscription_id: z.string(),
+    url: z.string(),
+    status: z.literal("DISABLED"),
+    failing_since: z.string(),
+    disabled_at: z.string(),
+  }),
 } as const satisfies Record<`${EventResourceType}.${string}`, z.ZodType>;
 
 export type EventName = keyof typeof EVENTS;

@@ -60,6 +60,18 @@ export async function requeueDelivery(tx: DbOrTx, id: string): Promise<boolean> 
   return count === 1;
 }
 
+/**
+ * A disabled subscription's PENDING deliveries no job holds -> PARKED (a retry or a replay sends them once it is
+ * enabled again); the ones a job holds are parked at their turn. Answers how many were parked.
+ */
+export async function parkUnheldPending(tx: DbOrTx, subscriptionId: string, reason: string): Promise<number> {
+  const { count } = await tx.webhookDelivery.updateMany({
+    where: { subscriptionId, status: "PENDING", OR: [{ leaseUntil: null }, { leaseUntil: { lt: new Date() } }] },
+    data: { status: "PARKED", nextAttemptAt: null, leaseUntil: null, lastError: reason },
+  });
+  return count;
+}
+
 /** PENDING deliveries due before `dueBefore` that no job holds (no lease, or a lease run out). */
 export async function countUnheldDueBefore(db: DbOrTx, dueBefore: Date): Promise<number> {
   return db.webhookDelivery.count({
@@ -71,30 +83,9 @@ export async function countUnheldDueBefore(db: DbOrTx, dueBefore: Date): Promise
   });
 }
 
-export interface ClaimedDelivery {
-  id: string;
-  subscription_id: string;
-  event: EventName;
-  payload: string;
-  attempts: number;
-}
-
-/** Takes up to `limit` due deliveries no other job holds, leasing them (a lease that runs out frees them again). */
-export async function claimDueDeliveries(db: DbOrTx, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-  const rows = await db.$queryRawUnsafe<Array<Omit<ClaimedDelivery, "event"> & { event: string }>>(
-    `UPDATE webhook_deliveries SET lease_until = now() + make_interval(secs => $2)
-      WHERE id IN (
-        SELECT id FROM webhook_deliveries
-         WHERE status = 'PENDING' AND next_attempt_at <= now() + interval '250 milliseconds'
-           AND (lease_until IS NULL OR lease_until < now())
-         ORDER BY next_attempt_at
-         LIMIT $1
-         FOR UPDATE SKIP LOCKED)
-      RETURNING id, subscription_id, event, payload, attempts`,
-    limit,
-    leaseSeconds,
-  );
-  return rows.map((row) => ({ ...row, event: eventName(row.event) }));
+/** Leases given back unused: the deliveries are claimable again at once. */
+export async function releaseLeases(tx: DbOrTx, ids: string[]): Promise<void> {
+  if (ids.length > 0) await tx.webhookDelivery.updateMany({ where: { id: { in: ids }, status: "PENDING" }, data: { leaseUntil: null } });
 }
 
 /** Attempts as made; a repeated one (same delivery and number) is kept once. */
