@@ -20,8 +20,9 @@ export interface DeliveryTuning {
   perSubscription: number;
   /** One attempt's whole exchange (WEBHOOK_TIMEOUT_MS). */
   attemptTimeoutMs: number;
-  /** Only for tests: a lease shorter than the batch needs, to show that no delivery is sent after its lease. */
+  /** Only for tests: a lease shorter than the batch needs (and a shorter recording allowance), to show that no delivery is sent after its lease. */
   leaseMs?: number;
+  recordAllowanceMs?: number;
 }
 
 export const DEFAULT_TUNING = { batch: 200, parallel: 32, perDistributor: 100, perSubscription: 50 } as const;
@@ -44,9 +45,10 @@ export function leaseMsFor(tuning: Pick<DeliveryTuning, "batch" | "parallel" | "
 const JOB_SECONDS = 20;
 
 /**
- * Attempts every due delivery, a claimed batch at a time: each is signed and POSTed to its
- * subscription's URL after the URL passes the public-address check again; then every outcome of the
- * batch is recorded in one transaction (lifecycle.ts). Returns the number of deliveries attempted.
+ * Attempts every due delivery, a claimed batch at a time (claims.repo.ts: fair across distributors, capped
+ * in flight), until a claim finds nothing: each is signed and POSTed to its subscription's URL after the
+ * URL passes the public-address check again; then every outcome of the batch is recorded in one
+ * transaction (lifecycle.ts). Returns the number of deliveries attempted.
  */
 export async function attemptDueDeliveries(services: Services, tuning: DeliveryTuning = { ...DEFAULT_TUNING, attemptTimeoutMs: services.config.webhooks.attemptTimeoutMs }): Promise<number> {
   const deadline = Date.now() + JOB_SECONDS * 1000;
@@ -56,8 +58,10 @@ export async function attemptDueDeliveries(services: Services, tuning: DeliveryT
     // Measured before the claim: the lease the database grants ends after leaseEnd, whatever the clocks say.
     const leaseEnd = performance.now() + limits.leaseMs;
     const claimed = await claimDueDeliveries(services.prisma, limits);
-    if (claimed.length > 0) total += await attemptBatch(services, claimed, tuning, leaseEnd);
-    if (claimed.length < tuning.batch) return total;
+    // Nothing claimable: what is due is held by other jobs, which claim again when their batch ends.
+    // A claim cut short by the in-flight caps, or deliveries released unsent, still leave work: claim again.
+    if (claimed.length === 0) return total;
+    total += await attemptBatch(services, claimed, tuning, leaseEnd);
     if (Date.now() > deadline) {
       // More is due: a fresh job takes over, and this worker slot is free again.
       await enqueue(services.prisma, "webhooks__deliver", {}, { jobKey: "webhooks__deliver:continue" });
@@ -95,7 +99,7 @@ async function attemptBatch(services: Services, claimed: ClaimedDelivery[], tuni
     Array.from({ length: Math.min(tuning.parallel, claimed.length) }, async () => {
       while (next < claimed.length) {
         const delivery = claimed[next++]!;
-        if (performance.now() + tuning.attemptTimeoutMs + RECORD_ALLOWANCE_MS > leaseEnd) unsent.push(delivery.id);
+        if (performance.now() + tuning.attemptTimeoutMs + (tuning.recordAllowanceMs ?? RECORD_ALLOWANCE_MS) > leaseEnd) unsent.push(delivery.id);
         else outcomes.push(await attempt(services, delivery, targets.get(delivery.subscription_id), tuning.attemptTimeoutMs, ca));
       }
     }),
