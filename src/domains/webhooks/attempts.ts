@@ -93,13 +93,13 @@ async function attemptBatch(services: Services, claimed: ClaimedDelivery[], tuni
   const listeners = services.config.env === "sandbox" ? await listenerCertificates(services.config.dataDir) : [];
   const ca = listeners.length > 0 ? await trustWithListeners(listeners) : undefined;
   const outcomes: AttemptOutcome[] = [];
-  const unsent: string[] = [];
+  const unsent: Array<{ id: string; leaseUntil: Date }> = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(tuning.parallel, claimed.length) }, async () => {
       while (next < claimed.length) {
         const delivery = claimed[next++]!;
-        if (performance.now() + tuning.attemptTimeoutMs + (tuning.recordAllowanceMs ?? RECORD_ALLOWANCE_MS) > leaseEnd) unsent.push(delivery.id);
+        if (performance.now() + tuning.attemptTimeoutMs + (tuning.recordAllowanceMs ?? RECORD_ALLOWANCE_MS) > leaseEnd) unsent.push({ id: delivery.id, leaseUntil: delivery.lease_until });
         else outcomes.push(await attempt(services, delivery, targets.get(delivery.subscription_id), tuning.attemptTimeoutMs, ca));
       }
     }),

@@ -8,6 +8,8 @@ export interface ClaimedDelivery {
   event: EventName;
   payload: string;
   attempts: number;
+  /** The lease's end as the database wrote it (the same for a whole claim): only its holder may release it. */
+  lease_until: Date;
 }
 
 export interface ClaimLimits {
@@ -67,7 +69,7 @@ export async function claimDueDeliveries(db: Db, limits: ClaimLimits): Promise<C
        UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $4)
          FROM chosen
         WHERE d.id = chosen.id AND d.status = 'PENDING' AND (d.lease_until IS NULL OR d.lease_until < now())
-       RETURNING d.id, d.subscription_id, d.event, d.payload, d.attempts, chosen.turn`,
+       RETURNING d.id, d.subscription_id, d.event, d.payload, d.attempts, d.lease_until, chosen.turn`,
       limits.batch,
       limits.perDistributor,
       limits.perSubscription,

@@ -83,9 +83,16 @@ export async function countUnheldDueBefore(db: DbOrTx, dueBefore: Date): Promise
   });
 }
 
-/** Leases given back unused: the deliveries are claimable again at once. */
-export async function releaseLeases(tx: DbOrTx, ids: string[]): Promise<void> {
-  if (ids.length > 0) await tx.webhookDelivery.updateMany({ where: { id: { in: ids }, status: "PENDING" }, data: { leaseUntil: null } });
+/** Leases given back unused, if still the holder's: the deliveries are claimable again at once. */
+export async function releaseLeases(tx: DbOrTx, leases: Array<{ id: string; leaseUntil: Date }>): Promise<void> {
+  if (leases.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `UPDATE webhook_deliveries d SET lease_until = NULL
+       FROM unnest($1::text[], $2::timestamptz[]) AS l(id, lease_until)
+      WHERE d.id = l.id AND d.status = 'PENDING' AND d.lease_until = l.lease_until`,
+    leases.map((l) => l.id),
+    leases.map((l) => l.leaseUntil),
+  );
 }
 
 /** Attempts as made; a repeated one (same delivery and number) is kept once. */

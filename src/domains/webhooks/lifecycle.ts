@@ -80,7 +80,7 @@ export function answered(delivery: Turn, attempt: AttemptRecord, ok: boolean, re
  * deliveries the batch did not attempt (`unsent`: no time left in the lease) released. A receiver's answer and
  * the errors are free text: kept with PANs masked.
  */
-export async function recordOutcomes(db: Db, outcomes: AttemptOutcome[], unsent: string[] = []): Promise<void> {
+export async function recordOutcomes(db: Db, outcomes: AttemptOutcome[], unsent: Array<{ id: string; leaseUntil: Date }> = []): Promise<void> {
   await db.$transaction(async (tx) => {
     await releaseLeases(tx, unsent);
     await trackHealth(tx, outcomes);
