@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvent } from "../../src/domains/events/events.repo.js";
 import { attemptDueDeliveries, DEFAULT_TUNING, leaseMsFor } from "../../src/domains/webhooks/attempts.js";
+import { claimDueDeliveries } from "../../src/domains/webhooks/claims.repo.js";
 import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { startReceiver, type Receiver } from "../helpers/receiver.js";
@@ -85,6 +86,28 @@ describe("the claim lease", () => {
 });
 
 describe("fair claims", () => {
+  it("a claim takes each distributor's oldest due deliveries in turn, within the in-flight caps", async () => {
+    const crowd = await app.newDistributor();
+    const holes = [await subscribe(crowd, blackHole.url("/turns/a")), await subscribe(crowd, blackHole.url("/turns/b"))];
+    await ordersAccepted(crowd, 150);
+    const quiet = [await app.newDistributor(), await app.newDistributor()];
+    const quietSubscriptions = [await subscribe(quiet[0]!, healthy.url("/turns/q0")), await subscribe(quiet[1]!, healthy.url("/turns/q1"))];
+    for (const who of quiet) await ordersAccepted(who, 1);
+    const quietIds = (await app.prisma.webhookDelivery.findMany({ where: { subscriptionId: { in: quietSubscriptions } } })).map((d) => d.id);
+
+    const limits = { batch: 50, perDistributor: 20, perSubscription: 15, leaseMs: 60_000 };
+    const claimed = await claimDueDeliveries(app.prisma, limits);
+    // The crowd's 300 are older, yet the quiet ones come second and third: each distributor's first, then seconds...
+    expect(claimed.slice(1, 3).map((d) => d.id).sort()).toEqual([...quietIds].sort());
+    const crowdClaimed = claimed.filter((d) => holes.includes(d.subscription_id));
+    expect(crowdClaimed).toHaveLength(20);
+    for (const hole of holes) expect(crowdClaimed.filter((d) => d.subscription_id === hole).length).toBeLessThanOrEqual(15);
+    // The crowd holds its share now: a second claim takes none of its 280 other due deliveries.
+    expect(await claimDueDeliveries(app.prisma, limits)).toEqual([]);
+
+    await app.prisma.webhookDelivery.updateMany({ where: { subscriptionId: { in: [...holes, ...quietSubscriptions] } }, data: { status: "FAILED", leaseUntil: null } });
+  }, 60_000);
+
   it("another distributor's delivery arrives at once while a distributor's many black-hole subscriptions are in flight", async () => {
     const crowd = await app.newDistributor();
     const holes = [];

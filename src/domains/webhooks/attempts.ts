@@ -25,7 +25,7 @@ export interface DeliveryTuning {
   recordAllowanceMs?: number;
 }
 
-export const DEFAULT_TUNING = { batch: 200, parallel: 32, perDistributor: 100, perSubscription: 50 } as const;
+export const DEFAULT_TUNING = { batch: 200, parallel: 32, perDistributor: 400, perSubscription: 200 } as const;
 
 /** The public-address checks (one DNS answer per subscription) made before a batch's first attempt. */
 const CHECKS_ALLOWANCE_MS = 10_000;
