@@ -600,6 +600,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reconciliations/v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your orders' differences with the exchange on a day
+         * @description Every evening (21:30 India) the service compares the previous business day's orders with the exchange's order status report and allotment statement. This answers your mismatches of `date` and their counts; a date not reconciled yet is 200 with status NOT_RUN and no mismatches. Each mismatch was also sent as the event `reconciliation.mismatch`. An allotment the service had missed is applied (`fixed`: the order is ALLOTTED, with `order.allotted`).
+         */
+        get: operations["reconciliations-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/simulation/broker-changes/v1/{id}/reject": {
         parameters: {
             query?: never;
@@ -969,7 +989,7 @@ export interface paths {
         };
         /**
          * Your subscriptions (without secrets)
-         * @description Your ACTIVE and DISABLED subscriptions, without their secrets.
+         * @description Your active subscriptions, without their secrets.
          */
         get: operations["webhooks-subscriptions"];
         put?: never;
@@ -996,29 +1016,9 @@ export interface paths {
         post?: never;
         /**
          * Delete a subscription
-         * @description An ACTIVE or DISABLED subscription; its pending deliveries end FAILED.
+         * @description Its pending deliveries end FAILED.
          */
         delete: operations["webhooks-unsubscribe"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/webhooks/v1/subscriptions/{id}/enable": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Enable a DISABLED subscription
-         * @description A subscription whose deliveries all failed for 3 days is DISABLED: no deliveries are created for it and its pending ones are PARKED. This makes it ACTIVE again with its health clock reset; its PARKED deliveries stay parked until retried. An ACTIVE subscription is answered unchanged. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
-         */
-        post: operations["webhooks-enable"];
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5309,6 +5309,102 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "reconciliations-get": {
+        parameters: {
+            query: {
+                /** @description The India business day reconciled (YYYY-MM-DD). */
+                date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true on a success; false in the error envelope.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The date's reconciliation as it concerns your orders. */
+                        data: {
+                            /** @description The India business day reconciled (YYYY-MM-DD). */
+                            date: string;
+                            /**
+                             * @description The date's run: RUNNING, COMPLETED, FAILED (reading the exchange failed; it is retried), or NOT_RUN (no run for the date yet).
+                             * @enum {string}
+                             */
+                            status: "RUNNING" | "COMPLETED" | "FAILED" | "NOT_RUN";
+                            /** @description When the date's latest run started (ISO 8601, UTC); null when NOT_RUN. */
+                            started_at: string | null;
+                            /** @description When it finished (ISO 8601, UTC); null while RUNNING or NOT_RUN. */
+                            finished_at: string | null;
+                            /** @description Your mismatches' counts. */
+                            counts: {
+                                /** @description Your mismatches of the date. */
+                                total: number;
+                                /** @description Of them, those the service fixed. */
+                                fixed: number;
+                                /** @description Your mismatches of the date per kind (every kind, 0 when none). */
+                                by_kind: {
+                                    /** @description Mismatches of kind MISSING_HERE. */
+                                    MISSING_HERE: number;
+                                    /** @description Mismatches of kind MISSING_AT_EXCHANGE. */
+                                    MISSING_AT_EXCHANGE: number;
+                                    /** @description Mismatches of kind STATUS. */
+                                    STATUS: number;
+                                    /** @description Mismatches of kind AMOUNT. */
+                                    AMOUNT: number;
+                                    /** @description Mismatches of kind UNITS. */
+                                    UNITS: number;
+                                    /** @description Mismatches of kind ALLOTMENT_MISSED. */
+                                    ALLOTMENT_MISSED: number;
+                                };
+                            };
+                            /** @description Your mismatches of the date, oldest first. */
+                            mismatches: {
+                                /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                                id: string;
+                                /**
+                                 * @description MISSING_HERE: the exchange has an order we do not (never in your answer); MISSING_AT_EXCHANGE: we hold it at the exchange, its report does not; STATUS: the outcomes differ; AMOUNT, UNITS: the order's or its allotment's differ; ALLOTMENT_MISSED: the exchange allotted an order we held ACCEPTED.
+                                 * @enum {string}
+                                 */
+                                kind: "MISSING_HERE" | "MISSING_AT_EXCHANGE" | "STATUS" | "AMOUNT" | "UNITS" | "ALLOTMENT_MISSED";
+                                /** @description Your order's id. */
+                                order_id: string | null;
+                                /** @description The exchange's order number, when either side has one. */
+                                exchange_order_number: string | null;
+                                /** @description What our records say: a status, an amount (2 places) or units (3 places), as exact text; null when we have nothing. */
+                                ours: string | null;
+                                /** @description What the exchange's reports say, in the same form; null when they have nothing. */
+                                theirs: string | null;
+                                /** @description True when the service applied the exchange's word (an allotment it had missed: the order is now ALLOTTED). */
+                                fixed: boolean;
+                                /** @description When the resource was created (ISO 8601, UTC). */
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "simulation-rejectBrokerChange": {
         parameters: {
             query?: {
@@ -6279,7 +6375,7 @@ export interface operations {
                 /** @description Only resources in this state. */
                 status?: "PENDING" | "DELIVERED" | "PARKED" | "FAILED";
                 /** @description Only deliveries of this event. */
-                event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "webhook.subscription_disabled" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*";
+                event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
                 /** @description Page size, 1-100 (default 20). */
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `next_cursor`. */
@@ -6545,7 +6641,7 @@ export interface operations {
                          * @constant
                          */
                         success: true;
-                        /** @description Your subscriptions, ACTIVE and DISABLED. */
+                        /** @description Your active subscriptions. */
                         data: {
                             /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
                             id: string;
@@ -6553,15 +6649,6 @@ export interface operations {
                             url: string;
                             /** @description Event names and `<resource>.*` wildcards. */
                             events: string[];
-                            /**
-                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
-                             * @enum {string}
-                             */
-                            status: "ACTIVE" | "DELETED" | "DISABLED";
-                            /** @description When its deliveries started failing (ISO 8601, UTC): the first failed attempt with no successful one since; null while healthy. After 3 days of it the subscription is DISABLED. */
-                            failing_since: string | null;
-                            /** @description When it was DISABLED for failing 3 days (ISO 8601, UTC); null unless DISABLED. */
-                            disabled_at: string | null;
                             /** @description When the resource was created (ISO 8601, UTC). */
                             created_at: string;
                         }[];
@@ -6599,8 +6686,8 @@ export interface operations {
                 "application/json": {
                     /** @description An https URL whose every address is public. */
                     url: string;
-                    /** @description Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta)). */
-                    events: ("investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "webhook.subscription_disabled" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*")[];
+                    /** @description Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta), reconciliation.*). */
+                    events: ("investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*")[];
                 };
             };
         };
@@ -6629,15 +6716,6 @@ export interface operations {
                             url: string;
                             /** @description Event names and `<resource>.*` wildcards. */
                             events: string[];
-                            /**
-                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
-                             * @enum {string}
-                             */
-                            status: "ACTIVE" | "DELETED" | "DISABLED";
-                            /** @description When its deliveries started failing (ISO 8601, UTC): the first failed attempt with no successful one since; null while healthy. After 3 days of it the subscription is DISABLED. */
-                            failing_since: string | null;
-                            /** @description When it was DISABLED for failing 3 days (ISO 8601, UTC); null unless DISABLED. */
-                            disabled_at: string | null;
                             /** @description When the resource was created (ISO 8601, UTC). */
                             created_at: string;
                             /** @description The signing secret. Shown only in this response. */
@@ -6648,7 +6726,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Conflict: the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body); or you hold the most subscriptions allowed (ACTIVE and DISABLED, 20 unless configured): delete one first (CONFLICT). */
+            /** @description Conflict: the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6701,15 +6779,6 @@ export interface operations {
                             url: string;
                             /** @description Event names and `<resource>.*` wildcards. */
                             events: string[];
-                            /**
-                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
-                             * @enum {string}
-                             */
-                            status: "ACTIVE" | "DELETED" | "DISABLED";
-                            /** @description When its deliveries started failing (ISO 8601, UTC): the first failed attempt with no successful one since; null while healthy. After 3 days of it the subscription is DISABLED. */
-                            failing_since: string | null;
-                            /** @description When it was DISABLED for failing 3 days (ISO 8601, UTC); null unless DISABLED. */
-                            disabled_at: string | null;
                             /** @description When the resource was created (ISO 8601, UTC). */
                             created_at: string;
                             /**
@@ -6717,74 +6786,6 @@ export interface operations {
                              * @constant
                              */
                             deleted: true;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    "webhooks-enable": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The resource's id, as its creation answered it. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful response */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Always true on a success; false in the error envelope.
-                         * @constant
-                         */
-                        success: true;
-                        /** @description The subscription, ACTIVE. */
-                        data: {
-                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
-                            id: string;
-                            /** @description The https URL deliveries are posted to. */
-                            url: string;
-                            /** @description Event names and `<resource>.*` wildcards. */
-                            events: string[];
-                            /**
-                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
-                             * @enum {string}
-                             */
-                            status: "ACTIVE" | "DELETED" | "DISABLED";
-                            /** @description When its deliveries started failing (ISO 8601, UTC): the first failed attempt with no successful one since; null while healthy. After 3 days of it the subscription is DISABLED. */
-                            failing_since: string | null;
-                            /** @description When it was DISABLED for failing 3 days (ISO 8601, UTC); null unless DISABLED. */
-                            disabled_at: string | null;
-                            /** @description When the resource was created (ISO 8601, UTC). */
-                            created_at: string;
                         };
                     };
                 };

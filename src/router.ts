@@ -8,6 +8,7 @@ import { orderLinksRouter } from "./domains/order-links/order-links.router.js";
 import { publicLinksRouter } from "./domains/order-links/public-links.router.js";
 import { ordersRouter } from "./domains/orders/orders.router.js";
 import { paymentsRouter } from "./domains/payments/payments.router.js";
+import { reconciliationsRouter } from "./domains/reconciliations/reconciliations.router.js";
 import { simulationRouter } from "./domains/simulation/simulation.router.js";
 import { webhooksRouter } from "./domains/webhooks/webhooks.router.js";
 import { router } from "./domains/shared/procedures.js";
@@ -25,6 +26,7 @@ export const appRouter = router({
   orderLinks: orderLinksRouter,
   publicLinks: publicLinksRouter,
   brokerChanges: brokerChangesRouter,
+  reconciliations: reconciliationsRouter,
 });
 
 /** The typed router for first-party clients (`@trpc/client`). */

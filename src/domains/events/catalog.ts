@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { MISMATCH_KINDS } from "../reconciliations/reconciliation.states.js";
 
 const remark = z.string().nullable();
 
 /** events.resource_type: what an event is about; every event's name starts with it (the database checks both lists). */
-export const EVENT_RESOURCE_TYPES = ["investor", "mandate", "order", "payment", "broker_change", "webhook"] as const;
+export const EVENT_RESOURCE_TYPES = ["investor", "mandate", "order", "payment", "broker_change", "reconciliation", "webhook"] as const;
 export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number];
 
 /** Every event the service emits, with the exact data shape of the specification. */
@@ -24,6 +25,17 @@ export const EVENTS = {
   // Beta, outside the specification's catalog (design: "Broker change requests (beta)").
   "broker_change.submitted": z.object({ broker_change_id: z.string(), status: z.literal("SUBMITTED"), provider_remark: remark }),
   "broker_change.rejected": z.object({ broker_change_id: z.string(), status: z.literal("REJECTED"), provider_remark: remark }),
+  // Operations, outside the specification's catalog (issue 25): a difference between our orders and the exchange's reports.
+  "reconciliation.mismatch": z.object({
+    mismatch_id: z.string(),
+    date: z.string(),
+    kind: z.enum(MISMATCH_KINDS),
+    order_id: z.string().nullable(),
+    exchange_order_number: z.string().nullable(),
+    ours: z.string().nullable(),
+    theirs: z.string().nullable(),
+    fixed: z.boolean(),
+  }),
   // Operations, outside the specification's catalog: sent to the distributor's other ACTIVE subscriptions (webhooks/health.ts).
   "webhook.subscription_disabled": z.object({
     subscription_id: z.string(),

@@ -1,6 +1,6 @@
 import { EVENT_NAMES, type EventName, type EventResourceType } from "../events/catalog.js";
 
-export const WILDCARDS = ["investor.*", "mandate.*", "order.*", "payment.*", "broker_change.*"] as const satisfies ReadonlyArray<`${EventResourceType}.*`>;
+export const WILDCARDS = ["investor.*", "mandate.*", "order.*", "payment.*", "broker_change.*", "reconciliation.*"] as const satisfies ReadonlyArray<`${EventResourceType}.*`>;
 /** What a subscription may list: webhook_subscriptions.events holds only these (the database checks the same list). */
 export const SUBSCRIBABLE = [...EVENT_NAMES, ...WILDCARDS] as const;
 

@@ -14,7 +14,7 @@ export const CreateSubscriptionRequest = z.strictObject({
     .min(1)
     .max(SUBSCRIBABLE.length)
     .refine((events) => new Set(events).size === events.length, { message: "must not repeat an entry", params: { reason: "duplicate" } })
-    .describe("Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta))."),
+    .describe("Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta), reconciliation.*)."),
 });
 
 const SubscriptionView = z.object({

@@ -18,22 +18,23 @@ ALTER TABLE "webhook_subscriptions" ADD CONSTRAINT "webhook_subscriptions_status
 -- The event catalog gains the resource type webhook and webhook.subscription_disabled (src/domains/events/catalog.ts).
 ALTER TABLE "events" DROP CONSTRAINT "events_resource_type_check";
 ALTER TABLE "events" ADD CONSTRAINT "events_resource_type_check"
-  CHECK ("resource_type" IN ('investor', 'mandate', 'order', 'payment', 'broker_change', 'webhook'));
+  CHECK ("resource_type" IN ('investor', 'mandate', 'order', 'payment', 'broker_change', 'reconciliation', 'webhook'));
 ALTER TABLE "events" DROP CONSTRAINT "events_event_check";
 ALTER TABLE "events" ADD CONSTRAINT "events_event_check"
   CHECK ("event" IN ('investor.registered', 'investor.rejected', 'mandate.registered', 'mandate.rejected',
     'mandate.cancelled', 'order.accepted', 'order.rejected', 'order.failed', 'order.allotted', 'order.cancelled',
     'payment.captured', 'payment.failed', 'payment.refunded', 'broker_change.submitted', 'broker_change.rejected',
-    'webhook.subscription_disabled'));
+    'reconciliation.mismatch', 'webhook.subscription_disabled'));
 ALTER TABLE "webhook_deliveries" DROP CONSTRAINT "webhook_deliveries_event_check";
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_event_check"
   CHECK ("event" IN ('investor.registered', 'investor.rejected', 'mandate.registered', 'mandate.rejected',
     'mandate.cancelled', 'order.accepted', 'order.rejected', 'order.failed', 'order.allotted', 'order.cancelled',
     'payment.captured', 'payment.failed', 'payment.refunded', 'broker_change.submitted', 'broker_change.rejected',
-    'webhook.subscription_disabled'));
+    'reconciliation.mismatch', 'webhook.subscription_disabled'));
 ALTER TABLE "webhook_subscriptions" DROP CONSTRAINT "webhook_subscriptions_events_check";
 ALTER TABLE "webhook_subscriptions" ADD CONSTRAINT "webhook_subscriptions_events_check"
   CHECK ("events" <@ ARRAY['investor.registered', 'investor.rejected', 'mandate.registered', 'mandate.rejected',
     'mandate.cancelled', 'order.accepted', 'order.rejected', 'order.failed', 'order.allotted', 'order.cancelled',
     'payment.captured', 'payment.failed', 'payment.refunded', 'broker_change.submitted', 'broker_change.rejected',
-    'webhook.subscription_disabled', 'investor.*', 'mandate.*', 'order.*', 'payment.*', 'broker_change.*']::text[]);
+    'reconciliation.mismatch', 'webhook.subscription_disabled',
+    'investor.*', 'mandate.*', 'order.*', 'payment.*', 'broker_change.*', 'reconciliation.*']::text[]);
