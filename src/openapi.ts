@@ -7,6 +7,7 @@ import type { OperationDocs } from "./platform/openapi/docs.js";
 import { AUTH_TAG } from "./domains/auth/auth.router.js";
 import { BROKER_CHANGES_TAG } from "./domains/broker-changes/broker-changes.router.js";
 import { SIGNED_FORM_OPERATIONS } from "./domains/broker-changes/signed-form.docs.js";
+import { EVENTS_TAG } from "./domains/events/events.router.js";
 import { HOLDINGS_TAG } from "./domains/holdings/holdings.router.js";
 import { INVESTORS_TAG } from "./domains/investors/investors.router.js";
 import { MANDATES_TAG } from "./domains/mandates/mandates.router.js";
@@ -48,7 +49,7 @@ export function buildOpenApiDocument(appRouter: AnyRouter): OpenAPIObject {
     },
     tags: [
       AUTH_TAG, MASTERS_TAG, INVESTORS_TAG, MANDATES_TAG, ORDERS_TAG, PAYMENTS_TAG, HOLDINGS_TAG,
-      ORDER_LINKS_TAG, PUBLIC_LINKS_TAG, BROKER_CHANGES_TAG, WEBHOOKS_TAG, RECONCILIATIONS_TAG, SIMULATION_TAG,
+      ORDER_LINKS_TAG, PUBLIC_LINKS_TAG, BROKER_CHANGES_TAG, WEBHOOKS_TAG, EVENTS_TAG, RECONCILIATIONS_TAG, SIMULATION_TAG,
     ],
     sharedErrors: {
       BadRequest:

@@ -1,5 +1,6 @@
 import { authRouter } from "./domains/auth/auth.router.js";
 import { brokerChangesRouter } from "./domains/broker-changes/broker-changes.router.js";
+import { eventsRouter } from "./domains/events/events.router.js";
 import { holdingsRouter } from "./domains/holdings/holdings.router.js";
 import { investorsRouter } from "./domains/investors/investors.router.js";
 import { mandatesRouter } from "./domains/mandates/mandates.router.js";
@@ -22,6 +23,7 @@ export const appRouter = router({
   payments: paymentsRouter,
   simulation: simulationRouter,
   webhooks: webhooksRouter,
+  events: eventsRouter,
   holdings: holdingsRouter,
   orderLinks: orderLinksRouter,
   publicLinks: publicLinksRouter,

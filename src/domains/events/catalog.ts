@@ -36,6 +36,8 @@ export const EVENTS = {
     theirs: z.string().nullable(),
     fixed: z.boolean(),
   }),
+  // Operations, outside the specification: sent on request to one subscription (POST .../subscriptions/{id}/test).
+  "webhook.test": z.object({ subscription_id: z.string(), message: z.string() }),
   // Operations, outside the specification's catalog: sent to the distributor's other ACTIVE subscriptions (webhooks/health.ts).
   "webhook.subscription_disabled": z.object({
     subscription_id: z.string(),
@@ -50,3 +52,12 @@ export type EventName = keyof typeof EVENTS;
 /** events.event and webhook_deliveries.event, in catalog order. */
 export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
 export type EventData<N extends EventName> = z.infer<(typeof EVENTS)[N]>;
+
+/**
+ * Events sent to one subscription on request, never recorded in `events` nor fanned out: nobody subscribes
+ * to them and the event log does not list them.
+ */
+export const DIRECT_EVENTS = ["webhook.test"] as const satisfies readonly EventName[];
+export type DirectEventName = (typeof DIRECT_EVENTS)[number];
+/** The events the fan-out and the event log know: every event but the direct ones. */
+export const RECORDED_EVENT_NAMES = EVENT_NAMES.filter((name): name is Exclude<EventName, DirectEventName> => !(DIRECT_EVENTS as readonly string[]).includes(name));

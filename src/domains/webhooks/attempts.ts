@@ -7,6 +7,7 @@ import { postWebhook } from "./outbound.js";
 import { listenerCertificates, trustWithListeners } from "./listener-trust.js";
 import { checkTarget, type TargetCheck } from "./public-address.js";
 import { signPayload } from "./signature.js";
+import { signingSecrets } from "./signing-secrets.js";
 import { heldTargets } from "./subscriptions.repo.js";
 
 /** How a delivery job claims and sends; the lease is computed from the rest (leaseMsFor). */
@@ -70,8 +71,8 @@ export async function attemptDueDeliveries(services: Services, tuning: DeliveryT
   }
 }
 
-/** A subscription as a batch uses it: its secret, and its URL checked just before the batch's attempts; or DISABLED. */
-type Target = { secret: string; check: TargetCheck } | "DISABLED";
+/** A subscription as a batch uses it: its signing secrets, and its URL checked just before the batch's attempts; or DISABLED. */
+type Target = { secrets: string[]; check: TargetCheck } | "DISABLED";
 
 /**
  * Attempts a claimed batch and records it. A delivery is sent only while its attempt can end, and its
@@ -85,7 +86,7 @@ async function attemptBatch(services: Services, claimed: ClaimedDelivery[], tuni
   const targets = new Map<string, Target>(
     await Promise.all(
       rows.map(async (s): Promise<readonly [string, Target]> =>
-        s.status === "DISABLED" ? [s.id, "DISABLED"] : [s.id, { secret: services.cipher.decrypt(s.secretEncrypted), check: await checkTarget(s.url, options) }],
+        s.status === "DISABLED" ? [s.id, "DISABLED"] : [s.id, { secrets: signingSecrets(services.cipher, s), check: await checkTarget(s.url, options) }],
       ),
     ),
   );
@@ -122,7 +123,7 @@ async function attempt(services: Services, delivery: ClaimedDelivery, subscripti
     headers: {
       "X-MF-Event": delivery.event,
       "X-MF-Delivery": delivery.id,
-      "X-MF-Signature": signPayload(body, subscription.secret, Math.floor(at.getTime() / 1000)),
+      "X-MF-Signature": signPayload(body, subscription.secrets, Math.floor(at.getTime() / 1000)),
     },
     ca,
     timeoutMs,

@@ -1,8 +1,8 @@
-import { EVENT_NAMES, type EventName, type EventResourceType } from "../events/catalog.js";
+import { RECORDED_EVENT_NAMES, type EventName, type EventResourceType } from "../events/catalog.js";
 
 export const WILDCARDS = ["investor.*", "mandate.*", "order.*", "payment.*", "broker_change.*", "reconciliation.*"] as const satisfies ReadonlyArray<`${EventResourceType}.*`>;
 /** What a subscription may list: webhook_subscriptions.events holds only these (the database checks the same list). */
-export const SUBSCRIBABLE = [...EVENT_NAMES, ...WILDCARDS] as const;
+export const SUBSCRIBABLE = [...RECORDED_EVENT_NAMES, ...WILDCARDS] as const;
 
 /** Notices about the webhooks themselves: sent to every ACTIVE subscription, whatever it lists. */
 const NOTICES: ReadonlySet<string> = new Set<EventName>(["webhook.subscription_disabled"]);

@@ -2,7 +2,7 @@ import type { Db, DbOrTx } from "../../platform/db/client.js";
 import { enqueue } from "../shared/jobs/enqueue.js";
 import { maskFreeText, maskPansInText } from "../../platform/lib/mask.js";
 import type { ClaimedDelivery } from "./claims.repo.js";
-import { applyOutcomes, insertAttempts, releaseLeases, requeueDelivery } from "./deliveries.repo.js";
+import { applyOutcomes, insertAttempts, releaseLeases, requeueDeliveries, requeueDelivery } from "./deliveries.repo.js";
 import { DISABLED_REASON, trackHealth } from "./health.js";
 import { markDeleted } from "./subscriptions.repo.js";
 
@@ -13,9 +13,11 @@ import { markDeleted } from "./subscriptions.repo.js";
  *   PENDING -> PARKED            the MAX_ATTEMPTS-th attempt failed
  *   PENDING -> FAILED            the subscription was deleted, or its URL no longer passes the public-address check
  *   PENDING -> PARKED            the subscription is DISABLED (health.ts), without an attempt
- *   PARKED | FAILED -> PENDING   retried on request, attempted at once
- * and a subscription's moves: ACTIVE | DISABLED -> DELETED here, ACTIVE <-> DISABLED in health.ts (the only
- * move with an event). attempts.ts makes the attempts and hands their outcomes here.
+ *   PARKED | FAILED -> PENDING   retried on request (one, or a replay of a range), attempted at once
+ * A test event's delivery (test-event.ts) is created PENDING and never due, so no job claims it; its request
+ * sends it once and it ends DELIVERED or FAILED (testAnswered), never retried nor replayed.
+ * A subscription's moves: ACTIVE | DISABLED -> DELETED here, ACTIVE <-> DISABLED in health.ts (the only move
+ * with an event). attempts.ts makes the attempts and hands their outcomes here.
  */
 
 /** After this many failed attempts a delivery is PARKED until someone retries it. */
@@ -74,6 +76,12 @@ export function answered(delivery: Turn, attempt: AttemptRecord, ok: boolean, re
   return { ...ids, status: "PENDING", attempt, lastError, nextAttemptAt: new Date(Date.now() + delay), attemptNo };
 }
 
+/** After a test event's one POST: DELIVERED on a 2xx answer, else FAILED (a test is not retried). */
+export function testAnswered(delivery: Turn, attempt: AttemptRecord, ok: boolean): AttemptOutcome {
+  const lastError = ok ? null : (attempt.error ?? `HTTP ${attempt.statusCode}`);
+  return { id: delivery.id, subscriptionId: delivery.subscription_id, status: ok ? "DELIVERED" : "FAILED", attempt, lastError, nextAttemptAt: null, attemptNo: delivery.attempts + 1 };
+}
+
 /**
  * Records a batch's outcomes in one transaction: the attempts, each delivery's new state (`attempts` + 1, its
  * lease released), the subscriptions' health clocks, a job for each next attempt, and the leases of the
@@ -126,6 +134,14 @@ export async function requeueForRetry(tx: DbOrTx, id: string): Promise<boolean> 
   if (!(await requeueDelivery(tx, id))) return false;
   await enqueue(tx, "webhooks__deliver", {}, { jobKey: `webhooks__deliver:retry:${id}` });
   return true;
+}
+
+/** PARKED or FAILED -> PENDING for each of `ids` (a replay), with one job that attempts them at once; answers how many moved. */
+export async function requeueForReplay(tx: DbOrTx, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const moved = await requeueDeliveries(tx, ids);
+  await enqueue(tx, "webhooks__deliver", {}, { jobKey: "webhooks__deliver:replay" });
+  return moved;
 }
 
 /** ACTIVE | DISABLED -> DELETED: no new deliveries; its PENDING ones end FAILED at their turn (subscriptionGone). False when the distributor holds no such subscription. */
