@@ -1029,7 +1029,7 @@ export interface paths {
         };
         /**
          * Your subscriptions (without secrets)
-         * @description Your active subscriptions, without their secrets.
+         * @description Your ACTIVE and DISABLED subscriptions, without their secrets.
          */
         get: operations["webhooks-subscriptions"];
         put?: never;
@@ -1056,9 +1056,29 @@ export interface paths {
         post?: never;
         /**
          * Delete a subscription
-         * @description Its pending deliveries end FAILED.
+         * @description An ACTIVE or DISABLED subscription; its pending deliveries end FAILED.
          */
         delete: operations["webhooks-unsubscribe"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/v1/subscriptions/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a DISABLED subscription
+         * @description A subscription whose deliveries all failed for 3 days is DISABLED: no deliveries are created for it and its pending ones are PARKED. This makes it ACTIVE again with its health clock reset; its PARKED deliveries stay parked until retried. An ACTIVE subscription is answered unchanged. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
+         */
+        post: operations["webhooks-enable"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1881,7 +1901,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, a name of the catalog (e.g. `order.allotted`). */
-                type?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch";
+                type?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled";
                 /** @description Only events about this resource: its id (`ord_`..., `inv_`..., `mdt_`..., `pay_`...). */
                 resource_id?: string;
                 /** @description Only events recorded at or after this instant (ISO 8601 with a zone, e.g. `2026-11-20T00:00:00+05:30`); from the first when absent. */
@@ -1921,7 +1941,7 @@ export interface operations {
                              * @description What happened: the event's name, as webhooks send it in X-MF-Event.
                              * @enum {string}
                              */
-                            type: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch";
+                            type: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled";
                             /**
                              * @description The kind of resource the event is about.
                              * @enum {string}
@@ -6526,7 +6546,7 @@ export interface operations {
                 /** @description Only resources in this state. */
                 status?: "PENDING" | "DELIVERED" | "PARKED" | "FAILED";
                 /** @description Only deliveries of this event. */
-                event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
+                event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
                 /** @description Page size, 1-100 (default 20). */
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `next_cursor`. */
@@ -6806,7 +6826,7 @@ export interface operations {
                      * @description Only deliveries of this event (a name or a `<resource>.*` wildcard).
                      * @enum {string}
                      */
-                    event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
+                    event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
                 };
             };
         };
@@ -6879,7 +6899,7 @@ export interface operations {
                          * @constant
                          */
                         success: true;
-                        /** @description Your active subscriptions. */
+                        /** @description Your subscriptions, ACTIVE and DISABLED. */
                         data: {
                             /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
                             id: string;
@@ -6887,6 +6907,15 @@ export interface operations {
                             url: string;
                             /** @description Event names and `<resource>.*` wildcards. */
                             events: string[];
+                            /**
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
+                             * @enum {string}
+                             */
+                            status: "ACTIVE" | "DELETED" | "DISABLED";
+                            /** @description When its deliveries started failing (ISO 8601, UTC): the first failed attempt with no successful one since; null while healthy. After 3 days of it the subscription is DISABLED. */
+                            failing_since: string | null;
+                            /** @description When it was DISABLED for failing 3 days (ISO 8601, UTC); null unless DISABLED. */
+                            disabled_at: string | null;
                             /** @description When the resource was created (ISO 8601, UTC). */
                             created_at: string;
                         }[];
@@ -6925,7 +6954,7 @@ export interface operations {
                     /** @description An https URL whose every address is public. */
                     url: string;
                     /** @description Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta), reconciliation.*). */
-                    events: ("investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*")[];
+                    events: ("investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*")[];
                 };
             };
         };
@@ -6954,6 +6983,15 @@ export interface operations {
                             url: string;
                             /** @description Event names and `<resource>.*` wildcards. */
                             events: string[];
+                            /**
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
+                             * @enum {string}
+                             */
+                            status: "ACTIVE" | "DELETED" | "DISABLED";
+                            /** @description When its deliveries started failing (ISO 8601, UTC): the first failed attempt with no successful one since; null while healthy. After 3 days of it the subscription is DISABLED. */
+                            failing_since: string | null;
+                            /** @description When it was DISABLED for failing 3 days (ISO 8601, UTC); null unless DISABLED. */
+                            disabled_at: string | null;
                             /** @description When the resource was created (ISO 8601, UTC). */
                             created_at: string;
                             /** @description The signing secret. Shown only in this response. */
@@ -6964,7 +7002,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Conflict: the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body). */
+            /** @description Conflict: the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body); or you hold the most subscriptions allowed (ACTIVE and DISABLED, 20 unless configured): delete one first (CONFLICT). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7017,6 +7055,15 @@ export interface operations {
                             url: string;
                             /** @description Event names and `<resource>.*` wildcards. */
                             events: string[];
+                            /**
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
+                             * @enum {string}
+                             */
+                            status: "ACTIVE" | "DELETED" | "DISABLED";
+                            /** @description When its deliveries started failing (ISO 8601, UTC): the first failed attempt with no successful one since; null while healthy. After 3 days of it the subscription is DISABLED. */
+                            failing_since: string | null;
+                            /** @description When it was DISABLED for failing 3 days (ISO 8601, UTC); null unless DISABLED. */
+                            disabled_at: string | null;
                             /** @description When the resource was created (ISO 8601, UTC). */
                             created_at: string;
                             /**
@@ -7024,6 +7071,74 @@ export interface operations {
                              * @constant
                              */
                             deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks-enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id, as its creation answered it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true on a success; false in the error envelope.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The subscription, ACTIVE. */
+                        data: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /** @description The https URL deliveries are posted to. */
+                            url: string;
+                            /** @description Event names and `<resource>.*` wildcards. */
+                            events: string[];
+                            /**
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
+                             * @enum {string}
+                             */
+                            status: "ACTIVE" | "DELETED" | "DISABLED";
+                            /** @description When its deliveries started failing (ISO 8601, UTC): the first failed attempt with no successful one since; null while healthy. After 3 days of it the subscription is DISABLED. */
+                            failing_since: string | null;
+                            /** @description When it was DISABLED for failing 3 days (ISO 8601, UTC); null unless DISABLED. */
+                            disabled_at: string | null;
+                            /** @description When the resource was created (ISO 8601, UTC). */
+                            created_at: string;
                         };
                     };
                 };
@@ -7096,6 +7211,15 @@ export interface operations {
                             url: string;
                             /** @description Event names and `<resource>.*` wildcards. */
                             events: string[];
+                            /**
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
+                             * @enum {string}
+                             */
+                            status: "ACTIVE" | "DELETED" | "DISABLED";
+                            /** @description When its deliveries started failing (ISO 8601, UTC): the first failed attempt with no successful one since; null while healthy. After 3 days of it the subscription is DISABLED. */
+                            failing_since: string | null;
+                            /** @description When it was DISABLED for failing 3 days (ISO 8601, UTC); null unless DISABLED. */
+                            disabled_at: string | null;
                             /** @description When the resource was created (ISO 8601, UTC). */
                             created_at: string;
                             /** @description The new signing secret. Shown only in this response (and its Idempotency-Key repeats while it is current). */

@@ -44,6 +44,8 @@ const EnvSchema = z.object({
   EXCHANGE_MASTERS_CRON: z.string().default("30 7 * * *"),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag,
   WEBHOOK_RETRY_DELAYS: z.string().optional(),
+  WEBHOOK_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(1000).default(20),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   MF_RATE_LIMIT_RPS: z.coerce.number().positive().max(1_000_000).default(100),
   MF_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(200),
@@ -90,7 +92,11 @@ export interface Config {
   holdings: { feedDir: string | undefined; refreshCron: string };
   /** Where the exchange's scheme and SIP masters are dropped, and when they are imported (Asia/Kolkata). */
   exchangeMasters: { dir: string | undefined; cron: string };
-  webhooks: { allowPrivateTargets: boolean; retryDelaysMs: number[] };
+  /**
+   * `maxSubscriptions`: ACTIVE and DISABLED subscriptions a distributor may hold; `attemptTimeoutMs`: one
+   * attempt's whole exchange (connect, TLS, answer), from which the delivery lease is computed (attempts.ts).
+   */
+  webhooks: { allowPrivateTargets: boolean; retryDelaysMs: number[]; maxSubscriptions: number; attemptTimeoutMs: number };
   logLevel: Env["LOG_LEVEL"];
   /** Per API client, per process: a token bucket refilled at `rps`, holding at most `burst`. */
   rateLimit: { rps: number; burst: number };
@@ -175,7 +181,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: env.MF_WORKER_CONCURRENCY,
     holdings: { feedDir: env.HOLDINGS_FEED_DIR, refreshCron: env.HOLDINGS_REFRESH_CRON },
     exchangeMasters: { dir: env.EXCHANGE_MASTERS_DIR, cron: env.EXCHANGE_MASTERS_CRON },
-    webhooks: { allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS, retryDelaysMs },
+    webhooks: {
+      allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      retryDelaysMs,
+      maxSubscriptions: env.WEBHOOK_MAX_SUBSCRIPTIONS,
+      attemptTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    },
     logLevel: env.LOG_LEVEL,
     rateLimit: { rps: env.MF_RATE_LIMIT_RPS, burst: env.MF_RATE_LIMIT_BURST },
     tokenFailures: { limit: env.MF_TOKEN_FAILURE_LIMIT, windowMs: tokenFailureWindowMs },

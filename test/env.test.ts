@@ -73,6 +73,19 @@ describe("configuration", () => {
     expect(() => loadConfig({ MF_HEADERS_TIMEOUT_MS: "20000", MF_BODY_TIMEOUT_MS: "10000" })).toThrow(/MF_HEADERS_TIMEOUT_MS.*MF_BODY_TIMEOUT_MS/);
   });
 
+  it("caps webhook subscriptions at 20 and attempts at 10 s by default, and reads their overrides", () => {
+    expect(loadConfig({}).webhooks).toMatchObject({ maxSubscriptions: 20, attemptTimeoutMs: 10_000 });
+    expect(loadConfig({ WEBHOOK_MAX_SUBSCRIPTIONS: "3", WEBHOOK_TIMEOUT_MS: "250" }).webhooks).toMatchObject({ maxSubscriptions: 3, attemptTimeoutMs: 250 });
+    for (const [name, value] of [
+      ["WEBHOOK_MAX_SUBSCRIPTIONS", "0"],
+      ["WEBHOOK_MAX_SUBSCRIPTIONS", "many"],
+      ["WEBHOOK_TIMEOUT_MS", "50"],
+      ["WEBHOOK_TIMEOUT_MS", "600000"],
+    ] as const) {
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(name));
+    }
+  });
+
   it("names the variable that is wrong", () => {
     expect(() => loadConfig({ MF_ROLE: "web" })).toThrow(/MF_ROLE/);
     expect(() => loadConfig({ PORT: "http" })).toThrow(/PORT/);

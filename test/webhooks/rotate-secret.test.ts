@@ -58,7 +58,7 @@ describe("POST /api/webhooks/v1/subscriptions/{id}/rotate-secret", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: { id: sub.id, url: sub.url, events: ["order.accepted"], created_at: sub.created_at, secret: expect.stringMatching(SECRET), previous_secret_expires_at: expect.any(String) },
+      data: { id: sub.id, url: sub.url, events: ["order.accepted"], status: "ACTIVE", failing_since: null, disabled_at: null, created_at: sub.created_at, secret: expect.stringMatching(SECRET), previous_secret_expires_at: expect.any(String) },
     });
     const { secret, previous_secret_expires_at: expiresAt } = res.body.data;
     expect(secret).not.toBe(sub.secret);

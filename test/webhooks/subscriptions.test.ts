@@ -32,14 +32,14 @@ describe("POST /api/webhooks/v1/subscriptions", () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       success: true,
-      data: { id: expect.stringMatching(/^whs_/), url: "https://hooks.example.com/mf", events: ["order.*", "payment.captured"], secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/), created_at: expect.any(String) },
+      data: { id: expect.stringMatching(/^whs_/), url: "https://hooks.example.com/mf", events: ["order.*", "payment.captured"], secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/), status: "ACTIVE", failing_since: null, disabled_at: null, created_at: expect.any(String) },
     });
     const { id, secret } = res.body.data;
     const row = await app.prisma.webhookSubscription.findUniqueOrThrow({ where: { id } });
     expect(row.secretEncrypted).not.toContain(secret.slice(6));
     expect(app.services.cipher.decrypt(row.secretEncrypted)).toBe(secret);
     const listed = await app.http("GET", "/api/webhooks/v1/subscriptions", { token });
-    expect(listed.body).toEqual({ success: true, data: [{ id, url: "https://hooks.example.com/mf", events: ["order.*", "payment.captured"], created_at: expect.any(String) }] });
+    expect(listed.body).toEqual({ success: true, data: [{ id, url: "https://hooks.example.com/mf", events: ["order.*", "payment.captured"], status: "ACTIVE", failing_since: null, disabled_at: null, created_at: expect.any(String) }] });
     expect(listed.text).not.toContain(secret);
     expect(app.logs.join("\n")).not.toContain(secret);
   });
@@ -182,7 +182,7 @@ describe("the public-address check at delivery time", () => {
     const sub = (await subscribe({ url: "https://del.example.com/", events: ["order.*"] })).body.data;
     const deleted = await app.http("DELETE", `/api/webhooks/v1/subscriptions/${sub.id}`, { token });
     expect(deleted.status).toBe(200);
-    expect(deleted.body).toEqual({ success: true, data: { id: sub.id, url: "https://del.example.com/", events: ["order.*"], created_at: expect.any(String), deleted: true } });
+    expect(deleted.body).toEqual({ success: true, data: { id: sub.id, url: "https://del.example.com/", events: ["order.*"], status: "DELETED", failing_since: null, disabled_at: null, created_at: expect.any(String), deleted: true } });
     expect((await app.http("DELETE", `/api/webhooks/v1/subscriptions/${sub.id}`, { token })).status).toBe(404);
   });
 });

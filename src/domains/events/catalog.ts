@@ -38,6 +38,14 @@ export const EVENTS = {
   }),
   // Operations, outside the specification: sent on request to one subscription (POST .../subscriptions/{id}/test).
   "webhook.test": z.object({ subscription_id: z.string(), message: z.string() }),
+  // Operations, outside the specification's catalog: sent to the distributor's other ACTIVE subscriptions (webhooks/health.ts).
+  "webhook.subscription_disabled": z.object({
+    subscription_id: z.string(),
+    url: z.string(),
+    status: z.literal("DISABLED"),
+    failing_since: z.string(),
+    disabled_at: z.string(),
+  }),
 } as const satisfies Record<`${EventResourceType}.${string}`, z.ZodType>;
 
 export type EventName = keyof typeof EVENTS;

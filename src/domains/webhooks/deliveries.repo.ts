@@ -61,6 +61,18 @@ export async function requeueDelivery(tx: DbOrTx, id: string): Promise<boolean> 
   return count === 1;
 }
 
+/**
+ * A disabled subscription's PENDING deliveries no job holds -> PARKED (a retry or a replay sends them once it is
+ * enabled again); the ones a job holds are parked at their turn. Answers how many were parked.
+ */
+export async function parkUnheldPending(tx: DbOrTx, subscriptionId: string, reason: string): Promise<number> {
+  const { count } = await tx.webhookDelivery.updateMany({
+    where: { subscriptionId, status: "PENDING", OR: [{ leaseUntil: null }, { leaseUntil: { lt: new Date() } }] },
+    data: { status: "PARKED", nextAttemptAt: null, leaseUntil: null, lastError: reason },
+  });
+  return count;
+}
+
 export interface ReplayFilter {
   distributorId: string;
   statuses: Array<"FAILED" | "PARKED">;
@@ -130,32 +142,16 @@ export async function countUnheldDueBefore(db: DbOrTx, dueBefore: Date): Promise
   });
 }
 
-export interface ClaimedDelivery {
-  id: string;
-  subscription_id: string;
-  event: EventName;
-  payload: string;
-  attempts: number;
-  /** The trace the delivery was created in (tracing on), continued by its attempt's span. */
-  traceparent: string | null;
-}
-
-/** Takes up to `limit` due deliveries no other job holds, leasing them (a lease that runs out frees them again). */
-export async function claimDueDeliveries(db: DbOrTx, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-  const rows = await db.$queryRawUnsafe<Array<Omit<ClaimedDelivery, "event"> & { event: string }>>(
-    `UPDATE webhook_deliveries SET lease_until = now() + make_interval(secs => $2)
-      WHERE id IN (
-        SELECT id FROM webhook_deliveries
-         WHERE status = 'PENDING' AND next_attempt_at <= now() + interval '250 milliseconds'
-           AND (lease_until IS NULL OR lease_until < now())
-         ORDER BY next_attempt_at
-         LIMIT $1
-         FOR UPDATE SKIP LOCKED)
-      RETURNING id, subscription_id, event, payload, attempts, traceparent`,
-    limit,
-    leaseSeconds,
+/** Leases given back unused, if still the holder's: the deliveries are claimable again at once. */
+export async function releaseLeases(tx: DbOrTx, leases: Array<{ id: string; leaseUntil: Date }>): Promise<void> {
+  if (leases.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `UPDATE webhook_deliveries d SET lease_until = NULL
+       FROM unnest($1::text[], $2::timestamptz[]) AS l(id, lease_until)
+      WHERE d.id = l.id AND d.status = 'PENDING' AND d.lease_until = l.lease_until`,
+    leases.map((l) => l.id),
+    leases.map((l) => l.leaseUntil),
   );
-  return rows.map((row) => ({ ...row, event: eventName(row.event) }));
 }
 
 /** Attempts as made; a repeated one (same delivery and number) is kept once. */

@@ -1,11 +1,15 @@
-import { RECORDED_EVENT_NAMES, type EventResourceType } from "../events/catalog.js";
+import { RECORDED_EVENT_NAMES, type EventName, type EventResourceType } from "../events/catalog.js";
 
 export const WILDCARDS = ["investor.*", "mandate.*", "order.*", "payment.*", "broker_change.*", "reconciliation.*"] as const satisfies ReadonlyArray<`${EventResourceType}.*`>;
 /** What a subscription may list: webhook_subscriptions.events holds only these (the database checks the same list). */
 export const SUBSCRIBABLE = [...RECORDED_EVENT_NAMES, ...WILDCARDS] as const;
 
+/** Notices about the webhooks themselves: sent to every ACTIVE subscription, whatever it lists. */
+const NOTICES: ReadonlySet<string> = new Set<EventName>(["webhook.subscription_disabled"]);
+
 /** Whether a subscription's list (names and `<resource>.*` wildcards) covers an event name. */
 export function matchesEvent(subscribed: readonly string[], event: string): boolean {
+  if (NOTICES.has(event)) return true;
   const resource = event.slice(0, event.indexOf("."));
   return subscribed.some((entry) => entry === event || entry === `${resource}.*`);
 }

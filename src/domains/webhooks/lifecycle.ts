@@ -1,7 +1,9 @@
 import type { Db, DbOrTx } from "../../platform/db/client.js";
 import { enqueue } from "../shared/jobs/enqueue.js";
 import { maskFreeText, maskPansInText } from "../../platform/lib/mask.js";
-import { applyOutcomes, insertAttempts, requeueDeliveries, requeueDelivery, type ClaimedDelivery } from "./deliveries.repo.js";
+import type { ClaimedDelivery } from "./claims.repo.js";
+import { applyOutcomes, insertAttempts, releaseLeases, requeueDeliveries, requeueDelivery } from "./deliveries.repo.js";
+import { DISABLED_REASON, trackHealth } from "./health.js";
 import { markDeleted } from "./subscriptions.repo.js";
 
 /**
@@ -10,11 +12,12 @@ import { markDeleted } from "./subscriptions.repo.js";
  *   PENDING -> PENDING           an attempt failed: the next one is due after the configured delay
  *   PENDING -> PARKED            the MAX_ATTEMPTS-th attempt failed
  *   PENDING -> FAILED            the subscription was deleted, or its URL no longer passes the public-address check
+ *   PENDING -> PARKED            the subscription is DISABLED (health.ts), without an attempt
  *   PARKED | FAILED -> PENDING   retried on request (one, or a replay of a range), attempted at once
  * A test event's delivery (test-event.ts) is created PENDING and never due, so no job claims it; its request
  * sends it once and it ends DELIVERED or FAILED (testAnswered), never retried nor replayed.
- * A subscription's one move, ACTIVE -> DELETED. No move records an event. attempts.ts makes the attempts and
- * hands their outcomes here.
+ * A subscription's moves: ACTIVE | DISABLED -> DELETED here, ACTIVE <-> DISABLED in health.ts (the only move
+ * with an event). attempts.ts makes the attempts and hands their outcomes here.
  */
 
 /** After this many failed attempts a delivery is PARKED until someone retries it. */
@@ -32,6 +35,7 @@ export interface AttemptRecord {
 /** A delivery's next state after its turn. */
 export interface AttemptOutcome {
   id: string;
+  subscriptionId: string;
   status: "DELIVERED" | "PENDING" | "PARKED" | "FAILED";
   /** The attempt made (and recorded); null when none was. */
   attempt: AttemptRecord | null;
@@ -40,43 +44,54 @@ export interface AttemptOutcome {
   attemptNo: number;
 }
 
-type Turn = Pick<ClaimedDelivery, "id" | "attempts">;
+type Turn = Pick<ClaimedDelivery, "id" | "subscription_id" | "attempts">;
 
 /** The subscription was deleted: FAILED, without an attempt. */
 export function subscriptionGone(delivery: Turn): AttemptOutcome {
-  return { id: delivery.id, status: "FAILED", attempt: null, lastError: "the subscription was deleted", nextAttemptAt: null, attemptNo: delivery.attempts };
+  const { id, subscription_id: subscriptionId, attempts } = delivery;
+  return { id, subscriptionId, status: "FAILED", attempt: null, lastError: "the subscription was deleted", nextAttemptAt: null, attemptNo: attempts };
+}
+
+/** The subscription is DISABLED: PARKED, without an attempt (a retry after it is enabled sends it). */
+export function subscriptionDisabled(delivery: Turn): AttemptOutcome {
+  const { id, subscription_id: subscriptionId, attempts } = delivery;
+  return { id, subscriptionId, status: "PARKED", attempt: null, lastError: DISABLED_REASON, nextAttemptAt: null, attemptNo: attempts };
 }
 
 /** The URL fails the public-address check now: FAILED, the refusal recorded as the attempt. */
 export function targetRefused(delivery: Turn, at: Date, reason: string): AttemptOutcome {
   const error = `refused: ${reason}`;
   const attempt = { at, statusCode: null, error, latencyMs: 0, responseBody: "" };
-  return { id: delivery.id, status: "FAILED", attempt, lastError: error, nextAttemptAt: null, attemptNo: delivery.attempts + 1 };
+  return { id: delivery.id, subscriptionId: delivery.subscription_id, status: "FAILED", attempt, lastError: error, nextAttemptAt: null, attemptNo: delivery.attempts + 1 };
 }
 
 /** After a POST: DELIVERED on a 2xx answer; otherwise PARKED at the last attempt, else PENDING until the next delay. */
 export function answered(delivery: Turn, attempt: AttemptRecord, ok: boolean, retryDelaysMs: readonly number[]): AttemptOutcome {
   const attemptNo = delivery.attempts + 1;
-  if (ok) return { id: delivery.id, status: "DELIVERED", attempt, lastError: null, nextAttemptAt: null, attemptNo };
+  const ids = { id: delivery.id, subscriptionId: delivery.subscription_id };
+  if (ok) return { ...ids, status: "DELIVERED", attempt, lastError: null, nextAttemptAt: null, attemptNo };
   const lastError = attempt.error ?? `HTTP ${attempt.statusCode}`;
-  if (attemptNo >= MAX_ATTEMPTS) return { id: delivery.id, status: "PARKED", attempt, lastError, nextAttemptAt: null, attemptNo };
+  if (attemptNo >= MAX_ATTEMPTS) return { ...ids, status: "PARKED", attempt, lastError, nextAttemptAt: null, attemptNo };
   const delay = retryDelaysMs[Math.min(attemptNo, retryDelaysMs.length) - 1]!;
-  return { id: delivery.id, status: "PENDING", attempt, lastError, nextAttemptAt: new Date(Date.now() + delay), attemptNo };
+  return { ...ids, status: "PENDING", attempt, lastError, nextAttemptAt: new Date(Date.now() + delay), attemptNo };
 }
 
 /** After a test event's one POST: DELIVERED on a 2xx answer, else FAILED (a test is not retried). */
 export function testAnswered(delivery: Turn, attempt: AttemptRecord, ok: boolean): AttemptOutcome {
   const lastError = ok ? null : (attempt.error ?? `HTTP ${attempt.statusCode}`);
-  return { id: delivery.id, status: ok ? "DELIVERED" : "FAILED", attempt, lastError, nextAttemptAt: null, attemptNo: delivery.attempts + 1 };
+  return { id: delivery.id, subscriptionId: delivery.subscription_id, status: ok ? "DELIVERED" : "FAILED", attempt, lastError, nextAttemptAt: null, attemptNo: delivery.attempts + 1 };
 }
 
 /**
  * Records a batch's outcomes in one transaction: the attempts, each delivery's new state (`attempts` + 1, its
- * lease released), and a job for each next attempt. A receiver's answer and the errors are free text: kept with
- * PANs masked.
+ * lease released), the subscriptions' health clocks, a job for each next attempt, and the leases of the
+ * deliveries the batch did not attempt (`unsent`: no time left in the lease) released. A receiver's answer and
+ * the errors are free text: kept with PANs masked.
  */
-export async function recordOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
+export async function recordOutcomes(db: Db, outcomes: AttemptOutcome[], unsent: Array<{ id: string; leaseUntil: Date }> = []): Promise<void> {
   await db.$transaction(async (tx) => {
+    await releaseLeases(tx, unsent);
+    await trackHealth(tx, outcomes);
     await insertAttempts(
       tx,
       outcomes.flatMap((o) =>
@@ -129,7 +144,7 @@ export async function requeueForReplay(tx: DbOrTx, ids: string[]): Promise<numbe
   return moved;
 }
 
-/** ACTIVE -> DELETED: no new deliveries; its PENDING ones end FAILED at their turn (subscriptionGone). False when the distributor has no such active subscription. */
+/** ACTIVE | DISABLED -> DELETED: no new deliveries; its PENDING ones end FAILED at their turn (subscriptionGone). False when the distributor holds no such subscription. */
 export async function unsubscribe(db: DbOrTx, distributorId: string, id: string): Promise<boolean> {
   return markDeleted(db, distributorId, id);
 }

@@ -9,14 +9,24 @@ export async function insertSubscription(
   return tx.webhookSubscription.create({ data: { ...data, status: "ACTIVE" } });
 }
 
-export async function activeSubscriptions(db: DbOrTx, distributorId: string): Promise<SubscriptionRow[]> {
-  return db.webhookSubscription.findMany({ where: { distributorId, status: "ACTIVE" }, orderBy: { id: "asc" } });
+/** The subscriptions a distributor holds: ACTIVE and DISABLED (not DELETED). */
+export async function heldSubscriptions(db: DbOrTx, distributorId: string): Promise<SubscriptionRow[]> {
+  return db.webhookSubscription.findMany({ where: { distributorId, status: { in: ["ACTIVE", "DISABLED"] } }, orderBy: { id: "asc" } });
 }
 
-/** ACTIVE -> DELETED; false when the distributor has no such active subscription. */
+/**
+ * How many subscriptions the distributor holds, counted under a lock on its subscription list (held until the
+ * transaction ends), so two creations at once cannot both pass the cap.
+ */
+export async function countHeldLocked(tx: DbOrTx, distributorId: string): Promise<number> {
+  await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended('webhook_subscriptions:' || $1, 0))`, distributorId);
+  return tx.webhookSubscription.count({ where: { distributorId, status: { in: ["ACTIVE", "DISABLED"] } } });
+}
+
+/** ACTIVE | DISABLED -> DELETED; false when the distributor holds no such subscription. */
 export async function markDeleted(db: DbOrTx, distributorId: string, id: string): Promise<boolean> {
   const { count } = await db.webhookSubscription.updateMany({
-    where: { id, distributorId, status: "ACTIVE" },
+    where: { id, distributorId, status: { in: ["ACTIVE", "DISABLED"] } },
     data: { status: "DELETED", deletedAt: new Date() },
   });
   return count === 1;
@@ -73,12 +83,56 @@ export async function getSubscriptionById(db: DbOrTx, id: string): Promise<Subsc
   return db.webhookSubscription.findUniqueOrThrow({ where: { id } });
 }
 
-const TARGET = { id: true, url: true, secretEncrypted: true, previousSecretEncrypted: true, previousSecretExpiresAt: true } as const;
+const TARGET = { id: true, status: true, url: true, secretEncrypted: true, previousSecretEncrypted: true, previousSecretExpiresAt: true } as const;
 export type TargetRow = Prisma.WebhookSubscriptionGetPayload<{ select: typeof TARGET }>;
 
-/** The ACTIVE ones among `ids`, with what an attempt needs: URL and encrypted secrets (signing-secrets.ts). */
-export async function activeTargets(db: DbOrTx, ids: string[]): Promise<TargetRow[]> {
-  return db.webhookSubscription.findMany({ where: { id: { in: ids }, status: "ACTIVE" }, select: TARGET });
+/** The ACTIVE and DISABLED ones among `ids`, with what an attempt needs: status, URL and encrypted secrets (signing-secrets.ts). */
+export async function heldTargets(db: DbOrTx, ids: string[]): Promise<TargetRow[]> {
+  return db.webhookSubscription.findMany({ where: { id: { in: ids }, status: { in: ["ACTIVE", "DISABLED"] } }, select: TARGET });
+}
+
+/** DISABLED -> ACTIVE with the health clock reset; false when it was not DISABLED. */
+export async function markEnabled(db: DbOrTx, distributorId: string, id: string): Promise<boolean> {
+  const { count } = await db.webhookSubscription.updateMany({
+    where: { id, distributorId, status: "DISABLED" },
+    data: { status: "ACTIVE", failingSince: null, disabledAt: null },
+  });
+  return count === 1;
+}
+
+/** The health clock: a success stops it (ACTIVE subscriptions only), a failure starts it unless it runs already. */
+export async function updateHealthClocks(tx: DbOrTx, healthy: string[], failing: Array<{ id: string; at: Date }>): Promise<void> {
+  if (healthy.length > 0) {
+    await tx.webhookSubscription.updateMany({ where: { id: { in: healthy }, status: "ACTIVE", failingSince: { not: null } }, data: { failingSince: null } });
+  }
+  if (failing.length > 0) {
+    await tx.$executeRawUnsafe(
+      `UPDATE webhook_subscriptions s SET failing_since = f.at
+         FROM unnest($1::text[], $2::timestamptz[]) AS f(id, at)
+        WHERE s.id = f.id AND s.status = 'ACTIVE' AND s.failing_since IS NULL`,
+      failing.map((f) => f.id),
+      failing.map((f) => f.at),
+    );
+  }
+}
+
+/** ACTIVE subscriptions whose clock started before `before`, oldest first. */
+export async function failingSince(db: DbOrTx, before: Date, limit: number): Promise<Array<{ id: string }>> {
+  return db.webhookSubscription.findMany({
+    where: { status: "ACTIVE", failingSince: { lte: before } },
+    orderBy: { failingSince: "asc" },
+    take: limit,
+    select: { id: true },
+  });
+}
+
+/** ACTIVE -> DISABLED if its clock still started before `before`; the row as disabled, or null. */
+export async function markDisabled(tx: DbOrTx, id: string, before: Date): Promise<SubscriptionRow | null> {
+  const { count } = await tx.webhookSubscription.updateMany({
+    where: { id, status: "ACTIVE", failingSince: { lte: before } },
+    data: { status: "DISABLED", disabledAt: new Date() },
+  });
+  return count === 1 ? tx.webhookSubscription.findUniqueOrThrow({ where: { id } }) : null;
 }
 
 export interface FanOutSubscription {

@@ -3,6 +3,7 @@ import { AppError, notFound } from "../../platform/lib/errors.js";
 import { newId, newSecret } from "../../platform/lib/ids.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
+import { enable } from "./health.js";
 import { unsubscribe } from "./lifecycle.js";
 import { requirePublicTarget } from "./rules.js";
 import * as repo from "./subscriptions.repo.js";
@@ -22,6 +23,11 @@ export async function createSubscription(services: Services, caller: Caller, inp
     services.prisma,
     { distributorId: caller.distributorId, scope: SCOPE_CREATE, key: idempotencyKey, body: input },
     async (tx) => {
+      const held = await repo.countHeldLocked(tx, caller.distributorId);
+      const max = services.config.webhooks.maxSubscriptions;
+      if (held >= max) {
+        throw new AppError("CONFLICT", `You hold ${held} webhook subscriptions (ACTIVE or DISABLED), the most allowed (${max}): delete one first`);
+      }
       const secret = newSecret("whsec");
       const row = await repo.insertSubscription(tx, {
         id: newId("whs"),
@@ -37,8 +43,17 @@ export async function createSubscription(services: Services, caller: Caller, inp
 }
 
 export async function listSubscriptions(services: Services, caller: Caller) {
-  const rows = await repo.activeSubscriptions(services.prisma, caller.distributorId);
+  const rows = await repo.heldSubscriptions(services.prisma, caller.distributorId);
   return { success: true as const, data: rows.map(toSubscriptionView) };
+}
+
+/** DISABLED -> ACTIVE with its health clock reset (health.ts); an ACTIVE one is answered as it is. */
+export async function enableSubscription(services: Services, caller: Caller, id: string) {
+  if (!(await repo.findLiveSubscription(services.prisma, caller.distributorId, id))) throw notFound(`Webhook subscription ${id}`);
+  await enable(services.prisma, caller.distributorId, id);
+  const row = await repo.findLiveSubscription(services.prisma, caller.distributorId, id);
+  if (!row) throw notFound(`Webhook subscription ${id}`);
+  return { success: true as const, data: toSubscriptionView(row) };
 }
 
 /** Deletes a subscription: no new deliveries; its pending ones end FAILED when their turn comes. */

@@ -21,13 +21,13 @@ const MINUTE_MS = 60_000;
  * right before the POST (connected to the addresses checked), the same headers and signatures (two `v1`
  * during a rotation's overlap), the same timeout and bounded read. The delivery and its attempt are recorded
  * like any other (GET /api/webhooks/v1/deliveries/{id}); it is never retried. The request waits for the
- * answer, at most the 10 s every attempt is allowed.
+ * answer, at most what every attempt is allowed (WEBHOOK_TIMEOUT_MS, 10 s by default).
  */
 export async function sendTestEvent(services: Services, caller: Caller, id: string) {
   const deliveryId = await reserveTest(services, caller, id);
   const subscription = await findLiveSubscription(services.prisma, caller.distributorId, id);
   if (!subscription) throw notFound(`Webhook subscription ${id}`);
-  const turn = { id: deliveryId, attempts: 0 };
+  const turn = { id: deliveryId, subscription_id: id, attempts: 0 };
   const at = new Date();
   const target = await checkTarget(subscription.url, { allowPrivate: services.config.webhooks.allowPrivateTargets, resolve: services.resolveHost });
   let outcome: AttemptOutcome;
@@ -46,6 +46,7 @@ export async function sendTestEvent(services: Services, caller: Caller, id: stri
         "X-MF-Signature": signPayload(body, signingSecrets(services.cipher, subscription, at), Math.floor(at.getTime() / 1000)),
       },
       ca: listeners.length > 0 ? await trustWithListeners(listeners) : undefined,
+      timeoutMs: services.config.webhooks.attemptTimeoutMs,
     });
     const attempt = { at, statusCode: result.statusCode, error: result.error, latencyMs: result.latencyMs, responseBody: result.responseBody };
     outcome = testAnswered(turn, attempt, result.ok);

@@ -1,8 +1,18 @@
+import { narrowTo } from "../../platform/lib/closed-set.js";
+import { SUBSCRIPTION_STATUSES } from "./webhook.states.js";
 import type { AttemptRow, DeliveryRow } from "./deliveries.repo.js";
 
-/** A subscription as its resources show it (never its secret, which only its creation answers with). */
-export function toSubscriptionView(row: { id: string; url: string; events: string[]; createdAt: Date }) {
-  return { id: row.id, url: row.url, events: row.events, created_at: row.createdAt.toISOString() };
+/** A subscription as its resources show it (never its secret, which only its creation answers with), with its health. */
+export function toSubscriptionView(row: { id: string; url: string; events: string[]; status: string; failingSince: Date | null; disabledAt: Date | null; createdAt: Date }) {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    status: narrowTo(SUBSCRIPTION_STATUSES, row.status, "webhook_subscriptions.status"),
+    failing_since: row.failingSince?.toISOString() ?? null,
+    disabled_at: row.disabledAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+  };
 }
 
 /** A delivery as the list and the retry show it; the next attempt's time only while one is due. */

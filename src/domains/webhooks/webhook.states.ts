@@ -2,5 +2,5 @@
 export const DELIVERY_STATUSES = ["PENDING", "DELIVERED", "PARKED", "FAILED"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export const SUBSCRIPTION_STATUSES = ["ACTIVE", "DELETED"] as const;
+export const SUBSCRIPTION_STATUSES = ["ACTIVE", "DELETED", "DISABLED"] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];

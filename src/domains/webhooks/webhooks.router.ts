@@ -3,7 +3,7 @@ import type { TagDoc } from "../../platform/openapi/docs.js";
 import { IDEMPOTENCY_CONFLICT, PATH_ID } from "../shared/docs.js";
 import { authedProcedure, router } from "../shared/procedures.js";
 import { getDelivery, listDeliveries, REPLAY_MAX_DELIVERIES, replayDeliveries, retryDelivery } from "./deliveries.service.js";
-import { createSubscription, deleteSubscription, listSubscriptions, rotateSubscriptionSecret } from "./subscriptions.service.js";
+import { createSubscription, deleteSubscription, enableSubscription, listSubscriptions, rotateSubscriptionSecret } from "./subscriptions.service.js";
 import { sendTestEvent, TESTS_PER_MINUTE } from "./test-event.js";
 import {
   CreatedSubscription,
@@ -11,6 +11,7 @@ import {
   DeletedSubscription,
   DeliveryDetail,
   DeliveryPage,
+  EnabledSubscription,
   IdInput,
   ListDeliveriesQuery,
   REPLAY_MAX_DAYS,
@@ -36,7 +37,7 @@ export const webhooksRouter = router({
         summary: "Subscribe a URL to events",
         description: "The URL must be https, without credentials, and resolve only to public addresses. The signing secret is in this response only.",
         created: "The subscription was created; `secret` signs its deliveries and is shown only in this answer (and its Idempotency-Key repeats).",
-        conflict: `Conflict: ${IDEMPOTENCY_CONFLICT}.`,
+        conflict: `Conflict: ${IDEMPOTENCY_CONFLICT}; or you hold the most subscriptions allowed (ACTIVE and DISABLED, 20 unless configured): delete one first (CONFLICT).`,
         idempotent: true,
         examples: { "application/json": { url: "https://hooks.example.com/mf-events", events: ["order.*", "payment.captured"] } },
       },
@@ -52,7 +53,7 @@ export const webhooksRouter = router({
   subscriptions: authedProcedure
     .meta({
       openapi: route("GET", "/subscriptions"),
-      docs: { tag: WEBHOOKS_TAG, summary: "Your subscriptions (without secrets)", description: "Your active subscriptions, without their secrets." },
+      docs: { tag: WEBHOOKS_TAG, summary: "Your subscriptions (without secrets)", description: "Your ACTIVE and DISABLED subscriptions, without their secrets." },
     })
     .input(NoInput)
     .output(SubscriptionList)
@@ -61,7 +62,7 @@ export const webhooksRouter = router({
   unsubscribe: authedProcedure
     .meta({
       openapi: route("DELETE", "/subscriptions/{id}"),
-      docs: { tag: WEBHOOKS_TAG, summary: "Delete a subscription", description: "Its pending deliveries end FAILED." },
+      docs: { tag: WEBHOOKS_TAG, summary: "Delete a subscription", description: "An ACTIVE or DISABLED subscription; its pending deliveries end FAILED." },
     })
     .input(IdInput)
     .output(DeletedSubscription)
@@ -168,4 +169,21 @@ export const webhooksRouter = router({
     .input(ReplayRequest)
     .output(ReplayAnswer)
     .mutation(({ ctx, input }) => replayDeliveries(ctx, ctx.caller, input, ctx.idempotencyKey)),
+
+  // Endpoint health (webhooks/health.ts).
+  enable: authedProcedure
+    .meta({
+      openapi: route("POST", "/subscriptions/{id}/enable"),
+      docs: {
+        tag: WEBHOOKS_TAG,
+        summary: "Enable a DISABLED subscription",
+        description:
+          "A subscription whose deliveries all failed for 3 days is DISABLED: no deliveries are created for it and its pending ones are PARKED. " +
+          "This makes it ACTIVE again with its health clock reset; its PARKED deliveries stay parked until retried. An ACTIVE subscription is answered unchanged. " +
+          PATH_ID,
+      },
+    })
+    .input(IdInput)
+    .output(EnabledSubscription)
+    .mutation(({ ctx, input }) => enableSubscription(ctx, ctx.caller, input.id)),
 });

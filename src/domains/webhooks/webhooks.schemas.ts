@@ -3,7 +3,7 @@ import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
 import { describeAfter } from "../../platform/openapi/fields.js";
 import { CreatedAt, PathId, ResourceId, state, stateFilter, Success } from "../shared/fields.schemas.js";
 import { SUBSCRIBABLE } from "./event-filter.js";
-import { DELIVERY_STATUSES } from "./webhook.states.js";
+import { DELIVERY_STATUSES, SUBSCRIPTION_STATUSES } from "./webhook.states.js";
 
 const EventFilter = z.enum(SUBSCRIBABLE as unknown as [string, ...string[]]);
 
@@ -21,6 +21,12 @@ const SubscriptionView = z.object({
   id: ResourceId,
   url: z.string().describe("The https URL deliveries are posted to."),
   events: z.array(z.string()).describe("Event names and `<resource>.*` wildcards."),
+  status: state(z.enum(SUBSCRIPTION_STATUSES)),
+  failing_since: describeAfter(
+    z.string().nullable(),
+    "When its deliveries started failing (ISO 8601, UTC): the first failed attempt with no successful one since; null while healthy. After 3 days of it the subscription is DISABLED.",
+  ),
+  disabled_at: describeAfter(z.string().nullable(), "When it was DISABLED for failing 3 days (ISO 8601, UTC); null unless DISABLED."),
   created_at: CreatedAt,
 });
 
@@ -31,7 +37,7 @@ export const CreatedSubscription = z.object({
   ),
 });
 
-export const SubscriptionList = z.object({ success: Success, data: z.array(SubscriptionView).describe("Your active subscriptions.") });
+export const SubscriptionList = z.object({ success: Success, data: z.array(SubscriptionView).describe("Your subscriptions, ACTIVE and DISABLED.") });
 export const DeletedSubscription = z.object({
   success: Success,
   data: SubscriptionView.extend({ deleted: z.literal(true).describe("Always true: the subscription was deleted.") }).describe("The deleted subscription."),
@@ -141,3 +147,6 @@ export const TestEventAnswer = z.object({
     })
     .describe("The attempt, made now."),
 });
+
+// Endpoint health (webhooks/health.ts).
+export const EnabledSubscription = z.object({ success: Success, data: SubscriptionView.describe("The subscription, ACTIVE.") });
