@@ -135,7 +135,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
 
   app.route("/", createPages(services));
 
-  app.notFound((c) => c.json(envelope(c.get("requestId"), "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), 404));
+  app.notFound((c) => c.json(envelope(c.get("requestId"), "NOT_FOUND", `No route for ${c.req.method} on this path`), 404));
   app.onError((error, c) => sendError(c, error));
   return app;
 }

@@ -43,7 +43,7 @@ export async function listSubscriptions(services: Services, caller: Caller) {
 
 /** Deletes a subscription: no new deliveries; its pending ones end FAILED when their turn comes. */
 export async function deleteSubscription(services: Services, caller: Caller, id: string) {
-  if (!(await unsubscribe(services.prisma, caller.distributorId, id))) throw notFound(`Webhook subscription ${id}`);
+  if (!(await unsubscribe(services.prisma, caller.distributorId, id))) throw notFound("Webhook subscription");
   const row = await repo.getSubscriptionById(services.prisma, id);
   return { success: true as const, data: { ...toSubscriptionView(row), deleted: true as const } };
 }
