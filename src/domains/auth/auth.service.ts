@@ -2,10 +2,11 @@ import type { Db } from "../../platform/db/client.js";
 import { AppError } from "../../platform/lib/errors.js";
 import { constantTimeEqual, sha256Hex } from "../../platform/lib/crypto.js";
 import { newSecret } from "../../platform/lib/ids.js";
-import type { Authenticator, IssuedToken } from "../shared/authenticator.js";
+import type { AuthenticationGate, Authenticator, IssuedToken } from "../shared/authenticator.js";
 import type { Caller } from "../shared/caller.js";
 import * as repo from "./auth.repo.js";
 import { TokenFailureLimit, type FailureLimitSettings } from "./token-failures.js";
+import { UnknownTokens } from "./unknown-tokens.js";
 
 export const TOKEN_TTL_SECONDS = 3600;
 /** How long a verified token is trusted without asking the database again. */
@@ -45,6 +46,8 @@ export class AuthService implements Authenticator {
    */
   private readonly byHeader = new Map<string, CachedCaller>();
   private readonly lookups = new Map<string, Promise<Caller | null>>();
+  /** Token hashes the database just said are not live: a repeat is refused without a query. */
+  private readonly unknown: UnknownTokens;
 
   private readonly now: () => number;
   private readonly failures: TokenFailureLimit;
@@ -52,6 +55,7 @@ export class AuthService implements Authenticator {
   constructor(private readonly db: Db, options: AuthOptions = {}) {
     this.now = options.now ?? Date.now;
     this.failures = new TokenFailureLimit(db, options.tokenFailures ?? { limit: 10, windowMs: 300_000 }, this.now, options.concurrentChecks);
+    this.unknown = new UnknownTokens(this.now);
   }
 
   /**
@@ -82,25 +86,39 @@ export class AuthService implements Authenticator {
 
   private async issueTokenFor(client: VerifiedClient): Promise<IssuedToken> {
     const accessToken = newSecret("mfat");
-    await repo.insertToken(this.db, {
-      tokenHash: sha256Hex(accessToken),
-      apiClientId: client.id,
-      distributorId: client.distributorId,
-      expiresAt: new Date(this.now() + TOKEN_TTL_SECONDS * 1000),
-    });
+    const tokenHash = sha256Hex(accessToken);
+    // 256 random bits: a hash remembered as unknown is never issued in practice; forgetting it costs nothing.
+    this.unknown.forget(tokenHash);
+    const now = this.now();
+    const expiresAt = now + TOKEN_TTL_SECONDS * 1000;
+    await repo.insertToken(this.db, { tokenHash, apiClientId: client.id, distributorId: client.distributorId, expiresAt: new Date(expiresAt) });
+    // Known as issued, never as checked: its first request still asks the database (a revocation counts at
+    // once), but not the address's budget (see authenticate), so a flood from its address does not refuse it.
+    this.remember(tokenHash, { caller: { distributorId: client.distributorId, clientId: client.clientId }, expiresAt, checkedAt: -Infinity });
     return { access_token: accessToken, token_type: "Bearer", expires_in: TOKEN_TTL_SECONDS };
   }
 
-  /** Resolves an `Authorization` header to its caller, or throws 401. */
-  async authenticate(header: string | undefined): Promise<Caller> {
-    if (!header) throw unauthorized("A bearer token is required (Authorization: Bearer <token>)", "invalid_request");
+  /**
+   * Resolves an `Authorization` header to its caller, or throws 401. A token checked valid within 30 s is
+   * answered from memory; any other header first spends one request of `gate` (429 beyond it), given back
+   * when the token proves valid. A token seen valid before (its entry lapsed) does not need the gate, and
+   * a hash the database has just called unknown is refused without asking again.
+   */
+  async authenticate(header: string | undefined, gate?: AuthenticationGate): Promise<Caller> {
+    if (!header) {
+      gate?.spend();
+      throw unauthorized("A bearer token is required (Authorization: Bearer <token>)", "invalid_request");
+    }
     const recent = this.byHeader.get(header);
     if (recent) {
       const now = this.now();
       if (recent.expiresAt > now && now - recent.checkedAt < CACHE_TTL_MS) return recent.caller;
     }
     const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
-    if (!match?.[1]) throw unauthorized("The Authorization header must be 'Bearer <token>'", "invalid_request");
+    if (!match?.[1]) {
+      gate?.spend();
+      throw unauthorized("The Authorization header must be 'Bearer <token>'", "invalid_request");
+    }
 
     const tokenHash = sha256Hex(match[1]);
     const now = this.now();
@@ -110,8 +128,11 @@ export class AuthService implements Authenticator {
       return cached.caller;
     }
 
-    const caller = await this.lookUp(tokenHash, now);
+    const gated = cached === undefined ? gate : undefined;
+    gated?.spend();
+    const caller = this.unknown.has(tokenHash) ? null : await this.lookUp(tokenHash, now);
     if (!caller) throw unauthorized("The access token is invalid or has expired: get a new one from POST /api/auth/v1/token");
+    gated?.refund();
     return caller;
   }
 
@@ -140,6 +161,7 @@ export class AuthService implements Authenticator {
     const token = await repo.findLiveToken(this.db, tokenHash, new Date(now));
     if (!token) {
       this.cache.delete(tokenHash);
+      this.unknown.remember(tokenHash);
       return null;
     }
     const caller = { distributorId: token.distributorId, clientId: token.apiClient.clientId };

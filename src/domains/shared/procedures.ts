@@ -105,7 +105,7 @@ export const authedProcedure = t.procedure.use(async ({ ctx, getRawInput, next }
   await refuseUnsafeInput(getRawInput);
   let caller: Caller;
   try {
-    caller = await admitCaller(ctx, ctx.authorization, ctx.response.headers);
+    caller = await admitCaller(ctx, ctx, ctx.response.headers);
   } catch (error) {
     throw asThrown(error);
   }
@@ -121,7 +121,7 @@ export const authedProcedure = t.procedure.use(async ({ ctx, getRawInput, next }
 export const linkProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
   await refuseUnsafeInput(getRawInput);
   try {
-    spendBudget(ctx.budget, `address:${addressKey(ctx.clientIp)}`, ctx.response.headers);
+    spendBudget(ctx.addressBudget, `address:${addressKey(ctx.clientIp)}`, ctx.response.headers, "from this address");
   } catch (error) {
     throw asThrown(error);
   }

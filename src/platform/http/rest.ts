@@ -33,7 +33,7 @@ export interface RestHooks {
   /** The context a procedure runs with for this request; it writes its status and headers on `response`. */
   createContext(request: RestRequest): { response: { status?: number; headers: Record<string, string> } };
   /** Authenticates the caller of a repeated protected static response and spends its budget (headers written on `headers`); throws when refused. */
-  admitRepeat(authorization: string | undefined, headers: Record<string, string>): Promise<void>;
+  admitRepeat(request: { authorization: string | undefined; clientIp: string }, headers: Record<string, string>): Promise<void>;
 }
 
 export interface RestResult {
@@ -107,7 +107,7 @@ async function serveStatic(hooks: RestHooks, cached: StaticResponse, request: Re
   const budgetHeaders: Record<string, string> = {};
   if (cached.protect) {
     try {
-      await hooks.admitRepeat(request.authorization, budgetHeaders);
+      await hooks.admitRepeat(request, budgetHeaders);
     } catch (error) {
       return failed(error);
     }
