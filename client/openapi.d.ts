@@ -92,6 +92,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events/v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your events, oldest first
+         * @description Your events with the data webhooks deliver (the same thin payloads, PANs masked), oldest first from `since`, filtered by `type` and `resource_id`; page with `limit` and `cursor`. For receivers that missed deliveries, or that poll instead: keep the last page's `next_cursor` (or the last event's `created_at` as `since`, skipping the ids already seen). Test events (`webhook.test`) are not listed.
+         */
+        get: operations["events-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/holdings/v1/lookup": {
         parameters: {
             query?: never;
@@ -600,6 +620,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reconciliations/v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your orders' differences with the exchange on a day
+         * @description Every evening (21:30 India) the service compares the previous business day's orders with the exchange's order status report and allotment statement. This answers your mismatches of `date` and their counts; a date not reconciled yet is 200 with status NOT_RUN and no mismatches. Each mismatch was also sent as the event `reconciliation.mismatch`. An allotment the service had missed is applied (`fixed`: the order is ALLOTTED, with `order.allotted`).
+         */
+        get: operations["reconciliations-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/simulation/broker-changes/v1/{id}/reject": {
         parameters: {
             query?: never;
@@ -960,6 +1000,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/v1/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay FAILED and PARKED deliveries of a period
+         * @description Queues your FAILED and PARKED deliveries created in [`since`, `until`) for an attempt now, optionally only one `status` or `event`, and answers how many. At most 7 days and 1000 deliveries per call (400 beyond: split the period). Deliveries of deleted subscriptions and test events are not replayed. A repeat while they wait queues nothing new (`replayed: 0`); one that fails again is PARKED again.
+         */
+        post: operations["webhooks-replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/v1/subscriptions": {
         parameters: {
             query?: never;
@@ -999,6 +1059,46 @@ export interface paths {
          * @description Its pending deliveries end FAILED.
          */
         delete: operations["webhooks-unsubscribe"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/v1/subscriptions/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a subscription's signing secret
+         * @description Gives the subscription a new signing secret, shown only in this answer. The replaced secret keeps signing beside it for `expire_previous_in_hours` (0-72; 0 replaces it at once): until then every delivery's X-MF-Signature carries two `v1` signatures, the new secret's first, and a receiver verifying with either secret accepts it. Rotating again during an overlap drops the older replaced secret at once: at most two secrets sign. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
+         */
+        post: operations["webhooks-rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/v1/subscriptions/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a subscription now
+         * @description Sends the event `webhook.test` (`{subscription_id, message}`) to the subscription now, exactly as deliveries are sent (target check, headers, signatures, 10 s limit), and answers the attempt. The delivery is recorded with its attempt and never retried. At most 5 per subscription per minute. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
+         */
+        post: operations["webhooks-test"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1772,6 +1872,77 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "events-list": {
+        parameters: {
+            query?: {
+                /** @description Only events of this type, a name of the catalog (e.g. `order.allotted`). */
+                type?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch";
+                /** @description Only events about this resource: its id (`ord_`..., `inv_`..., `mdt_`..., `pay_`...). */
+                resource_id?: string;
+                /** @description Only events recorded at or after this instant (ISO 8601 with a zone, e.g. `2026-11-20T00:00:00+05:30`); from the first when absent. */
+                since?: string;
+                /** @description Page size, 1-100 (default 50). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true on a success; false in the error envelope.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description Your events on this page, oldest first. */
+                        data: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /**
+                             * @description What happened: the event's name, as webhooks send it in X-MF-Event.
+                             * @enum {string}
+                             */
+                            type: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch";
+                            /**
+                             * @description The kind of resource the event is about.
+                             * @enum {string}
+                             */
+                            resource_type: "investor" | "mandate" | "order" | "payment" | "broker_change" | "reconciliation" | "webhook";
+                            /** @description The id of the resource the event is about. */
+                            resource_id: string;
+                            /** @description The event's data, exactly what a webhook delivery carries under `data` (PANs masked). */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            /** @description When the resource was created (ISO 8601, UTC). */
+                            created_at: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -5289,6 +5460,102 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "reconciliations-get": {
+        parameters: {
+            query: {
+                /** @description The India business day reconciled (YYYY-MM-DD). */
+                date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true on a success; false in the error envelope.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The date's reconciliation as it concerns your orders. */
+                        data: {
+                            /** @description The India business day reconciled (YYYY-MM-DD). */
+                            date: string;
+                            /**
+                             * @description The date's run: RUNNING, COMPLETED, FAILED (reading the exchange failed; it is retried), or NOT_RUN (no run for the date yet).
+                             * @enum {string}
+                             */
+                            status: "RUNNING" | "COMPLETED" | "FAILED" | "NOT_RUN";
+                            /** @description When the date's latest run started (ISO 8601, UTC); null when NOT_RUN. */
+                            started_at: string | null;
+                            /** @description When it finished (ISO 8601, UTC); null while RUNNING or NOT_RUN. */
+                            finished_at: string | null;
+                            /** @description Your mismatches' counts. */
+                            counts: {
+                                /** @description Your mismatches of the date. */
+                                total: number;
+                                /** @description Of them, those the service fixed. */
+                                fixed: number;
+                                /** @description Your mismatches of the date per kind (every kind, 0 when none). */
+                                by_kind: {
+                                    /** @description Mismatches of kind MISSING_HERE. */
+                                    MISSING_HERE: number;
+                                    /** @description Mismatches of kind MISSING_AT_EXCHANGE. */
+                                    MISSING_AT_EXCHANGE: number;
+                                    /** @description Mismatches of kind STATUS. */
+                                    STATUS: number;
+                                    /** @description Mismatches of kind AMOUNT. */
+                                    AMOUNT: number;
+                                    /** @description Mismatches of kind UNITS. */
+                                    UNITS: number;
+                                    /** @description Mismatches of kind ALLOTMENT_MISSED. */
+                                    ALLOTMENT_MISSED: number;
+                                };
+                            };
+                            /** @description Your mismatches of the date, oldest first. */
+                            mismatches: {
+                                /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                                id: string;
+                                /**
+                                 * @description MISSING_HERE: the exchange has an order we do not (never in your answer); MISSING_AT_EXCHANGE: we hold it at the exchange, its report does not; STATUS: the outcomes differ; AMOUNT, UNITS: the order's or its allotment's differ; ALLOTMENT_MISSED: the exchange allotted an order we held ACCEPTED.
+                                 * @enum {string}
+                                 */
+                                kind: "MISSING_HERE" | "MISSING_AT_EXCHANGE" | "STATUS" | "AMOUNT" | "UNITS" | "ALLOTMENT_MISSED";
+                                /** @description Your order's id. */
+                                order_id: string | null;
+                                /** @description The exchange's order number, when either side has one. */
+                                exchange_order_number: string | null;
+                                /** @description What our records say: a status, an amount (2 places) or units (3 places), as exact text; null when we have nothing. */
+                                ours: string | null;
+                                /** @description What the exchange's reports say, in the same form; null when they have nothing. */
+                                theirs: string | null;
+                                /** @description True when the service applied the exchange's word (an allotment it had missed: the order is now ALLOTTED). */
+                                fixed: boolean;
+                                /** @description When the resource was created (ISO 8601, UTC). */
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "simulation-rejectBrokerChange": {
         parameters: {
             query?: {
@@ -6259,7 +6526,7 @@ export interface operations {
                 /** @description Only resources in this state. */
                 status?: "PENDING" | "DELIVERED" | "PARKED" | "FAILED";
                 /** @description Only deliveries of this event. */
-                event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*";
+                event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
                 /** @description Page size, 1-100 (default 20). */
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `next_cursor`. */
@@ -6500,6 +6767,93 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "webhooks-replay": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours answers the first response again (nothing is created twice); the same key with another body is 409 CONFLICT. 1-255 printable ASCII characters, e.g. a UUID. Optional: without it the request simply runs. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2099-11-20T00:00:00+05:30",
+                 *       "until": "2099-11-21T00:00:00+05:30",
+                 *       "status": "PARKED"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Deliveries created at or after this instant (ISO 8601 with a zone, e.g. `2026-11-20T00:00:00+05:30`).
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description Deliveries created before this instant; at most 7 days after `since` (ISO 8601 with a zone, e.g. `2026-11-20T00:00:00+05:30`).
+                     */
+                    until: string;
+                    /**
+                     * @description Only deliveries in this state; both when absent.
+                     * @enum {string}
+                     */
+                    status?: "FAILED" | "PARKED";
+                    /**
+                     * @description Only deliveries of this event (a name or a `<resource>.*` wildcard).
+                     * @enum {string}
+                     */
+                    event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true on a success; false in the error envelope.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description What was replayed. */
+                        data: {
+                            /** @description How many FAILED or PARKED deliveries were queued for an attempt now (0 when none was left to queue). */
+                            replayed: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Conflict: the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "webhooks-subscriptions": {
         parameters: {
             query?: never;
@@ -6570,8 +6924,8 @@ export interface operations {
                 "application/json": {
                     /** @description An https URL whose every address is public. */
                     url: string;
-                    /** @description Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta)). */
-                    events: ("investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*")[];
+                    /** @description Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta), reconciliation.*). */
+                    events: ("investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*")[];
                 };
             };
         };
@@ -6687,6 +7041,167 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks-rotateSecret": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours answers the first response again (nothing is created twice); the same key with another body is 409 CONFLICT. 1-255 printable ASCII characters, e.g. a UUID. Optional: without it the request simply runs. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The resource's id, as its creation answered it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expire_previous_in_hours": 24
+                 *     }
+                 */
+                "application/json": {
+                    /** @description How long the replaced secret keeps signing beside the new one, in hours (0-72); 0 replaces it at once. */
+                    expire_previous_in_hours: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true on a success; false in the error envelope.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The subscription with its new signing secret. */
+                        data: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /** @description The https URL deliveries are posted to. */
+                            url: string;
+                            /** @description Event names and `<resource>.*` wildcards. */
+                            events: string[];
+                            /** @description When the resource was created (ISO 8601, UTC). */
+                            created_at: string;
+                            /** @description The new signing secret. Shown only in this response (and its Idempotency-Key repeats while it is current). */
+                            secret: string;
+                            /** @description Until when the replaced secret also signs (ISO 8601, UTC): every delivery carries two `v1` signatures until then; null when it was replaced at once. */
+                            previous_secret_expires_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body); or the Idempotency-Key's rotation has been replaced by a later one, whose secret it no longer shows. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id, as its creation answered it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true on a success; false in the error envelope.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The attempt, made now. */
+                        data: {
+                            /** @description The test delivery's id (`whd_`...), sent as X-MF-Delivery; GET /api/webhooks/v1/deliveries/{id} shows it. */
+                            delivery_id: string;
+                            /** @description Whether the receiver answered 2xx. */
+                            delivered: boolean;
+                            /** @description The HTTP status the receiver answered; null when it did not answer. */
+                            status_code: number | null;
+                            /** @description How long the attempt took, in milliseconds. */
+                            latency_ms: number;
+                            /** @description Why the attempt failed (connection, timeout, a non-2xx answer, a refused target); null when it was delivered. */
+                            error: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description More than 5 test events to this subscription in a minute, or the client's request budget is spent (RATE_LIMITED): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

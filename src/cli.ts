@@ -12,6 +12,9 @@ import { describeMasterImport, importExchangeMasters, MasterFileError, readMaste
 import { importHolidayFile, type CalendarImportReport } from "./domains/masters/exchange-holidays.import.js";
 import { describeRefresh, refreshHoldings } from "./domains/holdings/refresh.js";
 import { openRuntime, type Runtime } from "./runtime.js";
+import { defaultReconciliationDate, operatorTotals, reconcileDate, type OperatorTotals } from "./domains/reconciliations/reconciliations.service.js";
+import { IsoDate } from "./platform/lib/formats.js";
+import { todayInIndia } from "./platform/lib/india-date.js";
 import { OPENAPI_FILE, openApiText } from "./openapi.js";
 import { ALL_EVENTS, ListenerError, listenerToken, startWebhookListener } from "./domains/webhooks/listener.js";
 
@@ -27,6 +30,8 @@ Commands:
                                             Import the exchange's scheme master (and SIP master): codes and trading rules
   calendar:import <FILE> [--json]           Load the exchange's trading holidays (YYYY-MM-DD,description a line), replacing the years the file covers
   holdings:refresh [--json]                 Import the registrar feeds of HOLDINGS_FEED_DIR (sandbox: its registrar's feed first)
+  reconcile [--date YYYY-MM-DD] [--json]    Compare a day's orders with the exchange's reports (default: the previous
+                                            business day), store the differences, apply missed allotments; print totals
   bse:check                                 Log in to BSE StAR MF (MF_EXCHANGE=bse) and report the sessions; places nothing
   webhooks:listen [--events order.*,payment.*] [--port N] [--base URL] [--token T]
                                             Sandbox: a local HTTPS receiver, subscribed until Ctrl-C, printing each delivery
@@ -154,6 +159,19 @@ async function run(argv: string[]): Promise<void> {
       if (failed) process.exitCode = 1;
       return;
     }
+    case "reconcile": {
+      const { values } = parseArgs({ args: rest, options: { date: { type: "string" }, json: { type: "boolean", default: false } } });
+      if (values.date !== undefined && !IsoDate.safeParse(values.date).success) throw new UsageError(`--date must be a date YYYY-MM-DD (got ${JSON.stringify(values.date)})`);
+      if (values.date !== undefined && values.date > todayInIndia()) throw new UsageError(`--date ${values.date} is after today (India): there is nothing to reconcile yet`);
+      const totals = await withRuntime(async (rt) => {
+        const date = values.date ?? (await defaultReconciliationDate(rt.services.prisma));
+        await reconcileDate(rt.services, date);
+        return operatorTotals(rt.services.prisma, date);
+      });
+      if (values.json) console.log(JSON.stringify(totals));
+      else for (const line of describeTotals(totals)) console.log(line);
+      return;
+    }
     case "webhooks:listen":
       return listenForWebhooks(rest);
     default:
@@ -207,6 +225,17 @@ function describeCalendarImport(file: string, report: CalendarImportReport): str
     ].join("\n");
   }
   return `${file}: ${report.holidays} holiday(s) loaded for ${years} (replacing ${report.removed} held before)`;
+}
+
+function describeTotals(totals: OperatorTotals): string[] {
+  const run = totals.run!;
+  const kinds = Object.entries(totals.by_kind).filter(([, n]) => n > 0);
+  const arns = Object.entries(totals.by_arn);
+  return [
+    `Reconciled ${run.date}: ${run.our_orders} of our orders, ${run.exchange_orders} in the exchange's order status report; ${run.mismatches} mismatch(es), ${totals.fixed} fixed.`,
+    ...(kinds.length ? ["By kind:", ...kinds.map(([kind, n]) => `  ${kind} ${n}`)] : []),
+    ...(arns.length || totals.exchange_only ? ["By distributor:", ...arns.map(([arn, n]) => `  ${arn} ${n}`), ...(totals.exchange_only ? [`  (not ours) ${totals.exchange_only}`] : [])] : []),
+  ];
 }
 
 class UsageError extends Error {}

@@ -7,6 +7,7 @@ import type { OperationDocs } from "./platform/openapi/docs.js";
 import { AUTH_TAG } from "./domains/auth/auth.router.js";
 import { BROKER_CHANGES_TAG } from "./domains/broker-changes/broker-changes.router.js";
 import { SIGNED_FORM_OPERATIONS } from "./domains/broker-changes/signed-form.docs.js";
+import { EVENTS_TAG } from "./domains/events/events.router.js";
 import { HOLDINGS_TAG } from "./domains/holdings/holdings.router.js";
 import { INVESTORS_TAG } from "./domains/investors/investors.router.js";
 import { MANDATES_TAG } from "./domains/mandates/mandates.router.js";
@@ -16,6 +17,7 @@ import { PUBLIC_LINKS_TAG } from "./domains/order-links/public-links.router.js";
 import { ORDERS_TAG } from "./domains/orders/orders.router.js";
 import { PAYMENTS_TAG } from "./domains/payments/payments.router.js";
 import { EXAMPLES_NOTE } from "./domains/shared/docs.js";
+import { RECONCILIATIONS_TAG } from "./domains/reconciliations/reconciliations.router.js";
 import { SIMULATION_TAG } from "./domains/simulation/simulation.router.js";
 import { WEBHOOKS_TAG } from "./domains/webhooks/webhooks.router.js";
 import { appRouter } from "./router.js";
@@ -47,7 +49,7 @@ export function buildOpenApiDocument(appRouter: AnyRouter): OpenAPIObject {
     },
     tags: [
       AUTH_TAG, MASTERS_TAG, INVESTORS_TAG, MANDATES_TAG, ORDERS_TAG, PAYMENTS_TAG, HOLDINGS_TAG,
-      ORDER_LINKS_TAG, PUBLIC_LINKS_TAG, BROKER_CHANGES_TAG, WEBHOOKS_TAG, SIMULATION_TAG,
+      ORDER_LINKS_TAG, PUBLIC_LINKS_TAG, BROKER_CHANGES_TAG, WEBHOOKS_TAG, EVENTS_TAG, RECONCILIATIONS_TAG, SIMULATION_TAG,
     ],
     sharedErrors: {
       BadRequest:

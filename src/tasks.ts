@@ -20,6 +20,7 @@ import { refreshHoldingsJob } from "./domains/holdings/jobs/refresh.js";
 import { exchangeMastersCronItem } from "./domains/masters/exchange-masters.dir.js";
 import { importExchangeMastersJob } from "./domains/masters/jobs/import-exchange.js";
 import { checkCalendarJob } from "./domains/masters/jobs/check-calendar.js";
+import { RECONCILIATION_CRON_ITEM, reconcileJob } from "./domains/reconciliations/jobs/reconcile.js";
 import { TASKS, type TaskName } from "./domains/shared/jobs/catalog.js";
 import type { TaskHandler } from "./domains/shared/jobs/task.js";
 
@@ -46,6 +47,7 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   holdings__refresh: refreshHoldingsJob,
   masters__import_exchange: importExchangeMastersJob,
   masters__check_calendar: checkCalendarJob,
+  reconciliations__run: reconcileJob,
 };
 
 /** Recurring jobs (graphile-worker crontab items). */
@@ -61,6 +63,7 @@ export const CRON_ITEMS: CronItem[] = [
   { task: "orders__create_installments", match: "35 * * * *", identifier: "orders__create_installments" },
   // 08:15 India time.
   { task: "masters__check_calendar", match: "45 2 * * *", identifier: "masters__check_calendar" },
+  RECONCILIATION_CRON_ITEM,
 ];
 
 function withoutCronMarker(payload: unknown): unknown {

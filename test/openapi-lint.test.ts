@@ -105,7 +105,10 @@ describe("openapi.json statuses, headers and errors", () => {
     const keyed = operations(doc)
       .filter(({ op }) => (op.parameters ?? []).some((p: Json) => p.$ref === "#/components/parameters/IdempotencyKey"))
       .map(({ op }) => op.operationId);
-    expect(keyed.sort()).toEqual(["brokerChanges-create", "investors-create", "mandates-create", "orderLinks-create", "orders-place", "webhooks-subscribe"]);
+    expect(keyed.sort()).toEqual([
+      "brokerChanges-create", "investors-create", "mandates-create", "orderLinks-create", "orders-place", "webhooks-replay",
+      "webhooks-rotateSecret", "webhooks-subscribe",
+    ]);
     expect(doc.components.parameters.IdempotencyKey).toMatchObject({ in: "header", name: "Idempotency-Key", required: false });
   });
 

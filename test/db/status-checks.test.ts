@@ -26,6 +26,7 @@ import { PAYMENT_MODES, PAYMENT_STATUSES } from "../../src/domains/payments/paym
 import { PAYMENT_FAILURE_CODES } from "../../src/integrations/exchange/outcomes.js";
 import { SUBSCRIBABLE } from "../../src/domains/webhooks/event-filter.js";
 import { DELIVERY_STATUSES, SUBSCRIPTION_STATUSES } from "../../src/domains/webhooks/webhook.states.js";
+import { MISMATCH_KINDS, RUN_STATUSES } from "../../src/domains/reconciliations/reconciliation.states.js";
 import { createTestDatabase } from "../helpers/db.js";
 
 /**
@@ -77,6 +78,8 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["bse_order_refs", "outcome", BSE_ORDER_REF_OUTCOMES],
   ["bse_order_refs", "kind", BSE_ORDER_REF_KINDS],
   ["bse_child_orders", "buy_sell", BSE_BUY_SELL],
+  ["reconciliation_runs", "status", RUN_STATUSES],
+  ["reconciliation_mismatches", "kind", MISMATCH_KINDS],
 ];
 
 /** The text[] columns among them. */

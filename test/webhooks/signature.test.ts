@@ -26,6 +26,19 @@ describe("signPayload", () => {
     expect(signPayload(binary, secret, now)).toBe(`t=${now},v1=${referenceSignature(binary, secret, now)}`);
   });
 
+  it("signs with several secrets (a rotation's overlap): one v1 each, in the order given, each verifiable alone", () => {
+    const previous = "whsec_previous_Qm9";
+    const header = signPayload(body, [secret, previous], now);
+    const raw = Buffer.from(body, "utf8");
+    expect(header).toBe(`t=${now},v1=${referenceSignature(raw, secret, now)},v1=${referenceSignature(raw, previous, now)}`);
+    expect(signPayload(body, [secret], now)).toBe(signPayload(body, secret, now));
+    expect(verifyWebhookSignature(body, header, secret, { now })).toEqual({ valid: true, timestamp: now });
+    expect(verifyWebhookSignature(body, header, previous, { now })).toEqual({ valid: true, timestamp: now });
+    expect(verifyWebhookSignature(body, header, "whsec_neither", { now })).toEqual({ valid: false, reason: "mismatch" });
+    expect(() => signPayload(body, [], now)).toThrow(/secret/);
+    expect(() => signPayload(body, [secret, ""], now)).toThrow(/secret/);
+  });
+
   it("refuses a parsed body, an empty secret and a non-integer timestamp", () => {
     expect(() => signPayload(JSON.parse(body) as string, secret, now)).toThrow(/raw request body/);
     expect(() => signPayload(body, "", now)).toThrow(/secret/);

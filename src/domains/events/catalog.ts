@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { MISMATCH_KINDS } from "../reconciliations/reconciliation.states.js";
 
 const remark = z.string().nullable();
 
 /** events.resource_type: what an event is about; every event's name starts with it (the database checks both lists). */
-export const EVENT_RESOURCE_TYPES = ["investor", "mandate", "order", "payment", "broker_change"] as const;
+export const EVENT_RESOURCE_TYPES = ["investor", "mandate", "order", "payment", "broker_change", "reconciliation", "webhook"] as const;
 export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number];
 
 /** Every event the service emits, with the exact data shape of the specification. */
@@ -24,9 +25,31 @@ export const EVENTS = {
   // Beta, outside the specification's catalog (design: "Broker change requests (beta)").
   "broker_change.submitted": z.object({ broker_change_id: z.string(), status: z.literal("SUBMITTED"), provider_remark: remark }),
   "broker_change.rejected": z.object({ broker_change_id: z.string(), status: z.literal("REJECTED"), provider_remark: remark }),
+  // Operations, outside the specification's catalog (issue 25): a difference between our orders and the exchange's reports.
+  "reconciliation.mismatch": z.object({
+    mismatch_id: z.string(),
+    date: z.string(),
+    kind: z.enum(MISMATCH_KINDS),
+    order_id: z.string().nullable(),
+    exchange_order_number: z.string().nullable(),
+    ours: z.string().nullable(),
+    theirs: z.string().nullable(),
+    fixed: z.boolean(),
+  }),
+  // Operations, outside the specification: sent on request to one subscription (POST .../subscriptions/{id}/test).
+  "webhook.test": z.object({ subscription_id: z.string(), message: z.string() }),
 } as const satisfies Record<`${EventResourceType}.${string}`, z.ZodType>;
 
 export type EventName = keyof typeof EVENTS;
 /** events.event and webhook_deliveries.event, in catalog order. */
 export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
 export type EventData<N extends EventName> = z.infer<(typeof EVENTS)[N]>;
+
+/**
+ * Events sent to one subscription on request, never recorded in `events` nor fanned out: nobody subscribes
+ * to them and the event log does not list them.
+ */
+export const DIRECT_EVENTS = ["webhook.test"] as const satisfies readonly EventName[];
+export type DirectEventName = (typeof DIRECT_EVENTS)[number];
+/** The events the fan-out and the event log know: every event but the direct ones. */
+export const RECORDED_EVENT_NAMES = EVENT_NAMES.filter((name): name is Exclude<EventName, DirectEventName> => !(DIRECT_EVENTS as readonly string[]).includes(name));

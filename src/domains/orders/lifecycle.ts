@@ -217,17 +217,20 @@ export interface Allotment {
  * A SIP-type registration is never allotted (its installments are), whatever reports it.
  */
 export async function allotOrder(db: Db, orderId: string, allotment: Allotment): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const allotted = await repo.allotAccepted(tx, orderId, REGISTRATION_TYPES, {
-      nav: allotment.nav.toFixed(4),
-      allottedUnits: allotment.units.toFixed(3),
-      allottedAmount: allotment.amount.toFixed(2),
-      folioNo: allotment.folioNo,
-      allotmentDate: new Date(`${allotment.allotmentDate}T00:00:00Z`),
-    });
-    if (!allotted) return false;
-    const { distributorId } = await repo.getOrderById(tx, orderId);
-    await recordEvent(tx, { distributorId, resourceType: "order", resourceId: orderId, event: "order.allotted", data: { order_id: orderId, status: "ALLOTTED" } });
-    return true;
+  return db.$transaction((tx) => allotOrderIn(tx, orderId, allotment));
+}
+
+/** allotOrder inside the caller's transaction (the reconciliation applies a missed allotment with its own records). */
+export async function allotOrderIn(tx: Tx, orderId: string, allotment: Allotment): Promise<boolean> {
+  const allotted = await repo.allotAccepted(tx, orderId, REGISTRATION_TYPES, {
+    nav: allotment.nav.toFixed(4),
+    allottedUnits: allotment.units.toFixed(3),
+    allottedAmount: allotment.amount.toFixed(2),
+    folioNo: allotment.folioNo,
+    allotmentDate: new Date(`${allotment.allotmentDate}T00:00:00Z`),
   });
+  if (!allotted) return false;
+  const { distributorId } = await repo.getOrderById(tx, orderId);
+  await recordEvent(tx, { distributorId, resourceType: "order", resourceId: orderId, event: "order.allotted", data: { order_id: orderId, status: "ALLOTTED" } });
+  return true;
 }

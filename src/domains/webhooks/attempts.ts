@@ -6,6 +6,7 @@ import { postWebhook } from "./outbound.js";
 import { listenerCertificates, trustWithListeners } from "./listener-trust.js";
 import { checkTarget, type TargetCheck } from "./public-address.js";
 import { signPayload } from "./signature.js";
+import { signingSecrets } from "./signing-secrets.js";
 import { activeTargets } from "./subscriptions.repo.js";
 
 /** How long a claimed delivery is reserved for the job that claimed it (then a sweep may retry it). */
@@ -39,9 +40,9 @@ export async function attemptDueDeliveries(services: Services): Promise<number> 
   }
 }
 
-/** An active subscription as a batch uses it: its secret, and its URL checked just before the batch's attempts. */
+/** An active subscription as a batch uses it: its signing secrets, and its URL checked just before the batch's attempts. */
 interface Target {
-  secret: string;
+  secrets: string[];
   check: TargetCheck;
 }
 
@@ -51,7 +52,7 @@ async function attemptBatch(services: Services, claimed: ClaimedDelivery[]): Pro
   const options = { allowPrivate: services.config.webhooks.allowPrivateTargets, resolve: services.resolveHost };
   const targets = new Map<string, Target>(
     await Promise.all(
-      rows.map(async (s) => [s.id, { secret: services.cipher.decrypt(s.secretEncrypted), check: await checkTarget(s.url, options) }] as const),
+      rows.map(async (s) => [s.id, { secrets: signingSecrets(services.cipher, s), check: await checkTarget(s.url, options) }] as const),
     ),
   );
   // Sandbox only: the certificates of `webhooks:listen` receivers running on this machine.
@@ -83,7 +84,7 @@ async function attempt(services: Services, delivery: ClaimedDelivery, subscripti
     headers: {
       "X-MF-Event": delivery.event,
       "X-MF-Delivery": delivery.id,
-      "X-MF-Signature": signPayload(body, subscription.secret, Math.floor(at.getTime() / 1000)),
+      "X-MF-Signature": signPayload(body, subscription.secrets, Math.floor(at.getTime() / 1000)),
     },
     ca,
   });

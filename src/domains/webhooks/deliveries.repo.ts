@@ -1,6 +1,7 @@
 import type { DbOrTx, Prisma } from "../../platform/db/client.js";
 import { EVENT_NAMES, type EventName } from "../events/catalog.js";
 import { narrowTo } from "../../platform/lib/closed-set.js";
+import { idFloor } from "../../platform/lib/ids.js";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "./webhook.states.js";
 
 export type DeliveryRow = Omit<Prisma.WebhookDeliveryGetPayload<object>, "status" | "event"> & { status: DeliveryStatus; event: EventName };
@@ -12,10 +13,10 @@ function toRow(row: Prisma.WebhookDeliveryGetPayload<object>): DeliveryRow {
 }
 export type AttemptRow = Prisma.WebhookAttemptGetPayload<object>;
 
-/** New PENDING deliveries, due now. */
+/** New PENDING deliveries, due at `nextAttemptAt` (null: never due, no job claims it; a test's, sent by its request). */
 export async function insertDeliveries(
   tx: DbOrTx,
-  deliveries: Array<{ id: string; distributorId: string; subscriptionId: string; eventId: string; event: EventName; payload: string; nextAttemptAt: Date }>,
+  deliveries: Array<{ id: string; distributorId: string; subscriptionId: string; eventId: string; event: EventName; payload: string; nextAttemptAt: Date | null }>,
 ): Promise<void> {
   await tx.webhookDelivery.createMany({ data: deliveries.map((d) => ({ ...d, status: "PENDING" })) });
 }
@@ -58,6 +59,64 @@ export async function requeueDelivery(tx: DbOrTx, id: string): Promise<boolean> 
     data: { status: "PENDING", nextAttemptAt: new Date(), leaseUntil: null },
   });
   return count === 1;
+}
+
+export interface ReplayFilter {
+  distributorId: string;
+  statuses: Array<"FAILED" | "PARKED">;
+  since: Date;
+  until: Date;
+  /** An exact event name, or `{startsWith}` for a `<resource>.*` wildcard. */
+  event?: string | { startsWith: string };
+  /** Events never replayed (the direct ones: a test is not sent again). */
+  excludedEvents: readonly string[];
+}
+
+/**
+ * Locks and answers up to `limit` of a distributor's deliveries that a replay may queue: in one of `statuses`,
+ * created in [since, until), of an ACTIVE subscription (a deleted one's would only fail again). Rows another
+ * transaction holds are skipped, so two identical replays at once queue each delivery once.
+ */
+export async function lockReplayable(tx: DbOrTx, filter: ReplayFilter, limit: number): Promise<string[]> {
+  const exact = typeof filter.event === "string" ? filter.event : null;
+  const prefix = typeof filter.event === "object" ? filter.event.startsWith : null;
+  const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+    `SELECT d.id FROM webhook_deliveries d
+      WHERE d.distributor_id = $1 AND d.status = ANY($2::text[]) AND d.created_at >= $3 AND d.created_at < $4
+        AND d.event <> ALL($5::text[]) AND ($6::text IS NULL OR d.event = $6) AND ($7::text IS NULL OR starts_with(d.event, $7))
+        AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = d.subscription_id AND s.status = 'ACTIVE')
+      ORDER BY d.id
+      LIMIT $8
+      FOR UPDATE OF d SKIP LOCKED`,
+    filter.distributorId,
+    filter.statuses,
+    filter.since,
+    filter.until,
+    filter.excludedEvents,
+    exact,
+    prefix,
+    limit,
+  );
+  return rows.map((row) => row.id);
+}
+
+/** PARKED or FAILED -> PENDING for each of `ids`, due now and free of any lease; answers how many moved. */
+export async function requeueDeliveries(tx: DbOrTx, ids: string[]): Promise<number> {
+  const { count } = await tx.webhookDelivery.updateMany({
+    where: { id: { in: ids }, status: { in: ["PARKED", "FAILED"] } },
+    data: { status: "PENDING", nextAttemptAt: new Date(), leaseUntil: null },
+  });
+  return count;
+}
+
+/** When each of a subscription's deliveries of `event` made since `since` was created, oldest first (over the distributor's id index). */
+export async function deliveriesMadeSince(tx: DbOrTx, filter: { distributorId: string; subscriptionId: string; event: EventName; since: Date }): Promise<Date[]> {
+  const rows = await tx.webhookDelivery.findMany({
+    where: { distributorId: filter.distributorId, id: { gte: idFloor("whd", filter.since.getTime()) }, subscriptionId: filter.subscriptionId, event: filter.event },
+    select: { createdAt: true },
+    orderBy: { id: "asc" },
+  });
+  return rows.map((row) => row.createdAt);
 }
 
 /** PENDING deliveries due before `dueBefore` that no job holds (no lease, or a lease run out). */

@@ -1,7 +1,7 @@
 import type { Db, DbOrTx } from "../../platform/db/client.js";
 import { enqueue } from "../shared/jobs/enqueue.js";
 import { maskFreeText, maskPansInText } from "../../platform/lib/mask.js";
-import { applyOutcomes, insertAttempts, requeueDelivery, type ClaimedDelivery } from "./deliveries.repo.js";
+import { applyOutcomes, insertAttempts, requeueDeliveries, requeueDelivery, type ClaimedDelivery } from "./deliveries.repo.js";
 import { markDeleted } from "./subscriptions.repo.js";
 
 /**
@@ -10,9 +10,11 @@ import { markDeleted } from "./subscriptions.repo.js";
  *   PENDING -> PENDING           an attempt failed: the next one is due after the configured delay
  *   PENDING -> PARKED            the MAX_ATTEMPTS-th attempt failed
  *   PENDING -> FAILED            the subscription was deleted, or its URL no longer passes the public-address check
- *   PARKED | FAILED -> PENDING   retried on request, attempted at once
- * and a subscription's one move, ACTIVE -> DELETED. No move records an event: the catalog has none about
- * webhooks. attempts.ts makes the attempts and hands their outcomes here.
+ *   PARKED | FAILED -> PENDING   retried on request (one, or a replay of a range), attempted at once
+ * A test event's delivery (test-event.ts) is created PENDING and never due, so no job claims it; its request
+ * sends it once and it ends DELIVERED or FAILED (testAnswered), never retried nor replayed.
+ * A subscription's one move, ACTIVE -> DELETED. No move records an event. attempts.ts makes the attempts and
+ * hands their outcomes here.
  */
 
 /** After this many failed attempts a delivery is PARKED until someone retries it. */
@@ -60,6 +62,12 @@ export function answered(delivery: Turn, attempt: AttemptRecord, ok: boolean, re
   if (attemptNo >= MAX_ATTEMPTS) return { id: delivery.id, status: "PARKED", attempt, lastError, nextAttemptAt: null, attemptNo };
   const delay = retryDelaysMs[Math.min(attemptNo, retryDelaysMs.length) - 1]!;
   return { id: delivery.id, status: "PENDING", attempt, lastError, nextAttemptAt: new Date(Date.now() + delay), attemptNo };
+}
+
+/** After a test event's one POST: DELIVERED on a 2xx answer, else FAILED (a test is not retried). */
+export function testAnswered(delivery: Turn, attempt: AttemptRecord, ok: boolean): AttemptOutcome {
+  const lastError = ok ? null : (attempt.error ?? `HTTP ${attempt.statusCode}`);
+  return { id: delivery.id, status: ok ? "DELIVERED" : "FAILED", attempt, lastError, nextAttemptAt: null, attemptNo: delivery.attempts + 1 };
 }
 
 /**
@@ -111,6 +119,14 @@ export async function requeueForRetry(tx: DbOrTx, id: string): Promise<boolean> 
   if (!(await requeueDelivery(tx, id))) return false;
   await enqueue(tx, "webhooks__deliver", {}, { jobKey: `webhooks__deliver:retry:${id}` });
   return true;
+}
+
+/** PARKED or FAILED -> PENDING for each of `ids` (a replay), with one job that attempts them at once; answers how many moved. */
+export async function requeueForReplay(tx: DbOrTx, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const moved = await requeueDeliveries(tx, ids);
+  await enqueue(tx, "webhooks__deliver", {}, { jobKey: "webhooks__deliver:replay" });
+  return moved;
 }
 
 /** ACTIVE -> DELETED: no new deliveries; its PENDING ones end FAILED at their turn (subscriptionGone). False when the distributor has no such active subscription. */

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
  * The `X-MF-Signature` scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with
- * the subscription secret. Receivers verify the raw body bytes, never a re-serialised JSON value.
+ * the subscription secret; while a secret is being rotated, a second `v1` keyed with the replaced one follows. Receivers verify the raw body bytes, never a re-serialised JSON value.
  */
 
 export type SignatureVerdict =
@@ -26,11 +26,16 @@ function hmacHex(rawBody: string | Buffer, secret: string, timestamp: number): s
   return createHmac("sha256", secret).update(`${timestamp}.`).update(rawBody).digest("hex");
 }
 
-/** The header value for `rawBody` signed at `timestamp` (unix seconds). */
-export function signPayload(rawBody: string | Buffer, secret: string, timestamp: number): string {
-  assertInputs(rawBody, secret);
+/**
+ * The header value for `rawBody` signed at `timestamp` (unix seconds): one `v1` per secret, in the order
+ * given (while a secret is being rotated: the new one, then the one it replaces).
+ */
+export function signPayload(rawBody: string | Buffer, secret: string | readonly string[], timestamp: number): string {
+  const secrets = typeof secret === "string" ? [secret] : secret;
+  if (secrets.length === 0) throw new TypeError("at least one secret is needed");
+  for (const one of secrets) assertInputs(rawBody, one);
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new TypeError("timestamp must be whole unix seconds");
-  return `t=${timestamp},v1=${hmacHex(rawBody, secret, timestamp)}`;
+  return [`t=${timestamp}`, ...secrets.map((one) => `v1=${hmacHex(rawBody, one, timestamp)}`)].join(",");
 }
 
 type ParsedHeader = { timestamp: number; signatures: string[] };

@@ -1,5 +1,5 @@
 import { idempotent, type Stored } from "../../platform/idempotency/idempotency.js";
-import { notFound } from "../../platform/lib/errors.js";
+import { AppError, notFound } from "../../platform/lib/errors.js";
 import { newId, newSecret } from "../../platform/lib/ids.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
@@ -46,4 +46,47 @@ export async function deleteSubscription(services: Services, caller: Caller, id:
   if (!(await unsubscribe(services.prisma, caller.distributorId, id))) throw notFound("Webhook subscription");
   const row = await repo.getSubscriptionById(services.prisma, id);
   return { success: true as const, data: { ...toSubscriptionView(row), deleted: true as const } };
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Gives a subscription a new secret (256 random bits, encrypted like the first) and answers it once. The
+ * replaced one keeps signing beside it for `expire_previous_in_hours` (0: not at all); an older replaced one
+ * still overlapping is dropped, so deliveries carry at most two signatures. A repeat with the same
+ * Idempotency-Key within 24 h shows the same secret again to the same caller, but only while it is still the
+ * current one: after a later rotation it is 409, and after a deletion 404 (a replaced secret is never shown).
+ */
+export async function rotateSubscriptionSecret(
+  services: Services,
+  caller: Caller,
+  input: { id: string; expire_previous_in_hours: number },
+  idempotencyKey: string | undefined,
+) {
+  const { id, expire_previous_in_hours: hours } = input;
+  let fresh = false;
+  const stored: Stored<{ success: true; data: ReturnType<typeof toSubscriptionView> & { secret: string; previous_secret_expires_at: string | null } }> =
+    await idempotent(
+      services.prisma,
+      { distributorId: caller.distributorId, scope: `POST /api/webhooks/v1/subscriptions/${id}/rotate-secret`, key: idempotencyKey, body: { expire_previous_in_hours: hours } },
+      async (tx) => {
+        const secret = newSecret("whsec");
+        const previousExpiresAt = hours === 0 ? null : new Date(Date.now() + hours * HOUR_MS);
+        const rotated = await repo.rotateSecret(tx, { distributorId: caller.distributorId, id, secretEncrypted: services.cipher.encrypt(secret), previousExpiresAt });
+        if (!rotated) throw notFound(`Webhook subscription ${id}`);
+        fresh = true;
+        const row = await repo.getSubscriptionById(tx, id);
+        const data = { ...toSubscriptionView(row), secret: services.cipher.encrypt(secret), previous_secret_expires_at: previousExpiresAt?.toISOString() ?? null };
+        return { status: 200, body: { success: true, data } };
+      },
+    );
+  const secret = services.cipher.decrypt(stored.body.data.secret);
+  if (!fresh) {
+    const row = await repo.findLiveSubscription(services.prisma, caller.distributorId, id);
+    if (!row) throw notFound(`Webhook subscription ${id}`);
+    if (services.cipher.decrypt(row.secretEncrypted) !== secret) {
+      throw new AppError("CONFLICT", "The secret this Idempotency-Key made has been replaced by a later rotation and is no longer shown: rotate again with a new key");
+    }
+  }
+  return { success: true as const, data: { ...stored.body.data, secret } };
 }

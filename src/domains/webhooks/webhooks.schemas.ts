@@ -14,7 +14,7 @@ export const CreateSubscriptionRequest = z.strictObject({
     .min(1)
     .max(SUBSCRIBABLE.length)
     .refine((events) => new Set(events).size === events.length, { message: "must not repeat an entry", params: { reason: "duplicate" } })
-    .describe("Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta))."),
+    .describe("Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta), reconciliation.*)."),
 });
 
 const SubscriptionView = z.object({
@@ -83,3 +83,61 @@ export const DeliveryDetail = z.object({
 });
 
 export const RetriedDelivery = z.object({ success: Success, data: DeliveryRecord.describe("The delivery, queued for an attempt now.") });
+
+export const RotateSecretRequest = z.strictObject({
+  id: PathId,
+  expire_previous_in_hours: z
+    .number()
+    .int()
+    .min(0)
+    .max(72)
+    .describe("How long the replaced secret keeps signing beside the new one, in hours (0-72); 0 replaces it at once."),
+});
+
+export const RotatedSecret = z.object({
+  success: Success,
+  data: SubscriptionView.extend({
+    secret: z.string().describe("The new signing secret. Shown only in this response (and its Idempotency-Key repeats while it is current)."),
+    previous_secret_expires_at: describeAfter(
+      z.string().nullable(),
+      "Until when the replaced secret also signs (ISO 8601, UTC): every delivery carries two `v1` signatures until then; null when it was replaced at once.",
+    ),
+  }).describe("The subscription with its new signing secret."),
+});
+
+/** Replay's longest range: a week of deliveries per call. */
+export const REPLAY_MAX_DAYS = 7;
+const Instant = (what: string) => z.iso.datetime({ offset: true }).describe(`${what} (ISO 8601 with a zone, e.g. \`2026-11-20T00:00:00+05:30\`).`);
+
+export const ReplayRequest = z
+  .strictObject({
+    since: Instant("Deliveries created at or after this instant"),
+    until: Instant(`Deliveries created before this instant; at most ${REPLAY_MAX_DAYS} days after \`since\``),
+    status: z.enum(["FAILED", "PARKED"]).optional().describe("Only deliveries in this state; both when absent."),
+    event: z.enum(SUBSCRIBABLE as unknown as [string, ...string[]]).optional().describe("Only deliveries of this event (a name or a `<resource>.*` wildcard)."),
+  })
+  .superRefine((input, ctx) => {
+    const span = Date.parse(input.until) - Date.parse(input.since);
+    if (span <= 0) ctx.addIssue({ code: "custom", path: ["until"], message: "must be after since", params: { reason: "invalid_value" } });
+    else if (span > REPLAY_MAX_DAYS * 86_400_000) {
+      ctx.addIssue({ code: "custom", path: ["until"], message: `must be at most ${REPLAY_MAX_DAYS} days after since: replay a longer period in several calls`, params: { reason: "too_big" } });
+    }
+  });
+
+export const ReplayAnswer = z.object({
+  success: Success,
+  data: z.object({ replayed: z.number().int().describe("How many FAILED or PARKED deliveries were queued for an attempt now (0 when none was left to queue).") }).describe("What was replayed."),
+});
+
+export const TestEventAnswer = z.object({
+  success: Success,
+  data: z
+    .object({
+      delivery_id: z.string().describe("The test delivery's id (`whd_`...), sent as X-MF-Delivery; GET /api/webhooks/v1/deliveries/{id} shows it."),
+      delivered: z.boolean().describe("Whether the receiver answered 2xx."),
+      status_code: z.number().int().nullable().describe("The HTTP status the receiver answered; null when it did not answer."),
+      latency_ms: z.number().int().describe("How long the attempt took, in milliseconds."),
+      error: describeAfter(z.string().nullable(), "Why the attempt failed (connection, timeout, a non-2xx answer, a refused target); null when it was delivered."),
+    })
+    .describe("The attempt, made now."),
+});

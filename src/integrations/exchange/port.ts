@@ -133,6 +133,29 @@ export interface AllotmentReport {
   remark: string | null;
 }
 
+/**
+ * One row of the exchange's order status report for a day: any order of this member (ours or not). Registrations
+ * (SIP, XSIP, STP, SWP) are not orders of the report; their installments are. Amounts and units exact strings.
+ */
+export interface ExchangeOrderRow {
+  /** Our order id when the exchange's row names one of our references; null when it does not (the service still matches by number). */
+  orderId: string | null;
+  exchangeOrderNumber: string;
+  clientCode: string;
+  schemeCode: string;
+  /** P purchase, R redemption (a switch's switch-out is R). */
+  buySell: "P" | "R";
+  status: "PENDING" | "ACCEPTED" | "REJECTED";
+  /** 2 decimal places; null when the row carries none. */
+  amount: string | null;
+  /** 3 decimal places; null when the row carries none. */
+  units: string | null;
+  remark: string | null;
+}
+
+/** A row of the allotment (or redemption) statement for the orders of a day; `orderId` as in ExchangeOrderRow. */
+export type ExchangeAllotmentRow = Omit<AllotmentReport, "orderId"> & { orderId: string | null };
+
 export interface PaymentRequest {
   paymentId: string;
   clientCode: string;
@@ -189,6 +212,10 @@ export interface ExchangePort {
   cancelOrder(orderId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }>;
   orderStatus(orderIds: string[]): Promise<OrderStatusReport[]>;
   allotments(orderIds: string[]): Promise<AllotmentReport[]>;
+  /** The order status report of one India business day (YYYY-MM-DD): every order of this member that day. */
+  orderStatusForDate(date: string): Promise<ExchangeOrderRow[]>;
+  /** The allotment and redemption statements' rows of the orders of one India business day, allotted since. */
+  allotmentsForDate(date: string): Promise<ExchangeAllotmentRow[]>;
   createPayment(payment: PaymentRequest): Promise<PaymentInitiation>;
   paymentStatus(paymentIds: string[]): Promise<PaymentStatusReport[]>;
   /**

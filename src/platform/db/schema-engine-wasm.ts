@@ -43,8 +43,9 @@ export function lastPanicMessage(): string | undefined {
 }
 
 /**
- * The package's entry point does `import * as wasm from "./schema_engine_bg.wasm"`, which Node 20 only
- * supports behind a flag, so this does that entry point's job by hand.
+ * The package's entry point does `import * as wasm from "./schema_engine_bg.wasm"`, which Node 24 runs only
+ * as an experimental feature (a warning on every start), and its instance's timers would keep each command's
+ * process alive (below); so this does that entry point's job by hand, through the package's exported glue.
  */
 async function instantiateEngineWasm(): Promise<void> {
   const require = createRequire(import.meta.url);

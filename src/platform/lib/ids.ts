@@ -33,6 +33,17 @@ export function newId(prefix: string, now = Date.now()): string {
   return `${prefix}_${encodeBase32(bytes)}`;
 }
 
+/** The smallest id newId can make with `prefix` at `time` or later: a bound for "ids made since" over an id index. */
+export function idFloor(prefix: string, time: number): string {
+  const bytes = new Uint8Array(16);
+  let rest = time;
+  for (let i = 5; i >= 0; i--) {
+    bytes[i] = rest % 256;
+    rest = Math.floor(rest / 256);
+  }
+  return `${prefix}_${encodeBase32(bytes)}`;
+}
+
 /** A prefixed id with 160 random bits and no timestamp, for ids that act as capabilities (links). */
 export function newSecretId(prefix: string): string {
   return `${prefix}_${encodeBase32(randomBytes(20))}`;

@@ -102,6 +102,19 @@ export class DoubleOrderEntry {
     return String(this.nextOrderNo++);
   }
 
+  /**
+   * An order the member placed some other way (the exchange's own front end): booked and reported like any,
+   * with no TransNo and no internal reference of ours.
+   */
+  placeOutside(order: { clientCode: string; schemeCode: string; buySell: "P" | "R"; amount: string; units?: string }): BookedOrder {
+    const booked: BookedOrder = {
+      transNo: "", orderNo: this.newOrderNo(), clientCode: order.clientCode, schemeCode: order.schemeCode, buySell: order.buySell, values: new Map(),
+      day: this.today(), internalRef: "", amount: order.amount, units: order.units ?? "", orderType: "NRM", subOrderType: "NRM",
+    };
+    this.orders.push(booked);
+    return booked;
+  }
+
   /** The next valid order is rejected with this remark (flag 1) instead of accepted. */
   rejectNext(remark: string): void {
     this.decisions.push({ reject: remark });

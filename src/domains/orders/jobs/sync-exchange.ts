@@ -2,7 +2,7 @@ import type { AllotmentReport } from "../../../integrations/exchange/port.js";
 import type { TaskHandler } from "../../shared/jobs/task.js";
 import { errorSummary } from "../../../platform/lib/logger.js";
 import { Decimal } from "../../../platform/lib/money.js";
-import { allotOrder, applyPlacement, rejectAccepted } from "../lifecycle.js";
+import { allotOrder, applyPlacement, rejectAccepted, type Allotment } from "../lifecycle.js";
 import { isRegistration } from "../order-types.js";
 import { recoverUndispatchedOrders } from "./dispatch-recovery.js";
 import { setInstallmentExchangeNumber } from "../orders.repo.js";
@@ -67,13 +67,18 @@ export const syncOrdersWithExchange: TaskHandler<"orders__sync_exchange"> = asyn
 /** One row of the allotment statement: NAV 4 dp, units 3 dp, amount 2 dp, as the exchange reports them. */
 export function applyAllotmentRow(db: Parameters<typeof allotOrder>[0], row: AllotmentReport): Promise<boolean> {
   if (!row.valid) return rejectAccepted(db, row.orderId, row.remark ?? "ALLOTMENT REJECTED", "allotment_rejected");
-  return allotOrder(db, row.orderId, {
+  return allotOrder(db, row.orderId, allotmentOfRow(row));
+}
+
+/** A valid statement row as the allotment it makes: NAV to 4 places, units truncated to 3, the amount rounded half-up to the paisa. */
+export function allotmentOfRow(row: Pick<AllotmentReport, "nav" | "units" | "amount" | "folioNo" | "allotmentDate">): Allotment {
+  return {
     nav: new Decimal(row.nav).toDecimalPlaces(4),
     units: new Decimal(row.units).toDecimalPlaces(3, Decimal.ROUND_DOWN),
     amount: new Decimal(row.amount).toDecimalPlaces(2, Decimal.ROUND_HALF_UP),
     folioNo: row.folioNo,
     allotmentDate: row.allotmentDate,
-  });
+  };
 }
 
 /**

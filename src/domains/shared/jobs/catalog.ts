@@ -34,6 +34,8 @@ export const TASKS = {
   masters__import_exchange: z.strictObject({}),
   /** Daily: warns while the exchange holiday calendar does not cover the next 60 days. */
   masters__check_calendar: z.strictObject({}),
+  /** Daily (21:30 India): our orders of a day against the exchange's reports; `date` YYYY-MM-DD, default the previous business day. */
+  reconciliations__run: z.strictObject({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -2,6 +2,8 @@ import type { Db } from "../../../platform/db/client.js";
 import type { BseConfig } from "./bse-config.js";
 import type { Log } from "../../../platform/lib/logger.js";
 import type {
+  ExchangeAllotmentRow,
+  ExchangeOrderRow,
   AllotmentReport,
   ExchangePort,
   InstallmentOrderRef,
@@ -22,6 +24,7 @@ import { registerClient } from "./investors.js";
 import { checkLogin, sessionsFor, type LoginCheck } from "./login-check.js";
 import { mandateAuthUrlAtExchange, mandateStatusAtExchange, registerMandateAtExchange } from "./mandates.js";
 import { allotmentReports, orderStatusReports } from "./order-reports.js";
+import { allotmentsOfDay, orderStatusOfDay } from "./day-reports.js";
 import { cancelOrderAtExchange, placeOrderAtExchange } from "./orders.js";
 import { initiatePayment, paymentStatuses } from "./payments.js";
 import type { BseSessions } from "./sessions.js";
@@ -69,6 +72,14 @@ export class BseExchange implements ExchangePort {
   }
   allotments(orderIds: string[]): Promise<AllotmentReport[]> {
     return allotmentReports(this.context, orderIds);
+  }
+  /** The order status report of a day (day-reports.ts). */
+  orderStatusForDate(date: string): Promise<ExchangeOrderRow[]> {
+    return orderStatusOfDay(this.context, date);
+  }
+  /** The allotment and redemption statements' rows of a day's orders (day-reports.ts). */
+  allotmentsForDate(date: string): Promise<ExchangeAllotmentRow[]> {
+    return allotmentsOfDay(this.context, date);
   }
   matchInstallments(installments: InstallmentOrderRef[]): Promise<Array<{ orderId: string; exchangeOrderNumber: string }>> {
     return matchInstallmentsToChildOrders(this.context, this.childOrdersApi, installments);

@@ -54,3 +54,9 @@ function narrowRef(row: Prisma.BseOrderRefGetPayload<object>): BseOrderRef {
     kind: narrowTo(BSE_ORDER_REF_KINDS, row.kind, "bse_order_refs.kind"),
   };
 }
+
+/** The TransNos sent on an India day (YYYY-MM-DD): a TransNo starts with its day, YYYYMMDD. */
+export async function refsOfDay(db: DbOrTx, day: string): Promise<BseOrderRef[]> {
+  const rows = await db.bseOrderRef.findMany({ where: { transNo: { startsWith: day.replaceAll("-", "") } }, orderBy: { transNo: "asc" } });
+  return rows.map(narrowRef);
+}

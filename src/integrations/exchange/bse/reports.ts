@@ -90,6 +90,14 @@ export interface OrderStatusRow {
   /** VALID, INVALID (or what else the exchange writes). */
   orderStatus: string;
   remark: string;
+  /** YYYY-MM-DD, the order's day; "" when the row has none. */
+  date: string;
+  schemeCode: string;
+  /** P purchase, R redemption, as written. */
+  buySell: string;
+  /** As written (the report's NUMERIC: 2 and 3 decimals); "" when absent. */
+  amount: string;
+  units: string;
 }
 
 export function orderStatusRows(result: unknown): OrderStatusRow[] {
@@ -99,6 +107,11 @@ export function orderStatusRows(result: unknown): OrderStatusRow[] {
     clientCode: f.ClientCode ?? "",
     orderStatus: (f.OrderStatus ?? "").toUpperCase(),
     remark: f.OrderRemarks ?? "",
+    date: f.Date ? isoDate(REPORTS.orderStatus.operation, f.Date) : "",
+    schemeCode: f.SchemeCode ?? "",
+    buySell: (f.BuySell ?? "").toUpperCase(),
+    amount: f.Amount ?? "",
+    units: f.Units ?? "",
   }));
 }
 
@@ -112,6 +125,8 @@ export interface StatementRow {
   amount: string;
   /** YYYY-MM-DD. */
   reportDate: string;
+  /** YYYY-MM-DD, the day of the order allotted; "" when the row has none. */
+  orderDate: string;
   valid: boolean;
   remark: string;
 }
@@ -130,6 +145,7 @@ export function statementRows(kind: "allotment" | "redemption", result: unknown)
       units: valid ? exactDecimal(operation, "units", units, 3) : (units ?? ""),
       amount: valid ? exactDecimal(operation, "amount", amount, 2) : (amount ?? ""),
       reportDate: isoDate(operation, f.ReportDate ?? ""),
+      orderDate: f.OrderDate ? isoDate(operation, f.OrderDate) : "",
       valid,
       remark: f.Remarks ?? "",
     };

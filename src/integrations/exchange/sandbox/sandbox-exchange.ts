@@ -3,6 +3,8 @@ import { maskAccountNumber, maskEmail, maskFreeText, maskMobile, maskPan, maskPa
 import {
   ExchangeUnavailableError,
   type AllotmentReport,
+  type ExchangeAllotmentRow,
+  type ExchangeOrderRow,
   type ExchangePort,
   type MandateRegistration,
   type OrderEntry,
@@ -16,6 +18,7 @@ import {
 } from "../port.js";
 import * as books from "./sandbox.repo.js";
 import { Batcher } from "../../../platform/lib/batcher.js";
+import { INDIA_OFFSET_MS } from "../../../platform/lib/india-date.js";
 
 type Kind = books.RecordKind;
 
@@ -26,6 +29,8 @@ interface OrderBooks {
 }
 /** The registrations the exchange cancels (bse-starmf-orders.md section 5); one-time orders it does not. */
 const REGISTRATION_TYPES = new Set(["SIP", "XSIP", "STP", "SWP"]);
+/** The order types the exchange's reports show as redemptions (R); a switch's row is its switch-out. */
+const SELLS = new Set(["REDEMPTION", "SWITCH", "SWP"]);
 
 /** SIM:FAIL's transport failure asks for a retry this soon, so such an order ends FAILED in seconds, not minutes. */
 const SIM_FAIL_RETRY_MS = 500;
@@ -147,6 +152,41 @@ export class SandboxExchange implements ExchangePort {
       const allotment = (r.payload as { allotment?: AllotmentRow }).allotment;
       return allotment ? [{ ...allotment, orderId: r.reference, exchangeOrderNumber: sandboxOrderNumber(r.reference) }] : [];
     });
+  }
+
+  /**
+   * The order status report of an India day, from the books: every order received by order entry that day
+   * (registrations are not orders of the report, as at BSE; an installment the sandbox never received is not
+   * in it). The order type, amount and units are the order entry's.
+   */
+  async orderStatusForDate(date: string): Promise<ExchangeOrderRow[]> {
+    return (await this.ordersBookedOn(date)).map(({ record, entry }) => ({
+      orderId: record.reference,
+      exchangeOrderNumber: sandboxOrderNumber(record.reference),
+      clientCode: entry.clientCode ?? "",
+      schemeCode: entry.schemeCode ?? "",
+      buySell: SELLS.has(entry.orderType!) ? "R" : "P",
+      status: record.status === "REJECTED" ? "REJECTED" : record.status === "PENDING" ? "PENDING" : "ACCEPTED",
+      amount: entry.amount ?? null,
+      units: entry.units ?? null,
+      remark: record.remark,
+    }));
+  }
+
+  /** The allotment statement's rows of the orders received on an India day that a simulation (or a test) has allotted. */
+  async allotmentsForDate(date: string): Promise<ExchangeAllotmentRow[]> {
+    return (await this.ordersBookedOn(date)).flatMap(({ record }) => {
+      const allotment = record.status === "ALLOTTED" ? (record.payload as { allotment?: AllotmentRow }).allotment : undefined;
+      return allotment ? [{ ...allotment, orderId: record.reference, exchangeOrderNumber: sandboxOrderNumber(record.reference) }] : [];
+    });
+  }
+
+  private async ordersBookedOn(date: string) {
+    const from = new Date(Date.parse(`${date}T00:00:00Z`) - INDIA_OFFSET_MS);
+    const records = await books.recordsBookedBetween(this.db, "ORDER", from, new Date(from.getTime() + 86_400_000));
+    return records
+      .map((record) => ({ record, entry: record.payload as Partial<Pick<OrderEntry, "orderType" | "clientCode" | "schemeCode" | "amount" | "units">> }))
+      .filter(({ entry }) => entry.orderType !== undefined && !REGISTRATION_TYPES.has(entry.orderType));
   }
 
   async createPayment(payment: PaymentRequest): Promise<PaymentInitiation> {

@@ -93,3 +93,9 @@ export async function mergePayload(db: DbOrTx, kind: RecordKind, reference: stri
     UPDATE sandbox_exchange_records SET payload = payload || ${JSON.stringify(patch)}::jsonb, updated_at = now()
      WHERE kind = ${kind} AND reference = ${reference}`;
 }
+
+/** The records of `kind` booked from `from` (inclusive) to `to` (exclusive), in booking order. */
+export async function recordsBookedBetween(db: DbOrTx, kind: RecordKind, from: Date, to: Date): Promise<SandboxRecord[]> {
+  const rows = await db.sandboxExchangeRecord.findMany({ where: { kind, createdAt: { gte: from, lt: to } }, orderBy: [{ createdAt: "asc" }, { reference: "asc" }] });
+  return rows.map(toRecord);
+}
