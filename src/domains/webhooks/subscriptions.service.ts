@@ -73,7 +73,7 @@ export async function rotateSubscriptionSecret(
         const secret = newSecret("whsec");
         const previousExpiresAt = hours === 0 ? null : new Date(Date.now() + hours * HOUR_MS);
         const rotated = await repo.rotateSecret(tx, { distributorId: caller.distributorId, id, secretEncrypted: services.cipher.encrypt(secret), previousExpiresAt });
-        if (!rotated) throw notFound(`Webhook subscription ${id}`);
+        if (!rotated) throw notFound("Webhook subscription");
         fresh = true;
         const row = await repo.getSubscriptionById(tx, id);
         const data = { ...toSubscriptionView(row), secret: services.cipher.encrypt(secret), previous_secret_expires_at: previousExpiresAt?.toISOString() ?? null };
@@ -83,7 +83,7 @@ export async function rotateSubscriptionSecret(
   const secret = services.cipher.decrypt(stored.body.data.secret);
   if (!fresh) {
     const row = await repo.findLiveSubscription(services.prisma, caller.distributorId, id);
-    if (!row) throw notFound(`Webhook subscription ${id}`);
+    if (!row) throw notFound("Webhook subscription");
     if (services.cipher.decrypt(row.secretEncrypted) !== secret) {
       throw new AppError("CONFLICT", "The secret this Idempotency-Key made has been replaced by a later rotation and is no longer shown: rotate again with a new key");
     }
