@@ -11,8 +11,10 @@ import { useTestApp } from "../helpers/app.js";
 
 const app = useTestApp();
 
-/** Look-ups of bearer tokens in access_tokens made by the server under test. */
+/** Look-ups of bearer tokens in access_tokens made by the server under test: all, at once now, most at once. */
 let tokenQueries = 0;
+let inFlight = 0;
+let mostInFlight = 0;
 /** The clock of the server's authentication and address budget: tests move it. */
 let now = Date.now();
 let baseUrl: string;
@@ -25,7 +27,12 @@ beforeAll(async () => {
       accessToken: {
         async findFirst({ args, query }) {
           tokenQueries += 1;
-          return query(args);
+          mostInFlight = Math.max(mostInFlight, ++inFlight);
+          try {
+            return await query(args);
+          } finally {
+            inFlight -= 1;
+          }
         },
       },
     },
@@ -101,6 +108,15 @@ describe("a flood of made-up bearer tokens (security review, issue 25)", () => {
     const before = tokenQueries;
     expect((await list(from, d.token)).status).toBe(200);
     expect(tokenQueries - before).toBe(1);
+  });
+
+  it("lets made-up tokens from many addresses hold one pooled connection at a time (the token checks' share)", async () => {
+    mostInFlight = 0;
+    const before = tokenQueries;
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => list(`203.0.113.${i + 1}`, madeUp())));
+    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(401));
+    expect(tokenQueries - before).toBe(30);
+    expect(mostInFlight).toBe(1);
   });
 
   it("remembers an unknown token for 60 s: the same made-up token twice costs one query", async () => {

@@ -2,6 +2,7 @@ import type { Db } from "../../platform/db/client.js";
 import { AppError } from "../../platform/lib/errors.js";
 import { constantTimeEqual, sha256Hex } from "../../platform/lib/crypto.js";
 import { newSecret } from "../../platform/lib/ids.js";
+import { Semaphore } from "../../platform/lib/semaphore.js";
 import type { AuthenticationGate, Authenticator, IssuedToken } from "../shared/authenticator.js";
 import type { Caller } from "../shared/caller.js";
 import * as repo from "./auth.repo.js";
@@ -12,11 +13,16 @@ export const TOKEN_TTL_SECONDS = 3600;
 /** How long a verified token is trusted without asking the database again. */
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX_ENTRIES = 10_000;
+/** Look-ups of never-seen tokens waiting for a permit; more at once answer 503. */
+const MAX_WAITING_LOOKUPS = 100;
 
 export interface AuthOptions {
   /** Failed token requests allowed per client id and per address in a window (default 10 in 5 minutes). */
   tokenFailures?: FailureLimitSettings;
-  /** Token checks that may hold a pooled connection at once (default 1; see tokenChecksFor). */
+  /**
+   * Token checks that may hold a pooled connection at once (default 1; see tokenChecksFor): client credentials at
+   * the token endpoint, and, apart, look-ups of bearer tokens this process has never seen valid.
+   */
   concurrentChecks?: number;
   now?: () => number;
 }
@@ -25,6 +31,8 @@ export interface AuthOptions {
 type VerifiedClient = repo.ClientRecord & { clientId: string };
 
 const invalidClient = () => new AppError("UNAUTHORIZED", "invalid_client", { body: { error: "invalid_client" } });
+
+const busy = () => new AppError("UNAVAILABLE", "Too many token checks at once; retry shortly", { headers: { "Retry-After": "1" } });
 
 const unauthorized = (message: string, error = "invalid_token") =>
   new AppError("UNAUTHORIZED", message, { headers: { "WWW-Authenticate": `Bearer error="${error}"` } });
@@ -48,6 +56,11 @@ export class AuthService implements Authenticator {
   private readonly lookups = new Map<string, Promise<Caller | null>>();
   /** Token hashes the database just said are not live: a repeat is refused without a query. */
   private readonly unknown: UnknownTokens;
+  /**
+   * Look-ups of tokens never seen valid here (made-up ones included) share a few connections, so that a flood of
+   * them from many addresses cannot take the pool; a token seen valid is looked up without waiting.
+   */
+  private readonly strangers: Semaphore;
 
   private readonly now: () => number;
   private readonly failures: TokenFailureLimit;
@@ -56,6 +69,7 @@ export class AuthService implements Authenticator {
     this.now = options.now ?? Date.now;
     this.failures = new TokenFailureLimit(db, options.tokenFailures ?? { limit: 10, windowMs: 300_000 }, this.now, options.concurrentChecks);
     this.unknown = new UnknownTokens(this.now);
+    this.strangers = new Semaphore(options.concurrentChecks ?? 1, MAX_WAITING_LOOKUPS);
   }
 
   /**
@@ -130,7 +144,7 @@ export class AuthService implements Authenticator {
 
     const gated = cached === undefined ? gate : undefined;
     gated?.spend();
-    const caller = this.unknown.has(tokenHash) ? null : await this.lookUp(tokenHash, now);
+    const caller = this.unknown.has(tokenHash) ? null : await this.lookUp(tokenHash, now, cached !== undefined);
     if (!caller) throw unauthorized("The access token is invalid or has expired: get a new one from POST /api/auth/v1/token");
     gated?.refund();
     return caller;
@@ -145,10 +159,10 @@ export class AuthService implements Authenticator {
    * One database look-up per token at a time: requests that miss the cache together (every
    * connection of a busy client when its entry lapses) wait for the same answer.
    */
-  private lookUp(tokenHash: string, now: number): Promise<Caller | null> {
+  private lookUp(tokenHash: string, now: number, seenValid: boolean): Promise<Caller | null> {
     const pending = this.lookups.get(tokenHash);
     if (pending) return pending;
-    const lookup = this.findCaller(tokenHash, now);
+    const lookup = seenValid ? this.findCaller(tokenHash, now) : this.strangers.run(() => this.findCaller(tokenHash, now), busy);
     this.lookups.set(tokenHash, lookup);
     const forget = () => {
       if (this.lookups.get(tokenHash) === lookup) this.lookups.delete(tokenHash);
