@@ -669,7 +669,7 @@ export interface paths {
         };
         /**
          * Run the registrars' daily holdings refresh now (sandbox registrar feed, then import)
-         * @description Sandbox only: runs the daily holdings refresh now (the sandbox registrar's feed, then the import) and answers what it imported.
+         * @description Sandbox only: runs the daily holdings refresh now for the caller (the sandbox registrar's feed of the caller's ARN, then its import; the feed files are deleted afterwards) and answers what it imported for the caller only.
          */
         get: operations["simulation-refreshHoldings"];
         put?: never;

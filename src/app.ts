@@ -144,7 +144,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
 
   app.notFound((c) => {
     setRouteTemplate(c, UNMATCHED_ROUTE);
-    return c.json(envelope(c.get("requestId"), "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), 404);
+    return c.json(envelope(c.get("requestId"), "NOT_FOUND", `No route for ${c.req.method} on this path`), 404);
   });
   app.onError((error, c) => sendError(c, error));
   return app;

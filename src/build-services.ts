@@ -49,6 +49,7 @@ export function buildServices({ config, prisma, poolSize, logger, cipher }: Open
     cipher,
     auth: new AuthService(prisma, { tokenFailures: config.tokenFailures, concurrentChecks: tokenChecksFor(poolSize) }),
     budget: new RequestBudget(config.rateLimit),
+    addressBudget: new RequestBudget(config.rateLimit),
     ...meteredExchange(traceExchange(createExchange(config, prisma, logger.child({ component: "exchange" })))),
     registrar: createRegistrar(config, prisma, logger),
     resolveHost: systemResolver,

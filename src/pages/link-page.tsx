@@ -32,7 +32,7 @@ export function mountLinkPages(pages: Hono<PagesEnv>, services: Services): void 
   pages.use("/links/*", async (c, next) => {
     const headers: Record<string, string> = {};
     try {
-      spendBudget(services.budget, `address:${addressKey(clientIp(c))}`, headers);
+      spendBudget(services.addressBudget, `address:${addressKey(clientIp(c))}`, headers, "from this address");
     } finally {
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
     }

@@ -108,7 +108,7 @@ export function mountSandboxPayments(pages: Hono<PagesEnv>, services: Services):
   pages.get("/sandbox/payments/:id", async (c) => {
     const id = c.req.param("id");
     const payment = await sandboxPayment(sandbox(), id);
-    if (!payment) throw notFound(`Payment ${id}`);
+    if (!payment) throw notFound("Payment");
     const formToken = formTokenFor(c, services.cipher, payment.id, base);
     return renderPage(c, <PaymentSimulatorPage payment={toPaymentView(payment)} formToken={formToken} />);
   });

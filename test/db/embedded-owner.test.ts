@@ -29,6 +29,7 @@ beforeAll(async () => {
   port = await freePort();
   // Initialised (initdb) and stopped again.
   await (await startEmbeddedPostgres({ dataDir, port })).stop();
+  password = (await readFile(`${dataDir}.password`, "utf8")).trim();
 }, 120_000);
 
 afterAll(async () => {
@@ -37,7 +38,8 @@ afterAll(async () => {
   await rm(path.dirname(dataDir), { recursive: true, force: true });
 }, 60_000);
 
-const adminUrl = () => `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+let password: string;
+const adminUrl = () => `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
 const postmasterPid = async () => Number((await readFile(path.join(dataDir, "postmaster.pid"), "utf8")).split("\n")[0]);
 const accepting = () => canConnect(adminUrl());
 
@@ -70,13 +72,13 @@ describe("a server started by a live service that has not claimed it yet", () =>
 
 describe("the in-use error", () => {
   it("keeps the connection string (with the embedded server's password) out of its message; only the terminal text has it", () => {
-    const error = new EmbeddedPostgresInUseError("/data/pg", 4242, "npm start", 54321);
+    const error = new EmbeddedPostgresInUseError("/data/pg", 4242, "npm start", 54321, "s3cret-of-this-server");
     expect(error.message).toBe(
       "The embedded PostgreSQL in /data/pg is in use by another process (pid 4242, npm start). Stop that process first; " +
         "to run another process on the same database, set its DATABASE_URL to that server (127.0.0.1:54321, database mf, user postgres).",
     );
-    expect(JSON.stringify(errorSummary(error))).not.toContain("postgres:postgres@");
-    expect(JSON.stringify(error)).not.toContain("postgres:postgres@");
-    expect(error.forTerminal()).toBe(`${error.message}\n  DATABASE_URL=postgres://postgres:postgres@127.0.0.1:54321/mf`);
+    expect(JSON.stringify(errorSummary(error))).not.toContain("s3cret");
+    expect(JSON.stringify(error)).not.toContain("s3cret");
+    expect(error.forTerminal()).toBe(`${error.message}\n  DATABASE_URL=postgres://postgres:s3cret-of-this-server@127.0.0.1:54321/mf`);
   });
 });

@@ -1,5 +1,5 @@
 import { mkdtempSync } from "node:fs";
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -47,8 +47,10 @@ describe("the sandbox registrar loop", () => {
     expect(res.status).toBe(200);
     const today = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
     expect(res.body).toEqual({ success: true, message: expect.stringMatching(/^Holdings refreshed: 1 feed\(s\) imported/), data: today });
-    // The sandbox registrar wrote a real CAMS batch that the importer read.
-    expect((await readdir(path.join(feedDir, "cams"))).sort()).toEqual([expect.stringMatching(/^SANDBOX_\d{8}_\d+_WBR22\.csv$/), expect.stringMatching(/^SANDBOX_\d{8}_\d+_WBR9\.csv$/)]);
+    // The sandbox registrar wrote a real CAMS batch that the importer read, then deleted it (it holds PANs).
+    const imported = await app.prisma.holdingFeedFile.findMany({ select: { fileName: true } });
+    expect(imported.map((f) => f.fileName)).toEqual([expect.stringMatching(/^SANDBOX_\d{8}_\d+_ARN\d+_WBR22\.csv$/)]);
+    expect(await readdir(path.join(feedDir, "cams"))).toEqual([]);
 
     const body = await lookup();
     expect(body.holdings).toEqual([
@@ -96,9 +98,8 @@ describe("the sandbox registrar loop", () => {
       ["KFINTECH", "91029384756", "112278"],
     ]);
     expect(meera.summary.positions).toBe(3);
-    // The feed files carry the PAN as the registrars' do; responses never do.
-    const kfin = await readdir(path.join(feedDir, "kfintech"));
-    expect(await readFile(path.join(feedDir, "kfintech", kfin[0]!), "utf8")).toContain("AAAPZ1111A");
+    // The feed files carried the PAN as the registrars' do, and are gone once imported; responses never carry it.
+    expect(await readdir(path.join(feedDir, "kfintech"))).toEqual([]);
     expect(JSON.stringify(meera)).not.toContain("AAAPZ1111A");
     // Another distributor does not see the sandbox distributor's folios.
     expect((await lookup(token, "AAAPZ1111A")).holdings).toEqual([]);

@@ -109,10 +109,10 @@ describe("the NUL character", () => {
 
   it("in a path id never reaches the database", async () => {
     const d = await app.newDistributor();
-    // The REST adapter keeps path segments as sent: `%00` is those three characters, an unknown id.
+    // The REST adapter decodes path parameters once: `%00` is the NUL character, refused as in a body.
     const rest = await app.http("GET", "/api/orders/v1/%00", { token: d.token });
-    expect(rest.status).toBe(404);
-    expect(rest.body.error.code).toBe("NOT_FOUND");
+    expect(rest.status).toBe(400);
+    expect(rest.body.error).toEqual({ code: "VALIDATION_ERROR", message: "The request is not valid", details: [{ path: "id", message: NUL, reason: "nul_character" }] });
     const trpc = await app.http("GET", `/trpc/orders.get?input=${encodeURIComponent(JSON.stringify({ id: "ord_\u0000" }))}`, { token: d.token });
     expect(trpc.status).toBe(400);
     expect(trpc.body.error.data).toMatchObject({ appCode: "VALIDATION_ERROR", details: [{ path: "id", message: NUL, reason: "nul_character" }] });

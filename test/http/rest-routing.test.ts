@@ -55,9 +55,10 @@ describe("REST routing", () => {
     expect(slashed.body).toEqual(plain.body);
   });
 
-  it("hands path parameters over as sent, never coerced", async () => {
+  it("hands path parameters over percent-decoded once, never coerced", async () => {
     expect((await send("GET", "/api/probe/v1/0042")).body).toEqual({ id: "0042" });
-    expect((await send("GET", "/api/probe/v1/a%20b")).body).toEqual({ id: "a%20b" });
+    expect((await send("GET", "/api/probe/v1/a%20b")).body).toEqual({ id: "a b" });
+    expect((await send("GET", "/api/probe/v1/a%2520b")).body).toEqual({ id: "a%20b" });
   });
 
   it("answers an unknown path or a method a path does not take with the 404 envelope", async () => {

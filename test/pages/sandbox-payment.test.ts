@@ -205,7 +205,7 @@ describe("pages that do not exist", () => {
     expect(res.status).toBe(404);
     expectPageHeaders(res.headers);
     expect(res.text).toContain("Page not found");
-    expect(res.text).toContain("Payment pay_01k0000000000000000000000 not found");
+    expect(res.text).toContain("Payment not found");
   });
 
   it("an unknown sandbox path, and a GET of an action, are 404 pages", async () => {

@@ -125,8 +125,9 @@ describe("npm run mf next to npm start", () => {
     expect(await second.exited).toBe(1);
     expect(second.output()).toMatch(new RegExp(`The embedded PostgreSQL in ${dataDir}/pg is in use by another process \\(pid \\d+, npm start\\)`));
     // The line to paste is printed on the terminal (the server needs its password); no log line has it.
-    expect(second.output()).toContain(`\n  DATABASE_URL=postgres://postgres:postgres@127.0.0.1:${env.MF_EMBEDDED_PG_PORT}/mf\n`);
-    expect(second.output().split("\n").filter((l) => l.startsWith("{") && l.includes("postgres:postgres@"))).toEqual([]);
+    const pgPassword = (await readFile(path.join(dataDir, "pg.password"), "utf8")).trim();
+    expect(second.output()).toContain(`\n  DATABASE_URL=postgres://postgres:${pgPassword}@127.0.0.1:${env.MF_EMBEDDED_PG_PORT}/mf\n`);
+    expect(second.output().split("\n").filter((l) => l.startsWith("{") && l.includes(pgPassword))).toEqual([]);
     expect(second.output()).not.toMatch(/TypeError|\n\s+at /);
     expect((await fetch(`http://127.0.0.1:${env.PORT}/readyz`)).status).toBe(200);
     expect(await postmasterPid()).toBe(pid);
@@ -171,7 +172,7 @@ describe("the embedded PostgreSQL never outlives the service", () => {
       stdio: "ignore",
     });
     orphan.unref();
-    const admin = `postgres://postgres:postgres@127.0.0.1:${env.MF_EMBEDDED_PG_PORT}/postgres`;
+    const admin = `postgres://postgres:${(await readFile(path.join(dataDir, "pg.password"), "utf8")).trim()}@127.0.0.1:${env.MF_EMBEDDED_PG_PORT}/postgres`;
     await waitFor("the orphan to accept connections", () => canConnect(admin), 30_000, 200);
     const orphanProcesses = postgresOfDataDir();
 

@@ -63,7 +63,8 @@ describe("npm start", () => {
     first.child.kill("SIGINT");
     expect(await first.exited).toBe(0);
     // The embedded server stopped with the service.
-    const probe = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`, connectionTimeoutMillis: 1000 });
+    const pgPassword = (await readFile(path.join(dataDir, "pg.password"), "utf8")).trim();
+    const probe = new pg.Client({ connectionString: `postgres://postgres:${pgPassword}@127.0.0.1:${pgPort}/postgres`, connectionTimeoutMillis: 1000 });
     await expect(probe.connect()).rejects.toThrow();
 
     const second = runEntry("src/main.ts", [], env);

@@ -172,7 +172,7 @@ describe("POST /api/webhooks/v1/subscriptions/{id}/rotate-secret", () => {
     const before = await row(sub.id);
     const foreign = await rotate(sub.id, { expire_previous_in_hours: 1 }, { token: ctx.otherToken });
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toEqual({ success: false, error: { code: "NOT_FOUND", message: `Webhook subscription ${sub.id} not found` }, request_id: expect.any(String) });
+    expect(foreign.body).toEqual({ success: false, error: { code: "NOT_FOUND", message: "Webhook subscription not found" }, request_id: expect.any(String) });
     expect(await row(sub.id)).toEqual(before);
     expect((await rotate("whs_unknown", { expire_previous_in_hours: 1 })).status).toBe(404);
     await app.http("DELETE", `/api/webhooks/v1/subscriptions/${sub.id}`, { token: ctx.token });

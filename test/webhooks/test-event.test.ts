@@ -132,7 +132,7 @@ describe("POST /api/webhooks/v1/subscriptions/{id}/test", () => {
     const before = receiver.received.length;
     const foreign = await sendTest(sub.id, otherToken);
     expect(foreign.status).toBe(404);
-    expect(foreign.body.error).toEqual({ code: "NOT_FOUND", message: `Webhook subscription ${sub.id} not found` });
+    expect(foreign.body.error).toEqual({ code: "NOT_FOUND", message: "Webhook subscription not found" });
     expect((await sendTest("whs_nope")).status).toBe(404);
     await app.http("DELETE", `/api/webhooks/v1/subscriptions/${sub.id}`, { token });
     expect((await sendTest(sub.id)).status).toBe(404);

@@ -2,20 +2,27 @@ import type { Db } from "../../platform/db/client.js";
 import { AppError } from "../../platform/lib/errors.js";
 import { constantTimeEqual, sha256Hex } from "../../platform/lib/crypto.js";
 import { newSecret } from "../../platform/lib/ids.js";
-import type { Authenticator, IssuedToken } from "../shared/authenticator.js";
+import { Semaphore } from "../../platform/lib/semaphore.js";
+import type { AuthenticationGate, Authenticator, IssuedToken } from "../shared/authenticator.js";
 import type { Caller } from "../shared/caller.js";
 import * as repo from "./auth.repo.js";
 import { TokenFailureLimit, type FailureLimitSettings } from "./token-failures.js";
+import { UnknownTokens } from "./unknown-tokens.js";
 
 export const TOKEN_TTL_SECONDS = 3600;
 /** How long a verified token is trusted without asking the database again. */
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX_ENTRIES = 10_000;
+/** Look-ups of never-seen tokens waiting for a permit; more at once answer 503. */
+const MAX_WAITING_LOOKUPS = 100;
 
 export interface AuthOptions {
   /** Failed token requests allowed per client id and per address in a window (default 10 in 5 minutes). */
   tokenFailures?: FailureLimitSettings;
-  /** Token checks that may hold a pooled connection at once (default 1; see tokenChecksFor). */
+  /**
+   * Token checks that may hold a pooled connection at once (default 1; see tokenChecksFor): client credentials at
+   * the token endpoint, and, apart, look-ups of bearer tokens this process has never seen valid.
+   */
   concurrentChecks?: number;
   now?: () => number;
 }
@@ -24,6 +31,8 @@ export interface AuthOptions {
 type VerifiedClient = repo.ClientRecord & { clientId: string };
 
 const invalidClient = () => new AppError("UNAUTHORIZED", "invalid_client", { body: { error: "invalid_client" } });
+
+const busy = () => new AppError("UNAVAILABLE", "Too many token checks at once; retry shortly", { headers: { "Retry-After": "1" } });
 
 const unauthorized = (message: string, error = "invalid_token") =>
   new AppError("UNAUTHORIZED", message, { headers: { "WWW-Authenticate": `Bearer error="${error}"` } });
@@ -45,6 +54,13 @@ export class AuthService implements Authenticator {
    */
   private readonly byHeader = new Map<string, CachedCaller>();
   private readonly lookups = new Map<string, Promise<Caller | null>>();
+  /** Token hashes the database just said are not live: a repeat is refused without a query. */
+  private readonly unknown: UnknownTokens;
+  /**
+   * Look-ups of tokens never seen valid here (made-up ones included) share a few connections, so that a flood of
+   * them from many addresses cannot take the pool; a token seen valid is looked up without waiting.
+   */
+  private readonly strangers: Semaphore;
 
   private readonly now: () => number;
   private readonly failures: TokenFailureLimit;
@@ -52,6 +68,8 @@ export class AuthService implements Authenticator {
   constructor(private readonly db: Db, options: AuthOptions = {}) {
     this.now = options.now ?? Date.now;
     this.failures = new TokenFailureLimit(db, options.tokenFailures ?? { limit: 10, windowMs: 300_000 }, this.now, options.concurrentChecks);
+    this.unknown = new UnknownTokens(this.now);
+    this.strangers = new Semaphore(options.concurrentChecks ?? 1, MAX_WAITING_LOOKUPS);
   }
 
   /**
@@ -82,25 +100,39 @@ export class AuthService implements Authenticator {
 
   private async issueTokenFor(client: VerifiedClient): Promise<IssuedToken> {
     const accessToken = newSecret("mfat");
-    await repo.insertToken(this.db, {
-      tokenHash: sha256Hex(accessToken),
-      apiClientId: client.id,
-      distributorId: client.distributorId,
-      expiresAt: new Date(this.now() + TOKEN_TTL_SECONDS * 1000),
-    });
+    const tokenHash = sha256Hex(accessToken);
+    // 256 random bits: a hash remembered as unknown is never issued in practice; forgetting it costs nothing.
+    this.unknown.forget(tokenHash);
+    const now = this.now();
+    const expiresAt = now + TOKEN_TTL_SECONDS * 1000;
+    await repo.insertToken(this.db, { tokenHash, apiClientId: client.id, distributorId: client.distributorId, expiresAt: new Date(expiresAt) });
+    // Known as issued, never as checked: its first request still asks the database (a revocation counts at
+    // once), but not the address's budget (see authenticate), so a flood from its address does not refuse it.
+    this.remember(tokenHash, { caller: { distributorId: client.distributorId, clientId: client.clientId }, expiresAt, checkedAt: -Infinity });
     return { access_token: accessToken, token_type: "Bearer", expires_in: TOKEN_TTL_SECONDS };
   }
 
-  /** Resolves an `Authorization` header to its caller, or throws 401. */
-  async authenticate(header: string | undefined): Promise<Caller> {
-    if (!header) throw unauthorized("A bearer token is required (Authorization: Bearer <token>)", "invalid_request");
+  /**
+   * Resolves an `Authorization` header to its caller, or throws 401. A token checked valid within 30 s is
+   * answered from memory; any other header first spends one request of `gate` (429 beyond it), given back
+   * when the token proves valid. A token seen valid before (its entry lapsed) does not need the gate, and
+   * a hash the database has just called unknown is refused without asking again.
+   */
+  async authenticate(header: string | undefined, gate?: AuthenticationGate): Promise<Caller> {
+    if (!header) {
+      gate?.spend();
+      throw unauthorized("A bearer token is required (Authorization: Bearer <token>)", "invalid_request");
+    }
     const recent = this.byHeader.get(header);
     if (recent) {
       const now = this.now();
       if (recent.expiresAt > now && now - recent.checkedAt < CACHE_TTL_MS) return recent.caller;
     }
     const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
-    if (!match?.[1]) throw unauthorized("The Authorization header must be 'Bearer <token>'", "invalid_request");
+    if (!match?.[1]) {
+      gate?.spend();
+      throw unauthorized("The Authorization header must be 'Bearer <token>'", "invalid_request");
+    }
 
     const tokenHash = sha256Hex(match[1]);
     const now = this.now();
@@ -110,8 +142,11 @@ export class AuthService implements Authenticator {
       return cached.caller;
     }
 
-    const caller = await this.lookUp(tokenHash, now);
+    const gated = cached === undefined ? gate : undefined;
+    gated?.spend();
+    const caller = this.unknown.has(tokenHash) ? null : await this.lookUp(tokenHash, now, cached !== undefined);
     if (!caller) throw unauthorized("The access token is invalid or has expired: get a new one from POST /api/auth/v1/token");
+    gated?.refund();
     return caller;
   }
 
@@ -124,10 +159,10 @@ export class AuthService implements Authenticator {
    * One database look-up per token at a time: requests that miss the cache together (every
    * connection of a busy client when its entry lapses) wait for the same answer.
    */
-  private lookUp(tokenHash: string, now: number): Promise<Caller | null> {
+  private lookUp(tokenHash: string, now: number, seenValid: boolean): Promise<Caller | null> {
     const pending = this.lookups.get(tokenHash);
     if (pending) return pending;
-    const lookup = this.findCaller(tokenHash, now);
+    const lookup = seenValid ? this.findCaller(tokenHash, now) : this.strangers.run(() => this.findCaller(tokenHash, now), busy);
     this.lookups.set(tokenHash, lookup);
     const forget = () => {
       if (this.lookups.get(tokenHash) === lookup) this.lookups.delete(tokenHash);
@@ -140,6 +175,7 @@ export class AuthService implements Authenticator {
     const token = await repo.findLiveToken(this.db, tokenHash, new Date(now));
     if (!token) {
       this.cache.delete(tokenHash);
+      this.unknown.remember(tokenHash);
       return null;
     }
     const caller = { distributorId: token.distributorId, clientId: token.apiClient.clientId };

@@ -15,7 +15,7 @@ export async function simulateBrokerChangeRejection(
   remark: string | undefined,
 ) {
   const label = `Broker change request ${id}`;
-  const change = found(label, await findBrokerChange(services.prisma, caller.distributorId, id));
+  const change = found("Broker change request", await findBrokerChange(services.prisma, caller.distributorId, id));
   requireState(label, change.status, "SUBMITTED", "broker change request can be rejected");
   const providerRemark = remark ?? REJECT_REMARK;
   await services.sandboxExchange.set("BROKER_CHANGE", id, "REJECTED", providerRemark);

@@ -4,6 +4,7 @@ import type { DocumentContentType } from "../../integrations/registrars/port.js"
 import type { Caller } from "../shared/caller.js";
 import { admitCaller } from "../shared/authenticator.js";
 import type { Services } from "../shared/services.js";
+import { requestClientAddress } from "../../platform/http/client-ip.js";
 import { validationError } from "../../platform/lib/errors.js";
 import { assertSafeInput } from "../../platform/lib/hostile-input.js";
 
@@ -39,7 +40,8 @@ export function mountSignedFormDownload<E extends object>(app: Hono<E>, services
  * the checked `{id}` of a signed form route, as the REST adapter would check them.
  */
 export async function signedFormRequest(c: Context, services: Services, headers: Record<string, string>): Promise<{ caller: Caller; id: string }> {
-  const caller = await admitCaller(services, c.req.header("authorization"), headers);
+  const request = { authorization: c.req.header("authorization"), clientIp: requestClientAddress(c, services.config.trustProxyHops) };
+  const caller = await admitCaller(services, request, headers);
   const id = c.req.param("id") ?? "";
   assertSafeInput({ id });
   if (id.length > 64) throw validationError([{ path: "id", message: "Too big: expected string to have <=64 characters", reason: "too_big" }]);

@@ -43,3 +43,9 @@ export async function investorPanHash(db: DbOrTx, distributorId: string, investo
 export async function feedFileImported(db: DbOrTx, registrar: string, contentSha256: string): Promise<boolean> {
   return (await db.holdingFeedFile.count({ where: { registrar, contentSha256 } })) > 0;
 }
+
+/** The ARN of a distributor (the sandbox refresh writes that ARN's feed). */
+export async function distributorArn(db: DbOrTx, distributorId: string): Promise<string> {
+  const row = await db.distributor.findUniqueOrThrow({ where: { id: distributorId }, select: { arn: true } });
+  return row.arn;
+}

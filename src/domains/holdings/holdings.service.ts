@@ -16,7 +16,7 @@ export async function lookupHoldings(services: Services, caller: Caller, pan: st
 /** GET /api/investors/v1/{id}/holdings: the same, over the investor's primary PAN. */
 export async function investorHoldings(services: Services, caller: Caller, investorId: string) {
   const panHash = await investorPanHash(services.prisma, caller.distributorId, investorId);
-  if (panHash === null) throw notFound(`Investor ${investorId}`);
+  if (panHash === null) throw notFound("Investor");
   const rows = await positionsByPanHash(services.prisma, caller.distributorId, panHash);
   return { investor_id: investorId, holdings: rows.map(toPositionView), summary: summarise(rows) };
 }

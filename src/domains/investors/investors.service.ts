@@ -84,7 +84,7 @@ function uccCodeFor(investorId: string): string {
 
 export async function getInvestor(services: Services, caller: Caller, id: string): Promise<InvestorView> {
   const row = await repo.findInvestor(services.prisma, caller.distributorId, id);
-  if (!row) throw notFound(`Investor ${id}`);
+  if (!row) throw notFound("Investor");
   return toInvestorView(row, decryptDetails(services.cipher, row));
 }
 
@@ -104,7 +104,7 @@ export async function listInvestors(
  */
 export async function syncInvestors(services: Services, caller: Caller, investorId: string | undefined) {
   if (investorId && !(await repo.findInvestor(services.prisma, caller.distributorId, investorId))) {
-    throw notFound(`Investor ${investorId}`);
+    throw notFound("Investor");
   }
   const ids = await repo.pendingInvestorIds(services.prisma, { distributorId: caller.distributorId, investorId });
   await queueStatusChecks(services.prisma, ids);

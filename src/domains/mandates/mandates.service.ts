@@ -26,7 +26,7 @@ export async function createMandate(
 ): Promise<Stored<MandateView>> {
   return idempotent(services.prisma, { distributorId: caller.distributorId, scope: SCOPE_CREATE, key: idempotencyKey, body: input }, async (tx) => {
     const investor = await findInvestorOf(tx, caller.distributorId, input.investor_id);
-    if (!investor) throw notFound(`Investor ${input.investor_id}`);
+    if (!investor) throw notFound("Investor");
     checkMandateHolder(investor, input.bank_account_id);
     const id = newId("mdt");
     const row = await repo.insertMandate(tx, {
@@ -49,7 +49,7 @@ export async function createMandate(
 /** `origin`: the request's, for the sandbox's simulation URL when MF_PUBLIC_BASE_URL is not set. */
 export async function getMandate(services: Services, caller: Caller, id: string, origin?: string): Promise<MandateView> {
   const row = await repo.findMandate(services.prisma, caller.distributorId, id);
-  if (!row) throw notFound(`Mandate ${id}`);
+  if (!row) throw notFound("Mandate");
   return toView(row, authUrlOf(services, row, origin));
 }
 
@@ -71,7 +71,7 @@ function authUrlOf(services: Services, row: repo.MandateRow, origin: string | un
  */
 export async function cancelMandate(services: Services, caller: Caller, id: string, origin?: string): Promise<MandateView> {
   const mandate = await repo.findMandate(services.prisma, caller.distributorId, id);
-  if (!mandate) throw notFound(`Mandate ${id}`);
+  if (!mandate) throw notFound("Mandate");
   await services.prisma.$transaction(async (tx) => {
     if (!(await repo.moveMandate(tx, id, "REGISTERED", { status: "CANCELLED" }))) {
       throw invalidState(`Mandate ${id} is ${mandate.status}; only a REGISTERED mandate can be cancelled`);

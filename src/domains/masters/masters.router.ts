@@ -60,7 +60,7 @@ export const mastersRouter = router({
     .output(States)
     .query(({ input }) => {
       const country = findCountry(input.code);
-      if (!country) throw notFound(`Country ${input.code.toUpperCase()}`);
+      if (!country) throw notFound("Country");
       return { country: country.code, states: listStates(country.code) };
     }),
 
@@ -96,7 +96,7 @@ export const mastersRouter = router({
     .output(SchemeWithRules)
     .query(async ({ ctx, input }) => {
       const scheme = await getScheme(ctx.prisma, input.scheme_code);
-      if (!scheme) throw notFound(`Scheme ${input.scheme_code}`);
+      if (!scheme) throw notFound("Scheme");
       return scheme;
     }),
 });

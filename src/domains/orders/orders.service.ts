@@ -150,7 +150,7 @@ export function parsePlacementRequest(proposal: unknown): PlaceOrderInput {
 async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderInput) {
   const facts = await readPlacementFacts(tx, distributorId, input.investment_account_id, input.scheme_code ?? null);
   const account = facts.account;
-  if (!account) throw notFound(`Investment account ${input.investment_account_id}`);
+  if (!account) throw notFound("Investment account");
   const violations: RuleViolation[] = accountViolations(input, account);
   const add = (path: string, reason: DetailReason, message: string) => violations.push({ path, reason, message });
 
@@ -202,7 +202,7 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
 
 export async function getOrder(services: Services, caller: Caller, id: string): Promise<OrderView> {
   const row = await repo.findOrder(services.prisma, caller.distributorId, id);
-  if (!row) throw notFound(`Order ${id}`);
+  if (!row) throw notFound("Order");
   const payments = await latestPaymentIds(services.prisma, [id]);
   return toOrderView(row, payments.get(id) ?? null, services.logger);
 }
@@ -217,7 +217,7 @@ export async function getOrder(services: Services, caller: Caller, id: string): 
  */
 export async function cancelOrder(services: Services, caller: Caller, id: string): Promise<OrderView> {
   const order = await repo.findOrder(services.prisma, caller.distributorId, id);
-  if (!order) throw notFound(`Order ${id}`);
+  if (!order) throw notFound("Order");
   await services.prisma.$transaction(async (tx) => {
     let row = order;
     if (row.status === "PENDING") {
@@ -261,7 +261,7 @@ export async function listOrders(
 
 export async function listInstallments(services: Services, caller: Caller, id: string) {
   const order = await repo.findOrder(services.prisma, caller.distributorId, id);
-  if (!order) throw notFound(`Order ${id}`);
+  if (!order) throw notFound("Order");
   const rows = await installmentsOf(services.prisma, id);
   return { data: rows.map(installmentView) };
 }

@@ -14,7 +14,7 @@ import { createNextInstallment } from "./schedule.js";
 type SandboxServices = Services & { sandboxExchange: SandboxExchange };
 
 async function ownOrder(db: Db, caller: Caller, id: string) {
-  return found(`Order ${id}`, await findOrder(db, caller.distributorId, id));
+  return found("Order", await findOrder(db, caller.distributorId, id));
 }
 
 /** Sandbox: the exchange decides on a PENDING (held) order: accept, reject or fail it. */

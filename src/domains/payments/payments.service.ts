@@ -69,7 +69,7 @@ export async function recordGatewayAnswer(db: DbOrTx, id: string, gatewayReferen
 
 export async function getPayment(services: Services, caller: Caller, id: string): Promise<PaymentView> {
   const row = await repo.findPayment(services.prisma, caller.distributorId, id);
-  if (!row) throw notFound(`Payment ${id}`);
+  if (!row) throw notFound("Payment");
   return toPaymentView(row);
 }
 

@@ -24,7 +24,7 @@ export async function simulatePayment(
   remark: string | undefined,
   failureCode?: PaymentFailureCode,
 ) {
-  const payment = found(`Payment ${paymentId}`, await findPayment(services.prisma, caller.distributorId, paymentId));
+  const payment = found("Payment", await findPayment(services.prisma, caller.distributorId, paymentId));
   await settle(services, payment, to, remark, failureCode);
   return answer(`Payment ${to.toLowerCase()}`, paymentId);
 }
@@ -44,9 +44,8 @@ export async function simulatePaymentById(
   to: PaymentMove,
   failureCode?: PaymentFailureCode,
 ): Promise<PaymentRow> {
-  const label = `Payment ${paymentId}`;
-  await settle(services, found(label, await findPaymentById(services.prisma, paymentId)), to, undefined, failureCode);
-  return found(label, await findPaymentById(services.prisma, paymentId));
+  await settle(services, found("Payment", await findPaymentById(services.prisma, paymentId)), to, undefined, failureCode);
+  return found("Payment", await findPaymentById(services.prisma, paymentId));
 }
 
 /** The one way a simulation moves a payment: from the move's starting state, the gateway's books first. */

@@ -43,6 +43,7 @@ export function createContext(services: Services, request: RequestInfo): Context
     logger: services.logger,
     auth: services.auth,
     budget: services.budget,
+    addressBudget: services.addressBudget,
     cipher: services.cipher,
     exchange: services.exchange,
     sandboxExchange: services.sandboxExchange,
@@ -64,8 +65,8 @@ export function createContext(services: Services, request: RequestInfo): Context
 export function restHooks(services: Services): RestHooks {
   return {
     createContext: (request) => createContext(services, request),
-    async admitRepeat(authorization, headers) {
-      await admitCaller(services, authorization, headers);
+    async admitRepeat(request, headers) {
+      await admitCaller(services, request, headers);
     },
   };
 }

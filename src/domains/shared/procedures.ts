@@ -106,7 +106,7 @@ export const authedProcedure = t.procedure.use(traceProcedure(async ({ ctx, getR
   await refuseUnsafeInput(getRawInput);
   let caller: Caller;
   try {
-    caller = await admitCaller(ctx, ctx.authorization, ctx.response.headers);
+    caller = await admitCaller(ctx, ctx, ctx.response.headers);
   } catch (error) {
     throw asThrown(error);
   }
@@ -122,7 +122,7 @@ export const authedProcedure = t.procedure.use(traceProcedure(async ({ ctx, getR
 export const linkProcedure = t.procedure.use(traceProcedure(async ({ ctx, getRawInput, next }) => {
   await refuseUnsafeInput(getRawInput);
   try {
-    spendBudget(ctx.budget, `address:${addressKey(ctx.clientIp)}`, ctx.response.headers);
+    spendBudget(ctx.addressBudget, `address:${addressKey(ctx.clientIp)}`, ctx.response.headers, "from this address");
   } catch (error) {
     throw asThrown(error);
   }

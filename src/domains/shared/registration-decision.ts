@@ -30,7 +30,7 @@ export async function decideRegistration<R extends { status: string }>(decision:
   const { noun, id, requested } = decision;
   const label = `${noun} ${id}`;
   const done = (already: boolean) => answer(`${noun} ${already ? "already " : ""}${verb(requested)}`, id);
-  const resource = found(label, await decision.find());
+  const resource = found(noun, await decision.find());
   if (resource.status === requested) return done(true);
   requireState(label, resource.status, "PENDING", `one can be ${verb(requested)}`);
 
@@ -41,7 +41,7 @@ export async function decideRegistration<R extends { status: string }>(decision:
     throw invalidState(`${label} was already ${verb(outcome.status)} by the exchange`);
   }
   if (await decision.apply(outcome)) return done(false);
-  const now = found(label, await decision.find()).status;
+  const now = found(noun, await decision.find()).status;
   if (now === requested) return done(true);
   throw invalidState(`${label} is ${now}; only a PENDING one can be ${verb(requested)}`);
 }

@@ -21,6 +21,11 @@ export interface Services {
   auth: Authenticator;
   /** Every API client's request budget (in this process). */
   budget: RequestBudget;
+  /**
+   * Every client address's request budget (an IPv4 address, an IPv6 /64), apart from the API clients' so a
+   * flood of addresses cannot crowd an API client's bucket out: the public link paths and failed authentications spend it.
+   */
+  addressBudget: RequestBudget;
   /** Encrypts personal data at rest and hashes it for look-ups. */
   cipher: DataCipher;
   exchange: ExchangePort;

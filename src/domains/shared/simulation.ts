@@ -15,9 +15,9 @@ export interface SimulationAnswer {
 
 export const answer = (message: string, data: string): SimulationAnswer => ({ success: true, message, data });
 
-/** The caller's resource as its repo found it, or 404 NOT_FOUND (another distributor's id is not found either). */
-export function found<R>(label: string, resource: R | null | undefined): R {
-  if (!resource) throw notFound(label);
+/** The caller's resource as its repo found it, or 404 NOT_FOUND naming the kind only (another distributor's id is not found either; the id sent is never echoed). */
+export function found<R>(noun: string, resource: R | null | undefined): R {
+  if (!resource) throw notFound(noun);
   return resource;
 }
 

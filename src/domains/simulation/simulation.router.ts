@@ -200,7 +200,8 @@ export const simulationRouter = router({
       simulate("/holdings/v1/refresh", {
         summary: "Run the registrars' daily holdings refresh now (sandbox registrar feed, then import)",
         description:
-          "Sandbox only: runs the daily holdings refresh now (the sandbox registrar's feed, then the import) and answers what it imported.",
+          "Sandbox only: runs the daily holdings refresh now for the caller (the sandbox registrar's feed of the caller's ARN, " +
+          "then its import; the feed files are deleted afterwards) and answers what it imported for the caller only.",
       }),
     )
     .input(RefreshQuery)

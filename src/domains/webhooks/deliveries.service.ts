@@ -25,7 +25,7 @@ export async function listDeliveries(
 
 export async function getDelivery(services: Services, caller: Caller, id: string) {
   const row = await repo.findDelivery(services.prisma, caller.distributorId, id);
-  if (!row) throw notFound(`Webhook delivery ${id}`);
+  if (!row) throw notFound("Webhook delivery");
   const attempts = await repo.listAttempts(services.prisma, id);
   return { success: true as const, data: toDeliveryDetailView(row, attempts) };
 }
@@ -33,7 +33,7 @@ export async function getDelivery(services: Services, caller: Caller, id: string
 /** PARKED or FAILED -> PENDING, attempted at once (if that attempt fails, it parks again). */
 export async function retryDelivery(services: Services, caller: Caller, id: string) {
   const row = await repo.findDelivery(services.prisma, caller.distributorId, id);
-  if (!row) throw notFound(`Webhook delivery ${id}`);
+  if (!row) throw notFound("Webhook delivery");
   const updated = await services.prisma.$transaction(async (tx) => {
     if (!(await requeueForRetry(tx, id))) throw invalidState(`Delivery ${id} is ${row.status}; only a PARKED or FAILED delivery can be retried`);
     return repo.getDeliveryById(tx, id);

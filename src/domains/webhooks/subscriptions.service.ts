@@ -49,16 +49,16 @@ export async function listSubscriptions(services: Services, caller: Caller) {
 
 /** DISABLED -> ACTIVE with its health clock reset (health.ts); an ACTIVE one is answered as it is. */
 export async function enableSubscription(services: Services, caller: Caller, id: string) {
-  if (!(await repo.findLiveSubscription(services.prisma, caller.distributorId, id))) throw notFound(`Webhook subscription ${id}`);
+  if (!(await repo.findLiveSubscription(services.prisma, caller.distributorId, id))) throw notFound("Webhook subscription");
   await enable(services.prisma, caller.distributorId, id);
   const row = await repo.findLiveSubscription(services.prisma, caller.distributorId, id);
-  if (!row) throw notFound(`Webhook subscription ${id}`);
+  if (!row) throw notFound("Webhook subscription");
   return { success: true as const, data: toSubscriptionView(row) };
 }
 
 /** Deletes a subscription: no new deliveries; its pending ones end FAILED when their turn comes. */
 export async function deleteSubscription(services: Services, caller: Caller, id: string) {
-  if (!(await unsubscribe(services.prisma, caller.distributorId, id))) throw notFound(`Webhook subscription ${id}`);
+  if (!(await unsubscribe(services.prisma, caller.distributorId, id))) throw notFound("Webhook subscription");
   const row = await repo.getSubscriptionById(services.prisma, id);
   return { success: true as const, data: { ...toSubscriptionView(row), deleted: true as const } };
 }
@@ -88,7 +88,7 @@ export async function rotateSubscriptionSecret(
         const secret = newSecret("whsec");
         const previousExpiresAt = hours === 0 ? null : new Date(Date.now() + hours * HOUR_MS);
         const rotated = await repo.rotateSecret(tx, { distributorId: caller.distributorId, id, secretEncrypted: services.cipher.encrypt(secret), previousExpiresAt });
-        if (!rotated) throw notFound(`Webhook subscription ${id}`);
+        if (!rotated) throw notFound("Webhook subscription");
         fresh = true;
         const row = await repo.getSubscriptionById(tx, id);
         const data = { ...toSubscriptionView(row), secret: services.cipher.encrypt(secret), previous_secret_expires_at: previousExpiresAt?.toISOString() ?? null };
@@ -98,7 +98,7 @@ export async function rotateSubscriptionSecret(
   const secret = services.cipher.decrypt(stored.body.data.secret);
   if (!fresh) {
     const row = await repo.findLiveSubscription(services.prisma, caller.distributorId, id);
-    if (!row) throw notFound(`Webhook subscription ${id}`);
+    if (!row) throw notFound("Webhook subscription");
     if (services.cipher.decrypt(row.secretEncrypted) !== secret) {
       throw new AppError("CONFLICT", "The secret this Idempotency-Key made has been replaced by a later rotation and is no longer shown: rotate again with a new key");
     }

@@ -26,7 +26,7 @@ const MINUTE_MS = 60_000;
 export async function sendTestEvent(services: Services, caller: Caller, id: string) {
   const deliveryId = await reserveTest(services, caller, id);
   const subscription = await findLiveSubscription(services.prisma, caller.distributorId, id);
-  if (!subscription) throw notFound(`Webhook subscription ${id}`);
+  if (!subscription) throw notFound("Webhook subscription");
   const turn = { id: deliveryId, subscription_id: id, attempts: 0 };
   const at = new Date();
   const target = await checkTarget(subscription.url, { allowPrivate: services.config.webhooks.allowPrivateTargets, resolve: services.resolveHost });
@@ -72,7 +72,7 @@ function testPayload(subscriptionId: string): string {
  */
 async function reserveTest(services: Services, caller: Caller, id: string): Promise<string> {
   return services.prisma.$transaction(async (tx) => {
-    if (!(await lockLiveSubscription(tx, caller.distributorId, id))) throw notFound(`Webhook subscription ${id}`);
+    if (!(await lockLiveSubscription(tx, caller.distributorId, id))) throw notFound("Webhook subscription");
     const now = Date.now();
     const recent = await deliveriesMadeSince(tx, { distributorId: caller.distributorId, subscriptionId: id, event: "webhook.test", since: new Date(now - MINUTE_MS) });
     if (recent.length >= TESTS_PER_MINUTE) {

@@ -3,7 +3,8 @@ import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
 import { EmbeddedPostgresError } from "./embedded-errors.js";
-import { urlFor, waitUntilAccepting } from "./postgres-connection.js";
+import { adminUrlOf, readPassword } from "./embedded-password.js";
+import { LEGACY_PASSWORD, urlFor, waitUntilAccepting } from "./postgres-connection.js";
 import { watchdogOf } from "./postgres-watchdog.js";
 import { processState } from "./proc-status.js";
 
@@ -58,16 +59,16 @@ export async function runningPostmaster(dataDir: string): Promise<RunningPostmas
  * waited for, briefly, to name it. Without /proc, the lock is looked at once more after a pause instead.
  */
 export async function ownerOf(running: RunningPostmaster, dataDir: string): Promise<{ pid: number | null; label: string } | null | "gone"> {
-  const adminUrl = urlFor(running.port, "postgres");
+  const probeUrl = urlFor(running.port, "postgres", (await readPassword(dataDir)) ?? LEGACY_PASSWORD);
   const alive = () => processState(running.pid, dataDir) === "postgres";
-  if (!(await waitUntilAccepting(adminUrl, 15_000, alive))) {
+  if (!(await waitUntilAccepting(probeUrl, 15_000, alive))) {
     if (!alive()) return "gone";
     throw new EmbeddedPostgresError(
       `A PostgreSQL server (pid ${running.pid}) runs on ${dataDir} but does not accept connections on port ${running.port}. ` +
         `Stop it (kill -INT ${running.pid}) and start again.`,
     );
   }
-  const client = new pg.Client({ connectionString: adminUrl });
+  const client = new pg.Client({ connectionString: await adminUrlOf(dataDir, running.port) });
   client.on("error", () => {});
   await client.connect();
   try {

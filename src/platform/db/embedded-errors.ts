@@ -19,16 +19,20 @@ export class EmbeddedPostgresError extends Error {
  * paste, which needs it (the server asks for one), is only in `forTerminal()`, which start-up errors print.
  */
 export class EmbeddedPostgresInUseError extends EmbeddedPostgresError {
-  constructor(readonly dataDir: string, readonly ownerPid: number | null, readonly ownerLabel: string, readonly port: number) {
+  /** Private (#): never in JSON.stringify of the error, nor in its message. */
+  readonly #password: string;
+
+  constructor(readonly dataDir: string, readonly ownerPid: number | null, readonly ownerLabel: string, readonly port: number, password: string) {
     super(
       `The embedded PostgreSQL in ${dataDir} is in use by another process (pid ${ownerPid ?? "unknown"}, ${ownerLabel}). ` +
         `Stop that process first; to run another process on the same database, set its DATABASE_URL to that server ` +
         `(127.0.0.1:${port}, database mf, user ${USER}).`,
     );
     this.name = "EmbeddedPostgresInUseError";
+    this.#password = password;
   }
 
   override forTerminal(): string {
-    return `${this.message}\n  DATABASE_URL=${urlFor(this.port, "mf")}`;
+    return `${this.message}\n  DATABASE_URL=${urlFor(this.port, "mf", this.#password)}`;
   }
 }

@@ -5,7 +5,8 @@ import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
 import { claimOwnership, ownerOf, runningPostmaster, stopOrphan } from "./data-dir-lock.js";
 import { EmbeddedPostgresError, EmbeddedPostgresInUseError } from "./embedded-errors.js";
-import { PASSWORD, urlFor, USER, waitUntilAccepting } from "./postgres-connection.js";
+import { adoptPassword, readOrCreatePassword } from "./embedded-password.js";
+import { urlFor, USER, waitUntilAccepting } from "./postgres-connection.js";
 import { spawnPostmaster } from "./postgres-watchdog.js";
 
 export interface EmbeddedDatabase {
@@ -50,6 +51,9 @@ export async function loadEmbeddedPostgres() {
  * process is gone (killed with its watchdog, or an older version), the server is stopped cleanly and
  * started again under this process.
  *
+ * The server's password is its own (embedded-password.ts): made at the first start, kept in `<dataDir>.password`
+ * (0600) and reused; a data directory made with the old fixed password is moved over at its next start.
+ *
  * PostgreSQL refuses to run as root, so the package creates and uses a `postgres` system user
  * (`createPostgresUser`); the directory's parent must be traversable by that user.
  */
@@ -66,9 +70,10 @@ export async function startEmbeddedPostgres(options: {
   const dataDir = path.resolve(options.dataDir);
   await mkdir(path.dirname(dataDir), { recursive: true });
   const onLog = options.onLog ?? (() => {});
+  const password = await readOrCreatePassword(dataDir);
   const urls = (port: number) => ({
-    adminUrl: urlFor(port, "postgres"),
-    urlFor: (database: string) => urlFor(port, database),
+    adminUrl: urlFor(port, "postgres", password),
+    urlFor: (database: string) => urlFor(port, database, password),
     port,
   });
 
@@ -77,19 +82,25 @@ export async function startEmbeddedPostgres(options: {
   if (running && owner !== "gone") {
     if (owner) {
       if (options.ifRunning === "share") return { ...urls(running.port), shared: true, stop: async () => {} };
-      throw new EmbeddedPostgresInUseError(dataDir, owner.pid, owner.label, running.port);
+      throw new EmbeddedPostgresInUseError(dataDir, owner.pid, owner.label, running.port, password);
     }
     await stopOrphan(running, dataDir);
     options.onNotice?.(`stopped an embedded PostgreSQL left running without its service (pid ${running.pid}); starting it afresh`);
   }
 
-  if (!existsSync(path.join(dataDir, "PG_VERSION"))) await initialise(dataDir, onLog);
+  if (!existsSync(path.join(dataDir, "PG_VERSION"))) await initialise(dataDir, onLog, password);
   const postmaster = await spawnPostmaster({ dataDir, port: options.port, onLog });
   const { adminUrl, ...rest } = urls(options.port);
   const ready = await Promise.race([waitUntilAccepting(adminUrl, 60_000), postmaster.exited.then(() => false as const)]);
   if (!ready) {
     await postmaster.stop();
     throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${dataDir} did not start:\n${postmaster.stderr().trim() || "(no output)"}`);
+  }
+  try {
+    await adoptPassword(options.port, password);
+  } catch (error) {
+    await postmaster.stop();
+    throw error;
   }
   const ownerConnection = await claimOwnership(adminUrl, options.ownerLabel ?? path.basename(process.argv[1] ?? "node"));
   return {
@@ -104,12 +115,12 @@ export async function startEmbeddedPostgres(options: {
   };
 }
 
-async function initialise(dataDir: string, onLog: (line: string) => void): Promise<void> {
+async function initialise(dataDir: string, onLog: (line: string) => void, password: string): Promise<void> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: USER,
-    password: PASSWORD,
+    password,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ["--encoding=UTF8", "--locale=C"],

@@ -4,22 +4,26 @@ import pg from "pg";
 /** How the service reaches the embedded PostgreSQL server on this machine: its user, its connection strings, whether it answers. */
 
 export const USER = "postgres";
-export const PASSWORD = "postgres";
+/** The password every embedded server had before each got its own (embedded-password.ts); only ever used to replace it. */
+export const LEGACY_PASSWORD = "postgres";
 
 /** The connection string of `database` on the local server listening on port number `port`. */
-export function urlFor(port: number, database: string): string {
-  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+export function urlFor(port: number, database: string, password: string): string {
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
-/** Whether a PostgreSQL server accepts a connection at `url` now (within 1 s). */
+/**
+ * Whether a PostgreSQL server answers at `url` now (within 1 s): a refused login counts as an answer, since
+ * a server whose password is about to be replaced (embedded-password.ts) is up all the same.
+ */
 export async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
   client.on("error", () => {});
   try {
     await client.connect();
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    return typeof (error as { code?: unknown }).code === "string" && (error as { code: string }).code.startsWith("28");
   } finally {
     await client.end().catch(() => {});
   }

@@ -51,7 +51,7 @@ interface PatternRoute extends RestRoute {
 
 export interface RouteMatch {
   route: RestRoute;
-  /** Path parameters, as sent (still percent-encoded). */
+  /** Path parameters, as sent (still percent-encoded: rest.ts decodes them, see path-params). */
   params: Record<string, string>;
 }
 

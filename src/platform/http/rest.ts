@@ -3,6 +3,7 @@ import { AppError, validationError } from "../lib/errors.js";
 import { unsafeInputDetails } from "../lib/hostile-input.js";
 import { describeError } from "../trpc/errors.js";
 import type { Log } from "../lib/logger.js";
+import { decodePathParams } from "./path-params.js";
 import { pathOf, queryInput, queryOf, type Query } from "./query-input.js";
 import { restRoutes, type RouteMatch } from "./rest-routes.js";
 import { StaticResponses, type StaticResponse } from "./static-responses.js";
@@ -32,7 +33,7 @@ export interface RestHooks {
   /** The context a procedure runs with for this request; it writes its status and headers on `response`. */
   createContext(request: RestRequest): { response: { status?: number; headers: Record<string, string> } };
   /** Authenticates the caller of a repeated protected static response and spends its budget (headers written on `headers`); throws when refused. */
-  admitRepeat(authorization: string | undefined, headers: Record<string, string>): Promise<void>;
+  admitRepeat(request: { authorization: string | undefined; clientIp: string }, headers: Record<string, string>): Promise<void>;
 }
 
 export interface RestResult {
@@ -72,11 +73,13 @@ export function createRestHandler(router: AnyRouter, hooks: RestHooks, options: 
       if (request.method === "HEAD") return { status: 204, headers: {} };
       return failed(new AppError("NOT_FOUND", "Not found"));
     }
+    const decoded = decodePathParams(found.params);
+    if ("details" in decoded) return failed(validationError(decoded.details));
     const { route } = found;
     const ctx = hooks.createContext(request);
     let output: unknown;
     try {
-      output = await route.run({ path: route.procedure, type: route.type, ctx, getRawInput: rawInputOf(found, query, request.body) });
+      output = await route.run({ path: route.procedure, type: route.type, ctx, getRawInput: rawInputOf({ route, params: decoded.params }, query, request.body) });
     } catch (error) {
       return { ...failed(error), route: route.template };
     }
@@ -106,7 +109,7 @@ async function serveStatic(hooks: RestHooks, cached: StaticResponse, request: Re
   const budgetHeaders: Record<string, string> = {};
   if (cached.protect) {
     try {
-      await hooks.admitRepeat(request.authorization, budgetHeaders);
+      await hooks.admitRepeat(request, budgetHeaders);
     } catch (error) {
       return { ...failed(error), route: cached.route };
     }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Decimal } from "../../../platform/lib/money.js";
 import { todayInIndia } from "../../../platform/lib/india-date.js";
@@ -13,6 +13,10 @@ import type { Registrar } from "../feeds/feed.js";
  *
  * Deterministic: the registrar of a scheme is fixed by its AMC, the balance date is today in Asia/Kolkata, rows come
  * sorted. When the content equals an already imported batch, nothing is written.
+ *
+ * One batch per ARN, as a registrar mails each distributor its own: the CAMS investor file (WBR9) is keyed by folio
+ * and AMC only, so two distributors using the same (made-up) folio number in one WBR9 would get one investor's PAN
+ * for both (security review, issue 25).
  */
 
 const KFINTECH_AMCS = new Set(["AXIS", "NIPPON_INDIA", "MIRAE_ASSET", "UTI"]);
@@ -46,8 +50,22 @@ export type ImportedBefore = (registrar: Registrar, sha256: string) => Promise<b
  * nothing changed since the last import).
  */
 export async function writeSandboxFeeds(holdings: SandboxHolding[], feedDir: string, importedBefore: ImportedBefore, now = new Date()): Promise<string[]> {
+  const byArn = new Map<string, SandboxHolding[]>();
+  for (const h of holdings) byArn.set(h.arn, [...(byArn.get(h.arn) ?? []), h]);
+  const written: string[] = [];
+  for (const [arn, own] of [...byArn].sort(([x], [y]) => (x < y ? -1 : 1))) written.push(...(await writeArnFeeds(arn, own, feedDir, importedBefore, now)));
+  return written;
+}
+
+/** Deletes feed files this registrar wrote (names as writeSandboxFeeds answered them): they hold PANs in clear. */
+export async function removeSandboxFeeds(feedDir: string, written: string[]): Promise<void> {
+  await Promise.all(written.map((name) => rm(path.join(feedDir, name), { force: true })));
+}
+
+async function writeArnFeeds(arn: string, holdings: SandboxHolding[], feedDir: string, importedBefore: ImportedBefore, now: Date): Promise<string[]> {
   const balanceDate = todayInIndia(now);
-  const stamp = `${balanceDate.replaceAll("-", "")}_${now.getTime()}`;
+  // The ARN in the name keeps each distributor's batch apart; never the letters WBR, which pair the CAMS files.
+  const stamp = `${balanceDate.replaceAll("-", "")}_${now.getTime()}_${arn.replace(/[^A-Za-z0-9]/g, "").replace(/wbr/gi, "")}`;
   const written: string[] = [];
 
   const cams = holdings.filter((h) => h.registrar === "CAMS");
