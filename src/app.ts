@@ -37,6 +37,12 @@ export interface AppOptions {
 const TOKEN_PATH = "/api/auth/v1/token";
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** What a path without a route answers (and /metrics without its bearer). */
+function noRoute(c: HonoContext<Env>): Response {
+  setRouteTemplate(c, UNMATCHED_ROUTE);
+  return c.json(envelope(c.get("requestId"), "NOT_FOUND", `No route for ${c.req.method} on this path`), 404);
+}
+
 export function createApp(services: Services, options: AppOptions): Hono<Env> {
   const app = new Hono<Env>();
   const router = options.router ?? appRouter;
@@ -69,7 +75,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
     if (problem === null) return c.json({ status: "ready" });
     return c.json(envelope(c.get("requestId"), "UNAVAILABLE", `Not ready: ${problem}`), 503);
   });
-  if (services.config.metrics.token && services.config.metrics.port === undefined) mountMetricsEndpoint(app, services.config.metrics.token);
+  if (services.config.metrics.token && services.config.metrics.port === undefined) mountMetricsEndpoint(app, services.config.metrics.token, noRoute);
   app.get("/openapi.json", (c) => c.body(openApiJson, 200, { "Content-Type": "application/json; charset=utf-8" }));
   mountDocs(app);
 
@@ -142,10 +148,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
 
   app.route("/", createPages(services));
 
-  app.notFound((c) => {
-    setRouteTemplate(c, UNMATCHED_ROUTE);
-    return c.json(envelope(c.get("requestId"), "NOT_FOUND", `No route for ${c.req.method} on this path`), 404);
-  });
+  app.notFound(noRoute);
   app.onError((error, c) => sendError(c, error));
   return app;
 }
