@@ -176,11 +176,30 @@ export class WorkerLiveness {
     await this.beating?.catch(() => {});
     const connection = this.connection;
     this.connection = null;
-    if (!connection) return;
+    if (!connection) return this.deregisterWithoutSession();
     try {
       if (this.poolId) await connection.query(`DELETE FROM worker_processes WHERE pool_id = $1`, [this.poolId]);
     } finally {
       await connection.end().catch(() => {});
+    }
+  }
+
+  /**
+   * A stop between losing the liveness session and the next heartbeat's reconnect (after a database outage) still
+   * removes the row, through a short session of its own; if the database is away, another process's
+   * releaseStoppedPools removes it later, as after a crash.
+   */
+  private async deregisterWithoutSession(): Promise<void> {
+    if (!this.poolId) return;
+    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: HEARTBEAT_MS, query_timeout: HEARTBEAT_MS });
+    client.on("error", () => {});
+    try {
+      await client.connect();
+      await client.query(`DELETE FROM worker_processes WHERE pool_id = $1`, [this.poolId]);
+    } catch {
+      // left to releaseStoppedPools
+    } finally {
+      await client.end().catch(() => {});
     }
   }
 
