@@ -7,6 +7,7 @@ describe("decodePathParams", () => {
     expect(decodePathParams({ id: "%E0%A4%85" })).toEqual({ params: { id: "\u0905" } });
     expect(decodePathParams({ id: "%00" })).toEqual({ params: { id: "\u0000" } });
     expect(decodePathParams({})).toEqual({ params: {} });
+    expect(decodePathParams({ id: "a+b", other: "ord 01;k0~\u0905" })).toEqual({ params: { id: "a+b", other: "ord 01;k0~\u0905" } });
   });
 
   it("names every parameter whose escape is not UTF-8, and decodes none then", () => {

@@ -13,6 +13,13 @@ function referenceSignature(rawBody: Buffer, key: string, timestamp: number): st
   return hmac.digest("hex");
 }
 
+/**
+ * The header for `body` at `now`, built without the module: a signer that throws then fails the tests that
+ * use it instead of the file's collection (which a test runner may not count as a failed test).
+ */
+const signature = referenceSignature(Buffer.from(body, "utf8"), secret, now);
+const header = `t=${now},v1=${signature}`;
+
 describe("signPayload", () => {
   it("agrees byte for byte with an independent implementation of the scheme", () => {
     const header = signPayload(body, secret, now);
@@ -44,11 +51,28 @@ describe("signPayload", () => {
     expect(() => signPayload(body, "", now)).toThrow(/secret/);
     expect(() => signPayload(body, secret, 1.5)).toThrow(/timestamp/);
   });
+
+  it("names what is wrong: the body, a secret that is not a string, no secret, the timestamp", () => {
+    expect(() => signPayload({ order_id: "ord_01k0" } as unknown as string, secret, now)).toThrow(
+      new TypeError("rawBody must be the raw request body as a string or Buffer, not a parsed value"),
+    );
+    for (const notAString of [undefined, 42, Buffer.from(secret)]) {
+      expect(() => signPayload(body, notAString as unknown as string, now)).toThrow(new TypeError("secret must be a non-empty string"));
+      expect(() => signPayload(body, [secret, notAString as unknown as string], now)).toThrow(new TypeError("secret must be a non-empty string"));
+    }
+    expect(() => signPayload(body, [], now)).toThrow(new TypeError("at least one secret is needed"));
+    for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER + 1, 1767225600.5]) {
+      expect(() => signPayload(body, secret, bad)).toThrow(new TypeError("timestamp must be whole unix seconds"));
+    }
+  });
+
+  it("signs at timestamp 0, the first whole unix second", () => {
+    expect(signPayload(body, secret, 0)).toBe(`t=0,v1=${referenceSignature(Buffer.from(body, "utf8"), secret, 0)}`);
+    expect(verifyWebhookSignature(body, signPayload(body, secret, 0), secret, { now: 0 })).toEqual({ valid: true, timestamp: 0 });
+  });
 });
 
 describe("verifyWebhookSignature", () => {
-  const header = signPayload(body, secret, now);
-
   it("accepts what signPayload produced (round trip), as string or Buffer", () => {
     expect(verifyWebhookSignature(body, header, secret, { now })).toEqual({ valid: true, timestamp: now });
     expect(verifyWebhookSignature(Buffer.from(body), header, secret, { now })).toEqual({ valid: true, timestamp: now });
@@ -66,7 +90,10 @@ describe("verifyWebhookSignature", () => {
     expect(verifyWebhookSignature(body, header, secret, { now: now - 301 })).toEqual({ valid: false, reason: "expired" });
   });
 
-  it("honours a custom tolerance", () => {
+  it("honours a custom tolerance, including 0 (only the very second)", () => {
+    expect(verifyWebhookSignature(body, header, secret, { now, toleranceSeconds: 0 })).toEqual({ valid: true, timestamp: now });
+    expect(verifyWebhookSignature(body, header, secret, { now: now + 1, toleranceSeconds: 0 })).toEqual({ valid: false, reason: "expired" });
+    expect(verifyWebhookSignature(body, header, secret, { now: now - 1, toleranceSeconds: 0 })).toEqual({ valid: false, reason: "expired" });
     expect(verifyWebhookSignature(body, header, secret, { now: now + 31, toleranceSeconds: 30 })).toEqual({ valid: false, reason: "expired" });
     expect(verifyWebhookSignature(body, header, secret, { now: now + 30, toleranceSeconds: 30 })).toEqual({ valid: true, timestamp: now });
   });
@@ -91,19 +118,48 @@ describe("verifyWebhookSignature", () => {
   });
 
   it("treats a signature of the wrong length as a mismatch", () => {
-    const signature = header.split("v1=")[1]!;
     expect(verifyWebhookSignature(body, `t=${now},v1=${signature.slice(0, 63)}`, secret, { now })).toEqual({ valid: false, reason: "mismatch" });
     expect(verifyWebhookSignature(body, `t=${now},v1=${signature}00`, secret, { now })).toEqual({ valid: false, reason: "mismatch" });
   });
 
+  it("treats a signature of the right length that differs in any one place as a mismatch", () => {
+    for (const at of [0, 31, 63]) {
+      const flipped = signature.slice(0, at) + (signature[at] === "0" ? "1" : "0") + signature.slice(at + 1);
+      expect(verifyWebhookSignature(body, `t=${now},v1=${flipped}`, secret, { now })).toEqual({ valid: false, reason: "mismatch" });
+    }
+  });
+
   it("accepts upper-case hex and spaces after commas", () => {
-    const signature = header.split("v1=")[1]!;
     expect(verifyWebhookSignature(body, `t=${now}, v1=${signature.toUpperCase()}`, secret, { now })).toEqual({ valid: true, timestamp: now });
+  });
+
+  it("ignores blank entries and spaces around entries, keys and values", () => {
+    for (const value of [
+      `${header},`,
+      `,${header}`,
+      `t=${now},,v1=${signature}`,
+      `t=${now},   ,v1=${signature}`,
+      ` t = ${now} ,\tv1 =\t${signature} `,
+    ]) {
+      expect(verifyWebhookSignature(body, value, secret, { now })).toEqual({ valid: true, timestamp: now });
+    }
+  });
+
+  it("calls a header malformed for any bad entry, even next to a matching v1", () => {
+    for (const value of [
+      `${header},garbage`,
+      `${header},=abc`,
+      `${header}, =abc`,
+      `${header},v1=zz${signature}`,
+      `${header},v1=${signature}zz`,
+      `${header},v1=${signature.slice(0, 32)} ${signature.slice(32)}`,
+    ]) {
+      expect(verifyWebhookSignature(body, value, secret, { now })).toEqual({ valid: false, reason: "malformed" });
+    }
   });
 
   it("accepts any one of several v1 entries (secret rotation) and ignores other schemes", () => {
     const other = signPayload(body, "whsec_old_secret", now).split("v1=")[1]!;
-    const signature = header.split("v1=")[1]!;
     expect(verifyWebhookSignature(body, `t=${now},v1=${other},v1=${signature}`, secret, { now })).toEqual({ valid: true, timestamp: now });
     expect(verifyWebhookSignature(body, `t=${now},v1=${signature},v1=${other}`, secret, { now })).toEqual({ valid: true, timestamp: now });
     expect(verifyWebhookSignature(body, `t=${now},v0=abc,v1=${signature},v2=zz`, secret, { now })).toEqual({ valid: true, timestamp: now });
@@ -134,6 +190,17 @@ describe("verifyWebhookSignature", () => {
   it("refuses a parsed body and an empty secret loudly instead of answering", () => {
     expect(() => verifyWebhookSignature(JSON.parse(body) as string, header, secret, { now })).toThrow(TypeError);
     expect(() => verifyWebhookSignature(body, header, "", { now })).toThrow(TypeError);
+  });
+
+  it("says which input is wrong, before looking at the header", () => {
+    expect(() => verifyWebhookSignature(JSON.parse(body) as string, undefined, secret, { now })).toThrow(
+      new TypeError("rawBody must be the raw request body as a string or Buffer, not a parsed value"),
+    );
+    for (const notAString of ["", undefined, 42]) {
+      expect(() => verifyWebhookSignature(body, undefined, notAString as unknown as string, { now })).toThrow(
+        new TypeError("secret must be a non-empty string"),
+      );
+    }
   });
 });
 

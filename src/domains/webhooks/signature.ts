@@ -31,11 +31,13 @@ function hmacHex(rawBody: string | Buffer, secret: string, timestamp: number): s
  * given (while a secret is being rotated: the new one, then the one it replaces).
  */
 export function signPayload(rawBody: string | Buffer, secret: string | readonly string[], timestamp: number): string {
-  const secrets = typeof secret === "string" ? [secret] : secret;
+  // Anything but an array is one secret, so an unset one (`undefined` from the environment) is named as such.
+  const secrets: readonly unknown[] = Array.isArray(secret) ? secret : [secret];
   if (secrets.length === 0) throw new TypeError("at least one secret is needed");
   for (const one of secrets) assertInputs(rawBody, one);
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new TypeError("timestamp must be whole unix seconds");
-  return [`t=${timestamp}`, ...secrets.map((one) => `v1=${hmacHex(rawBody, one, timestamp)}`)].join(",");
+  const keys = secrets as readonly string[]; // each one checked just above
+  return [`t=${timestamp}`, ...keys.map((one) => `v1=${hmacHex(rawBody, one, timestamp)}`)].join(",");
 }
 
 type ParsedHeader = { timestamp: number; signatures: string[] };
@@ -63,9 +65,10 @@ function parseHeader(header: string): ParsedHeader | null {
   return { timestamp, signatures };
 }
 
+/** Both sides are ASCII hex (the candidate passed the parser's check), so any byte encoding gives the same bytes. */
 function sameHex(expected: string, candidate: string): boolean {
-  const left = Buffer.from(expected, "latin1");
-  const right = Buffer.from(candidate, "latin1");
+  const left = Buffer.from(expected);
+  const right = Buffer.from(candidate);
   return left.length === right.length && timingSafeEqual(left, right);
 }
 

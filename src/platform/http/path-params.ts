@@ -12,7 +12,8 @@ export function decodePathParams(raw: Record<string, string>): { params: Record<
   const details: ErrorDetail[] = [];
   for (const [name, value] of Object.entries(raw)) {
     try {
-      params[name] = value.includes("%") ? decodeURIComponent(value) : value;
+      // Without a "%" decodeURIComponent returns the value unchanged and cannot throw.
+      params[name] = decodeURIComponent(value);
     } catch {
       details.push({ path: formatPath([name]), message: MALFORMED_ESCAPE, reason: "invalid_format" });
     }
