@@ -110,6 +110,44 @@ describe("compareDay: our orders of a day against the exchange's reports", () =>
     ]);
   });
 
+  it("MISSING_HERE describes the exchange's order by amount, else by units, else as having no amount", () => {
+    const found = compareDay([], [theirs("910", { amount: null, units: "12.25" }), theirs("911", { amount: null, units: null }), theirs("912", { status: "PENDING", amount: "0", units: null })], []);
+    expect(found.map((m) => m.theirs)).toEqual(["ACCEPTED purchase of S1, units 12.250", "ACCEPTED purchase of S1, no amount", "PENDING purchase of S1, no amount"]);
+  });
+
+  it("an order rejected on both sides (or CANCELLED by us, REJECTED by it) agrees whatever its amount and units; CANCELLED against ACCEPTED is a STATUS", () => {
+    const found = compareDay(
+      [ours("a", { status: "REJECTED", amount: "1000.00" }), ours("b", { status: "CANCELLED", amount: null, units: "5.000" }), ours("c", { status: "CANCELLED" })],
+      [theirs("N-a", { status: "REJECTED", remark: "PAYMENT NOT RECEIVED", amount: "999.00" }), theirs("N-b", { status: "REJECTED", remark: "WITHDRAWN", amount: "0", units: "4.000" }), theirs("N-c")],
+      [],
+    );
+    expect(brief(found)).toEqual([
+      { kind: "STATUS", key: "STATUS:c", orderId: "c", distributorId: "dst_a", exchangeOrderNumber: "N-c", ours: "CANCELLED", theirs: "ACCEPTED" },
+    ]);
+  });
+
+  it("matches a row by our id before its number: a row carrying our id a and b's number is a's", () => {
+    const found = compareDay([ours("a", { amount: "100.00" }), ours("b", { amount: "200.00" })], [theirs("N-b", { orderId: "a", amount: "200.00" }), theirs("N-b", { orderId: "b", amount: "200.00" })], []);
+    expect(brief(found)).toEqual([{ kind: "AMOUNT", key: "AMOUNT:a", orderId: "a", distributorId: "dst_a", exchangeOrderNumber: "N-a", ours: "100.00", theirs: "200.00" }]);
+  });
+
+  it("a STATUS difference in the order report stands alone: the statement's row for that order is not applied over it", () => {
+    const found = compareDay([ours("a")], [theirs("N-a", { status: "REJECTED", remark: "PAYMENT NOT RECEIVED" })], [allotment("N-a")]);
+    expect(found).toEqual([
+      { kind: "STATUS", key: "STATUS:a", orderId: "a", distributorId: "dst_a", exchangeOrderNumber: "N-a", ours: "ACCEPTED", theirs: "REJECTED: PAYMENT NOT RECEIVED", allotment: null },
+    ]);
+  });
+
+  it("a registrar's rejection of an order we hold REJECTED or PENDING agrees (and shows the exchange has it)", () => {
+    const rejected = { valid: false, remark: "KYC NOT VALIDATED", nav: "", units: "", amount: "" };
+    expect(compareDay([ours("a", { status: "REJECTED" }), ours("b", { status: "PENDING" })], [], [allotment("N-a", rejected), allotment("N-b", rejected)])).toEqual([]);
+  });
+
+  it("a statement row matched by our id to an order without a number carries the exchange's number", () => {
+    const found = compareDay([ours("c", { status: "REJECTED", exchangeOrderNumber: null })], [], [allotment("77", { orderId: "c" })]);
+    expect(brief(found)).toEqual([{ kind: "STATUS", key: "STATUS:c", orderId: "c", distributorId: "dst_a", exchangeOrderNumber: "77", ours: "REJECTED", theirs: "ALLOTTED" }]);
+  });
+
   it("keeps each distributor's order under its distributor", () => {
     const found = compareDay([ours("a", { distributorId: "dst_a" }), ours("b", { distributorId: "dst_b" })], [], []);
     expect(found.map((m) => [m.orderId, m.distributorId])).toEqual([["a", "dst_a"], ["b", "dst_b"]]);
@@ -126,5 +164,10 @@ describe("previousBusinessDay", () => {
     ["2026-01-01", "2025-12-31"],
   ])("before %s is %s", (day, expected) => {
     expect(previousBusinessDay(day, calendar.isBusinessDay)).toBe(expected);
+  });
+
+  it("looks back 30 days at most: the 30th day before is found, the 31st is not", () => {
+    expect(previousBusinessDay("2026-03-31", (date) => date === "2026-03-01")).toBe("2026-03-01");
+    expect(() => previousBusinessDay("2026-03-31", (date) => date === "2026-02-28")).toThrow(new Error("no business day in the 30 days before 2026-03-31"));
   });
 });

@@ -42,10 +42,11 @@ const TAKEN: ReadonlySet<OrderStatus> = new Set(["ACCEPTED", "ALLOTTED"]);
 const NOT_TAKEN: ReadonlySet<OrderStatus> = new Set(["REJECTED", "FAILED", "CANCELLED"]);
 
 export function compareDay(ours: readonly OurOrder[], theirOrders: readonly ExchangeOrderRow[], theirAllotments: readonly ExchangeAllotmentRow[]): Mismatch[] {
-  const byId = new Map(ours.map((o) => [o.id, o]));
-  const byNumber = new Map(ours.filter((o) => o.exchangeOrderNumber !== null).map((o) => [o.exchangeOrderNumber!, o]));
-  const find = (row: { orderId: string | null; exchangeOrderNumber: string }) =>
-    (row.orderId !== null ? byId.get(row.orderId) : undefined) ?? byNumber.get(row.exchangeOrderNumber);
+  // Keyed by string | null: a row without our id finds nothing by id, and the null key of our unnumbered orders is
+  // never looked up (every exchange row carries its number).
+  const byId = new Map<string | null, OurOrder>(ours.map((o) => [o.id, o]));
+  const byNumber = new Map<string | null, OurOrder>(ours.map((o) => [o.exchangeOrderNumber, o]));
+  const find = (row: { orderId: string | null; exchangeOrderNumber: string }) => byId.get(row.orderId) ?? byNumber.get(row.exchangeOrderNumber);
   const found = new Map<string, Mismatch>();
   const add = (m: Omit<Mismatch, "key" | "allotment"> & { allotment?: ExchangeAllotmentRow; part?: string }) => {
     const key = `${m.kind}:${m.orderId ?? m.exchangeOrderNumber}${m.part ? `:${m.part}` : ""}`;
