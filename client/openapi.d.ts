@@ -223,7 +223,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Your mandates, newest first
+         * @description Your mandates, newest first, each as GET /api/mandates/v1/{id} shows it, filtered by `investor_id` and `status`; page with `limit` and `cursor`. Another distributor's `investor_id` answers an empty list.
+         */
+        get: operations["mandates-list"];
         put?: never;
         /**
          * Create a mandate on a REGISTERED investor's bank account; registers it with the exchange
@@ -449,7 +453,7 @@ export interface paths {
         };
         /**
          * Your orders, newest first
-         * @description Your orders, newest first, filtered by `status` and `investor_id`; page with `limit` and `cursor`.
+         * @description Your orders, newest first, filtered by `status`, `investor_id`, `order_type` and `parent_order_id` (the installment orders of a SIP, XSIP, STP or SWP registration); page with `limit` and `cursor`. Another distributor's `investor_id` or `parent_order_id` answers an empty list.
          */
         get: operations["orders-list"];
         put?: never;
@@ -532,6 +536,26 @@ export interface paths {
          * @description Written when the exchange accepts the registration; empty before that and for other order types.
          */
         get: operations["orders-installments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your payments, newest first
+         * @description Your payments, newest first, each as GET /api/payments/v1/{id} shows it, filtered by `order_id` and `status`; page with `limit` and `cursor`. An order may have several payments (a failed one and a newer attempt). Another distributor's `order_id` answers an empty list.
+         */
+        get: operations["payments-list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2931,6 +2955,88 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "mandates-list": {
+        parameters: {
+            query?: {
+                /** @description Only this investor's (another distributor's investor: an empty list). */
+                investor_id?: string;
+                /** @description Only resources in this state. */
+                status?: "PENDING" | "REGISTERED" | "REJECTED" | "CANCELLED";
+                /** @description Page size, 1-100 (default 20). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Your mandates on this page, newest first. */
+                        data: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /** @description The investor's id (`inv_`...). */
+                            investor_id: string;
+                            /** @description The id of one of the investor's bank accounts (GET /api/investors/v1/{id}). */
+                            bank_account_id: string;
+                            /** @description Masked (last 4 digits). */
+                            bank_account_number: string;
+                            /** @description The bank branch's IFSC. */
+                            ifsc: string;
+                            /**
+                             * @description ENACH (registered electronically) or PHYSICAL (a signed form).
+                             * @enum {string}
+                             */
+                            mandate_type: "ENACH" | "PHYSICAL";
+                            /** @description The most one debit may take, in rupees. */
+                            amount_limit: number;
+                            /** @description The first date (YYYY-MM-DD, India): today or later in a request. */
+                            start_date: string;
+                            /** @description The last date (YYYY-MM-DD); null or omitted: until cancelled. */
+                            end_date: string | null;
+                            /**
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "REGISTERED" | "REJECTED" | "CANCELLED";
+                            /** @description The exchange's mandate id, once it has one. */
+                            exchange_mandate_id: string | null;
+                            /** @description The exchange's own remark (anything PAN-shaped masked). */
+                            provider_remark: string | null;
+                            /** @description ENACH: where the investor authorises the mandate with the bank (the exchange's e-NACH authentication URL; in the sandbox, the bank approval's simulation call), while PENDING and once the exchange has the mandate; null otherwise. A bearer link for the investor: hand it to them only. */
+                            auth_url: string | null;
+                            /** @description Your own reference, echoed in responses; unique per distributor where the operation says so. */
+                            client_ref: string | null;
+                            /** @description When the resource was created (ISO 8601, UTC). */
+                            created_at: string;
+                            /** @description When the resource last changed (ISO 8601, UTC). */
+                            updated_at: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "mandates-create": {
         parameters: {
             query?: never;
@@ -4190,8 +4296,12 @@ export interface operations {
             query?: {
                 /** @description Only resources in this state. */
                 status?: "PENDING" | "ACCEPTED" | "REJECTED" | "FAILED" | "ALLOTTED" | "CANCELLED";
-                /** @description Only this investor's. */
+                /** @description Only this investor's (another distributor's investor: an empty list). */
                 investor_id?: string;
+                /** @description Only orders of this kind: LUMPSUM_PURCHASE, REDEMPTION, SWITCH, SIP, XSIP, STP, SWP or SIP_TOPUP. */
+                order_type?: "LUMPSUM_PURCHASE" | "REDEMPTION" | "SWITCH" | "SIP" | "XSIP" | "STP" | "SWP" | "SIP_TOPUP";
+                /** @description Only the installment orders of this SIP, XSIP, STP or SWP registration (its own order id); another distributor's order: an empty list. */
+                parent_order_id?: string;
                 /** @description Page size, 1-100 (default 20). */
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `next_cursor`. */
@@ -4986,6 +5096,88 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "payments-list": {
+        parameters: {
+            query?: {
+                /** @description Only this order's payments (another distributor's order: an empty list). */
+                order_id?: string;
+                /** @description Only resources in this state. */
+                status?: "PENDING" | "CAPTURED" | "FAILED" | "REFUNDED";
+                /** @description Page size, 1-100 (default 20). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Your payments on this page, newest first. */
+                        data: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /** @description The order's id (`ord_`...). */
+                            order_id: string;
+                            /** @description The payment basket: every attempt to pay one order shares it. */
+                            basket_id: string | null;
+                            /**
+                             * @description How the payment is made (UPI, NETBANKING, MANDATE, CHEQUE), or for a demat account its depository mode.
+                             * @enum {string}
+                             */
+                            mode: "UPI" | "NETBANKING" | "MANDATE" | "CHEQUE";
+                            /** @description Rupees, at most 2 decimals. */
+                            amount: number;
+                            /**
+                             * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "CAPTURED" | "FAILED" | "REFUNDED";
+                            /** @description The mandate's id (`mdt_`...). */
+                            mandate_id: string | null;
+                            /** @description The id of one of the investor's bank accounts (GET /api/investors/v1/{id}). */
+                            bank_account_id: string | null;
+                            /** @description UPI: the virtual payment address, masked. */
+                            vpa: string | null;
+                            /** @description The payment gateway's reference, once presented. */
+                            gateway_reference: string | null;
+                            /** @description The exchange's, bank's or gateway's own remark (anything PAN-shaped masked). */
+                            provider_remark: string | null;
+                            /** @description Why a FAILED payment failed (closed list); null otherwise. */
+                            failure_code: ("payment_expired" | "invalid_vpa" | "bank_declined" | "user_cancelled" | "insufficient_funds" | "tpv_failed") | null;
+                            /** @description When the payment was captured (ISO 8601, UTC); null before. */
+                            captured_at: string | null;
+                            /** @description When the payment was refunded (ISO 8601, UTC); null unless refunded. */
+                            refunded_at: string | null;
+                            /** @description When the resource was created (ISO 8601, UTC). */
+                            created_at: string;
+                            /** @description When the resource last changed (ISO 8601, UTC). */
+                            updated_at: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

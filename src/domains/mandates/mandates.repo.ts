@@ -76,3 +76,22 @@ export async function registeredMandatesOf(db: DbOrTx, distributorId: string, in
   const rows = await db.mandate.findMany({ where: { distributorId, investorId, status: "REGISTERED" }, include: WITH_BANK, orderBy: { createdAt: "asc" } });
   return rows.map(toRow);
 }
+
+/** One page of the distributor's mandates, newest first (`limit + 1` rows: the extra one says a next page exists). */
+export async function listMandates(
+  db: DbOrTx,
+  filter: { distributorId: string; status?: MandateStatus; investorId?: string; afterId?: string; limit: number },
+): Promise<MandateRow[]> {
+  const rows = await db.mandate.findMany({
+    where: {
+      distributorId: filter.distributorId,
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.investorId ? { investorId: filter.investorId } : {}),
+      ...(filter.afterId ? { id: { lt: filter.afterId } } : {}),
+    },
+    include: WITH_BANK,
+    orderBy: { id: "desc" },
+    take: filter.limit + 1,
+  });
+  return rows.map(toRow);
+}

@@ -1,8 +1,8 @@
 import type { TagDoc } from "../../platform/openapi/docs.js";
 import { EXAMPLE_PLACEHOLDERS as P, FAR_DATE, IDEMPOTENCY_CONFLICT, PATH_ID } from "../shared/docs.js";
 import { authedProcedure, router } from "../shared/procedures.js";
-import { CreateMandateRequest, MandateId, MandateView } from "./mandates.schemas.js";
-import { cancelMandate, createMandate, getMandate } from "./mandates.service.js";
+import { CreateMandateRequest, ListMandatesQuery, MandateId, MandatePage, MandateView } from "./mandates.schemas.js";
+import { cancelMandate, createMandate, getMandate, listMandates } from "./mandates.service.js";
 
 export const MANDATES_TAG: TagDoc = { name: "mandates", description: "Bank mandates (e-NACH or physical) that SIPs and mandate payments debit." };
 
@@ -46,6 +46,21 @@ export const mandatesRouter = router({
     .input(MandateId)
     .output(MandateView)
     .query(({ ctx, input }) => getMandate(ctx, ctx.caller, input.id, ctx.origin)),
+
+  list: authedProcedure
+    .meta({
+      openapi: { method: "GET", path: "/api/mandates/v1" },
+      docs: {
+        tag: MANDATES_TAG,
+        summary: "Your mandates, newest first",
+        description:
+          "Your mandates, newest first, each as GET /api/mandates/v1/{id} shows it, filtered by `investor_id` and `status`; page with `limit` and `cursor`. " +
+          "Another distributor's `investor_id` answers an empty list.",
+      },
+    })
+    .input(ListMandatesQuery)
+    .output(MandatePage)
+    .query(({ ctx, input }) => listMandates(ctx, ctx.caller, input, ctx.origin)),
 
   cancel: authedProcedure
     .meta({

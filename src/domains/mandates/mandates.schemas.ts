@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { ClientRef, IsoDate, Rupees, TodayOrLater } from "../../platform/lib/formats.js";
+import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
 import { describeAfter } from "../../platform/openapi/fields.js";
-import { ClientRefView, CreatedAt, InvestorIdView, PathId, ResourceId, state, UpdatedAt } from "../shared/fields.schemas.js";
+import { ClientRefView, CreatedAt, InvestorIdView, PathId, ResourceId, state, stateFilter, UpdatedAt } from "../shared/fields.schemas.js";
 import { MANDATE_STATUSES, MANDATE_TYPES } from "./mandate.states.js";
 
 export const MANDATE_MAX_AMOUNT = 10_000_000;
@@ -57,3 +58,14 @@ export const MandateView = z.object({
 });
 
 export const MandateId = z.strictObject({ id: PathId });
+
+export const ListMandatesQuery = z.strictObject({
+  investor_id: z.string().min(1).max(64).optional().describe("Only this investor's (another distributor's investor: an empty list)."),
+  status: stateFilter(MandateStatus),
+  limit: Limit(100, 20),
+  cursor: Cursor,
+});
+
+export type ListMandatesInput = z.infer<typeof ListMandatesQuery>;
+
+export const MandatePage = z.object({ data: z.array(MandateView).describe("Your mandates on this page, newest first."), next_cursor: NextCursor });

@@ -7,11 +7,12 @@ import { enqueue } from "../shared/jobs/enqueue.js";
 import { invalidState, notFound } from "../../platform/lib/errors.js";
 import { rupeesToDecimal } from "../../platform/lib/formats.js";
 import { newId } from "../../platform/lib/ids.js";
+import { readCursor, toPage } from "../../platform/lib/zod.js";
 import type { Decimal } from "../../platform/lib/money.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
 import * as repo from "./mandates.repo.js";
-import type { CreateMandateInput } from "./mandates.schemas.js";
+import type { CreateMandateInput, ListMandatesInput } from "./mandates.schemas.js";
 import { checkMandateHolder, mandateUse, type MandateUser } from "./rules.js";
 import { toView, type MandateView } from "./views.js";
 
@@ -51,6 +52,18 @@ export async function getMandate(services: Services, caller: Caller, id: string,
   const row = await repo.findMandate(services.prisma, caller.distributorId, id);
   if (!row) throw notFound("Mandate");
   return toView(row, authUrlOf(services, row, origin));
+}
+
+/** The distributor's mandates, newest first, each as GET /api/mandates/v1/{id} shows it; another distributor's investor_id finds none. */
+export async function listMandates(
+  services: Services,
+  caller: Caller,
+  query: ListMandatesInput,
+  origin?: string,
+): Promise<{ data: MandateView[]; next_cursor: string | null }> {
+  const afterId = readCursor(query.cursor, 1)?.[0];
+  const rows = await repo.listMandates(services.prisma, { distributorId: caller.distributorId, status: query.status, investorId: query.investor_id, afterId, limit: query.limit });
+  return toPage(rows, query.limit, (row) => [row.id], (row) => toView(row, authUrlOf(services, row, origin)));
 }
 
 /**

@@ -1,18 +1,21 @@
 import type { DbOrTx } from "../../platform/db/client.js";
 import type { OrderStatus } from "./order.states.js";
+import type { OrderType } from "./order-types.js";
 import { orderStatus, orderTypeOf, toOrderRow, type OrderRow } from "./orders.repo.js";
 
 /** Orders read in pages and batches: the distributor's list, and the scans of the status sync and the dispatch recovery. */
 
 export async function listOrders(
   db: DbOrTx,
-  filter: { distributorId: string; status?: OrderStatus; investorId?: string; afterId?: string; limit: number },
+  filter: { distributorId: string; status?: OrderStatus; investorId?: string; orderType?: OrderType; parentOrderId?: string; afterId?: string; limit: number },
 ): Promise<OrderRow[]> {
   const rows = await db.order.findMany({
     where: {
       distributorId: filter.distributorId,
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.investorId ? { investorId: filter.investorId } : {}),
+      ...(filter.orderType ? { orderType: filter.orderType } : {}),
+      ...(filter.parentOrderId ? { parentOrderId: filter.parentOrderId } : {}),
       ...(filter.afterId ? { id: { lt: filter.afterId } } : {}),
     },
     orderBy: { id: "desc" },

@@ -67,7 +67,9 @@ export const ordersRouter = router({
       docs: {
         tag: ORDERS_TAG,
         summary: "Your orders, newest first",
-        description: "Your orders, newest first, filtered by `status` and `investor_id`; page with `limit` and `cursor`.",
+        description:
+          "Your orders, newest first, filtered by `status`, `investor_id`, `order_type` and `parent_order_id` (the installment orders of a SIP, XSIP, STP or SWP registration); " +
+          "page with `limit` and `cursor`. Another distributor's `investor_id` or `parent_order_id` answers an empty list.",
       },
     })
     .input(ListOrdersQuery)

@@ -224,10 +224,19 @@ export const OrderIdInput = z.strictObject({ id: PathId });
 
 export const ListOrdersQuery = z.strictObject({
   status: stateFilter(OrderStatus),
-  investor_id: z.string().min(1).max(64).optional().describe("Only this investor's."),
+  investor_id: z.string().min(1).max(64).optional().describe("Only this investor's (another distributor's investor: an empty list)."),
+  order_type: z.enum(ORDER_TYPES).optional().describe("Only orders of this kind: LUMPSUM_PURCHASE, REDEMPTION, SWITCH, SIP, XSIP, STP, SWP or SIP_TOPUP."),
+  parent_order_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe("Only the installment orders of this SIP, XSIP, STP or SWP registration (its own order id); another distributor's order: an empty list."),
   limit: Limit(100, 20),
   cursor: Cursor,
 });
+
+export type ListOrdersInput = z.infer<typeof ListOrdersQuery>;
 
 export const OrderPage = z.object({ data: z.array(OrderView).describe("Your orders on this page, newest first."), next_cursor: NextCursor });
 

@@ -16,13 +16,12 @@ import { isRegistration, ORDER_TYPE } from "./order-types.js";
 import { exchangeViolations, mandateValidityViolations, targetViolations } from "./exchange-rules.js";
 import { accountViolations, holdingViolations, requestedQuantity, sameSchemeViolations, topUpViolations, type RuleViolation } from "./rules.js";
 import { todayInIndia } from "../../platform/lib/india-date.js";
-import { PlaceOrderRequest, type PlaceOrderInput } from "./orders.schemas.js";
+import { PlaceOrderRequest, type ListOrdersInput, type PlaceOrderInput } from "./orders.schemas.js";
 import * as repo from "./orders.repo.js";
 import type { OrderRow } from "./orders.repo.js";
 import { listInstallments as installmentsOf } from "./installments.repo.js";
 import { listOrders as listOrderRows } from "./orders-list.repo.js";
 import { readPlacementFacts, readPlacementScheme } from "./placement.repo.js";
-import type { OrderStatus } from "./order.states.js";
 import { installmentView, placedOrderView, toOrderView, type OrderView, type PlacedOrder } from "./views.js";
 
 const SCOPE_PLACE = "POST /api/orders/v1/";
@@ -251,10 +250,18 @@ function cancelRefusal(order: OrderRow): AppError {
 export async function listOrders(
   services: Services,
   caller: Caller,
-  query: { status?: OrderStatus; investor_id?: string; limit: number; cursor?: string },
+  query: ListOrdersInput,
 ): Promise<{ data: OrderView[]; next_cursor: string | null }> {
   const afterId = readCursor(query.cursor, 1)?.[0];
-  const rows = await listOrderRows(services.prisma, { distributorId: caller.distributorId, status: query.status, investorId: query.investor_id, afterId, limit: query.limit });
+  const rows = await listOrderRows(services.prisma, {
+    distributorId: caller.distributorId,
+    status: query.status,
+    investorId: query.investor_id,
+    orderType: query.order_type,
+    parentOrderId: query.parent_order_id,
+    afterId,
+    limit: query.limit,
+  });
   const payments = await latestPaymentIds(services.prisma, rows.map((r) => r.id));
   return toPage(rows, query.limit, (row) => [row.id], (row) => toOrderView(row, payments.get(row.id) ?? null, services.logger));
 }

@@ -53,6 +53,24 @@ export async function getPaymentById(db: DbOrTx, id: string): Promise<PaymentRow
   return toRow(await db.payment.findUniqueOrThrow({ where: { id } }));
 }
 
+/** One page of the distributor's payments, newest first (`limit + 1` rows: the extra one says a next page exists). */
+export async function listPayments(
+  db: DbOrTx,
+  filter: { distributorId: string; status?: PaymentStatus; orderId?: string; afterId?: string; limit: number },
+): Promise<PaymentRow[]> {
+  const rows = await db.payment.findMany({
+    where: {
+      distributorId: filter.distributorId,
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.orderId ? { orderId: filter.orderId } : {}),
+      ...(filter.afterId ? { id: { lt: filter.afterId } } : {}),
+    },
+    orderBy: { id: "desc" },
+    take: filter.limit + 1,
+  });
+  return rows.map(toRow);
+}
+
 /** The latest payment of an order (null when it has none). */
 export async function latestPaymentOf(db: DbOrTx, orderId: string): Promise<PaymentRow | null> {
   const row = await db.payment.findFirst({ where: { orderId }, orderBy: { id: "desc" } });

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
 import { describeAfter } from "../../platform/openapi/fields.js";
-import { CreatedAt, PathId, ResourceId, state, UpdatedAt } from "../shared/fields.schemas.js";
+import { CreatedAt, PathId, ResourceId, state, stateFilter, UpdatedAt } from "../shared/fields.schemas.js";
 import { PAYMENT_MODES, PAYMENT_STATUSES } from "./payment.states.js";
 import { PAYMENT_FAILURE_CODES } from "../../integrations/exchange/outcomes.js";
 
@@ -24,6 +25,17 @@ export const PaymentView = z.object({
   created_at: CreatedAt,
   updated_at: UpdatedAt,
 });
+
+export const ListPaymentsQuery = z.strictObject({
+  order_id: z.string().min(1).max(64).optional().describe("Only this order's payments (another distributor's order: an empty list)."),
+  status: stateFilter(z.enum(PAYMENT_STATUSES)),
+  limit: Limit(100, 20),
+  cursor: Cursor,
+});
+
+export type ListPaymentsInput = z.infer<typeof ListPaymentsQuery>;
+
+export const PaymentPage = z.object({ data: z.array(PaymentView).describe("Your payments on this page, newest first."), next_cursor: NextCursor });
 
 /** The payment simulation's fail: why the gateway failed it. */
 export const FailPaymentQuery = z.strictObject({

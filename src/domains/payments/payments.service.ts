@@ -2,6 +2,7 @@ import type { DbOrTx, Tx } from "../../platform/db/client.js";
 import { enqueue } from "../shared/jobs/enqueue.js";
 import { invalidState, notFound } from "../../platform/lib/errors.js";
 import { newId } from "../../platform/lib/ids.js";
+import { readCursor, toPage } from "../../platform/lib/zod.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
 import { startOrderPayment, type PayableOrder } from "../orders/payment-status.js";
@@ -10,7 +11,7 @@ import { paymentDetails } from "./payment-details.js";
 import * as repo from "./payments.repo.js";
 import type { PaymentRow } from "./payments.repo.js";
 import type { PaymentMode } from "./payment.states.js";
-import type { StoredPaymentDetails } from "./payments.schemas.js";
+import type { ListPaymentsInput, StoredPaymentDetails } from "./payments.schemas.js";
 import { toPaymentView, type PaymentView } from "./views.js";
 
 export interface NewPayment {
@@ -71,6 +72,13 @@ export async function getPayment(services: Services, caller: Caller, id: string)
   const row = await repo.findPayment(services.prisma, caller.distributorId, id);
   if (!row) throw notFound("Payment");
   return toPaymentView(row);
+}
+
+/** The distributor's payments, newest first, each as GET /api/payments/v1/{id} shows it; another distributor's order_id finds none. */
+export async function listPayments(services: Services, caller: Caller, query: ListPaymentsInput): Promise<{ data: PaymentView[]; next_cursor: string | null }> {
+  const afterId = readCursor(query.cursor, 1)?.[0];
+  const rows = await repo.listPayments(services.prisma, { distributorId: caller.distributorId, status: query.status, orderId: query.order_id, afterId, limit: query.limit });
+  return toPage(rows, query.limit, (row) => [row.id], toPaymentView);
 }
 
 /** The latest payment of an order (null when it has none). */
