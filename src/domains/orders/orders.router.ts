@@ -127,6 +127,7 @@ export const ordersRouter = router({
           "INVALID_STATE: not a SIP or XSIP registration, not ACCEPTED, cancellation asked, already paused or the pause used, or the " +
           `SIP master does not allow pausing the scheme; or ${IDEMPOTENCY_CONFLICT}.`,
         idempotent: true,
+        examples: { "application/json": { installments: 3 } },
       },
     })
     .input(PauseOrderRequest)
