@@ -544,6 +544,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/v1/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause an ACCEPTED SIP or XSIP for a number of installments
+         * @description Pauses the next `installments` installments not yet created: they show PAUSED in the installment list and are never created nor debited; the plan's end moves on by as many; the plan resumes by itself after them. The pause is asked of the exchange asynchronously: `status` PENDING, then CONFIRMED (event order.paused) or REFUSED with the exchange's remark (the schedule put back). Within the exchange's SIP master pause rules for the scheme (pause flag, minimum and maximum, times per registration), else 1 to 6 installments once per registration. Idempotency-Key is accepted. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
+         */
+        post: operations["orders-pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/v1/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a SIP or XSIP pause early, where the exchange allows it
+         * @description The paused installments due today or later are scheduled again and the plan's end moves back by as many (event order.resumed). The sandbox allows it; BSE's PauseSIP has no resume, so there it is 409. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
+         */
+        post: operations["orders-resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/v1": {
         parameters: {
             query?: never;
@@ -1925,7 +1965,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, a name of the catalog (e.g. `order.allotted`). */
-                type?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled";
+                type?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed";
                 /** @description Only events about this resource: its id (`ord_`..., `inv_`..., `mdt_`..., `pay_`...). */
                 resource_id?: string;
                 /** @description Only events recorded at or after this instant (ISO 8601 with a zone, e.g. `2026-11-20T00:00:00+05:30`); from the first when absent. */
@@ -1965,7 +2005,7 @@ export interface operations {
                              * @description What happened: the event's name, as webhooks send it in X-MF-Event.
                              * @enum {string}
                              */
-                            type: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled";
+                            type: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed";
                             /**
                              * @description The kind of resource the event is about.
                              * @enum {string}
@@ -5077,7 +5117,7 @@ export interface operations {
                              * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
                              * @enum {string}
                              */
-                            status: "SCHEDULED" | "CREATED" | "CANCELLED";
+                            status: "SCHEDULED" | "CREATED" | "CANCELLED" | "PAUSED";
                             /** @description The installment's own order, once created on its due date. */
                             order_id: string | null;
                         }[];
@@ -5088,6 +5128,175 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "orders-pause": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours answers the first response again (nothing is created twice); the same key with another body is 409 CONFLICT. 1-255 printable ASCII characters, e.g. a UUID. Optional: without it the request simply runs. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The resource's id, as its creation answered it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "installments": 3
+                 *     }
+                 */
+                "application/json": {
+                    /** @description How many installments to pause, from the next one not yet created: within the SIP master's pause minimum and maximum for the scheme, else 1 to 6. */
+                    installments: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The pause's id. */
+                        id: string;
+                        /** @description The SIP or XSIP registration paused. */
+                        order_id: string;
+                        /**
+                         * @description PENDING until the exchange confirms (CONFIRMED) or refuses (REFUSED, the schedule put back); RESUMED when ended early.
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "CONFIRMED" | "REFUSED" | "RESUMED";
+                        /** @description Installments paused. */
+                        installments: number;
+                        /** @description The first paused installment's number. */
+                        from_installment_no: number;
+                        /** @description The first paused installment's due date (YYYY-MM-DD). */
+                        from_date: string;
+                        /** @description The last paused installment's due date (YYYY-MM-DD); the plan resumes by itself after it. */
+                        until_date: string;
+                        /** @description When the pause was asked. */
+                        requested_at: string;
+                        /** @description When the pause was ended early, if it was. */
+                        resumed_at: string | null;
+                        /** @description The exchange's remark when it refused. */
+                        remark: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INVALID_STATE: not a SIP or XSIP registration, not ACCEPTED, cancellation asked, already paused or the pause used, or the SIP master does not allow pausing the scheme; or the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "orders-resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id, as its creation answered it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The pause's id. */
+                        id: string;
+                        /** @description The SIP or XSIP registration paused. */
+                        order_id: string;
+                        /**
+                         * @description PENDING until the exchange confirms (CONFIRMED) or refuses (REFUSED, the schedule put back); RESUMED when ended early.
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "CONFIRMED" | "REFUSED" | "RESUMED";
+                        /** @description Installments paused. */
+                        installments: number;
+                        /** @description The first paused installment's number. */
+                        from_installment_no: number;
+                        /** @description The first paused installment's due date (YYYY-MM-DD). */
+                        from_date: string;
+                        /** @description The last paused installment's due date (YYYY-MM-DD); the plan resumes by itself after it. */
+                        until_date: string;
+                        /** @description When the pause was asked. */
+                        requested_at: string;
+                        /** @description When the pause was ended early, if it was. */
+                        resumed_at: string | null;
+                        /** @description The exchange's remark when it refused. */
+                        remark: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INVALID_STATE: the order is not paused, its pause is still PENDING at the exchange, or the exchange does not allow ending a pause early. */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -6738,7 +6947,7 @@ export interface operations {
                 /** @description Only resources in this state. */
                 status?: "PENDING" | "DELIVERED" | "PARKED" | "FAILED";
                 /** @description Only deliveries of this event. */
-                event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
+                event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
                 /** @description Page size, 1-100 (default 20). */
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `next_cursor`. */
@@ -7018,7 +7227,7 @@ export interface operations {
                      * @description Only deliveries of this event (a name or a `<resource>.*` wildcard).
                      * @enum {string}
                      */
-                    event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
+                    event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
                 };
             };
         };
@@ -7146,7 +7355,7 @@ export interface operations {
                     /** @description An https URL whose every address is public. */
                     url: string;
                     /** @description Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta), reconciliation.*). */
-                    events: ("investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*")[];
+                    events: ("investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*")[];
                 };
             };
         };

@@ -4,6 +4,7 @@ import { purgeExpiredIdempotencyKeys } from "./domains/shared/jobs/purge-idempot
 import { checkInvestorStatus, syncPendingInvestors } from "./domains/investors/jobs/check-status.js";
 import { registerInvestor } from "./domains/investors/jobs/register.js";
 import { cancelOrderAtExchange } from "./domains/orders/jobs/cancel-at-exchange.js";
+import { pauseOrderAtExchange } from "./domains/orders/jobs/pause-at-exchange.js";
 import { createInstallments } from "./domains/orders/jobs/create-installments.js";
 import { dispatchOrder } from "./domains/orders/jobs/dispatch.js";
 import { syncOrdersWithExchange } from "./domains/orders/jobs/sync-exchange.js";
@@ -38,6 +39,7 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   mandates__cancel_at_exchange: cancelMandateAtExchange,
   orders__dispatch: dispatchOrder,
   orders__cancel_at_exchange: cancelOrderAtExchange,
+  orders__pause_at_exchange: pauseOrderAtExchange,
   orders__sync_exchange: syncOrdersWithExchange,
   orders__create_installments: createInstallments,
   payments__initiate: initiatePayment,

@@ -103,8 +103,17 @@ describe("openapi.json examples on a fresh sandbox", () => {
     expect((await postExample("webhooks-replay")).body).toEqual({ success: true, data: { replayed: 0 } });
   });
 
+  it("the pause example's body is valid: on a lump sum the refusal is the order's kind (409), not the body (400)", async () => {
+    const { method, path: route, op } = operation("orders-pause");
+    const orders = await app.http("GET", "/api/orders/v1?order_type=LUMPSUM_PURCHASE", { token });
+    const target = route.replace("{id}", orders.body.data[0].id);
+    const response = await app.http(method, target, { token, json: example(op), headers: { "Idempotency-Key": "example-pause-1" } });
+    expect(response.status, response.text).toBe(409);
+    expect(response.body.error.code).toBe("INVALID_STATE");
+  });
+
   it("every example with a JSON body is posted by this file, the upload's file part aside", () => {
-    const posted = ["auth-token", "investors-create", "mandates-create", "orders-place", "brokerChanges-create", "webhooks-subscribe", "orderLinks-create", "publicLinks-pay", "holdings-lookup", "investors-sync", "webhooks-rotateSecret", "webhooks-replay"];
+    const posted = ["orders-pause", "auth-token", "investors-create", "mandates-create", "orders-place", "brokerChanges-create", "webhooks-subscribe", "orderLinks-create", "publicLinks-pay", "holdings-lookup", "investors-sync", "webhooks-rotateSecret", "webhooks-replay"];
     const withJson = Object.values(document.paths as Json)
       .flatMap((item) => Object.values(item as Json))
       .filter((op: Json) => op.requestBody?.content["application/json"])

@@ -46,6 +46,9 @@ export const EVENTS = {
     failing_since: z.string(),
     disabled_at: z.string(),
   }),
+  // Issue 26: a SIP or XSIP pause the exchange confirmed (until_date: the last paused installment's due date), and one ended early.
+  "order.paused": z.object({ order_id: z.string(), installments: z.number().int(), from_date: z.string(), until_date: z.string() }),
+  "order.resumed": z.object({ order_id: z.string(), resumed_from_date: z.string().nullable() }),
 } as const satisfies Record<`${EventResourceType}.${string}`, z.ZodType>;
 
 export type EventName = keyof typeof EVENTS;

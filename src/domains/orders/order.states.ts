@@ -5,7 +5,7 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const ORDER_PAYMENT_STATUSES = ["NOT_REQUIRED", "UNPAID", "PENDING", "PAID", "FAILED", "REFUNDED"] as const;
 export type OrderPaymentStatus = (typeof ORDER_PAYMENT_STATUSES)[number];
 
-export const INSTALLMENT_STATUSES = ["SCHEDULED", "CREATED", "CANCELLED"] as const;
+export const INSTALLMENT_STATUSES = ["SCHEDULED", "CREATED", "CANCELLED", "PAUSED"] as const;
 export type InstallmentStatus = (typeof INSTALLMENT_STATUSES)[number];
 
 /** orders.purchase_type: a first purchase in the scheme, or more into a folio. */
@@ -15,3 +15,7 @@ export type PurchaseType = (typeof PURCHASE_TYPES)[number];
 /** orders.cancellation_status: a registration's cancellation at the exchange, asked and waiting, confirmed, or refused. */
 export const CANCELLATION_STATUSES = ["PENDING", "CONFIRMED", "REFUSED"] as const;
 export type CancellationStatus = (typeof CANCELLATION_STATUSES)[number];
+
+/** order_pauses.status: a SIP or XSIP pause asked of the exchange, confirmed, refused, or ended early (resumed). */
+export const PAUSE_STATUSES = ["PENDING", "CONFIRMED", "REFUSED", "RESUMED"] as const;
+export type PauseStatus = (typeof PAUSE_STATUSES)[number];

@@ -1,7 +1,8 @@
 import type { TagDoc } from "../../platform/openapi/docs.js";
 import { EXAMPLE_PLACEHOLDERS as P, IDEMPOTENCY_CONFLICT, PATH_ID } from "../shared/docs.js";
 import { authedProcedure, router } from "../shared/procedures.js";
-import { InstallmentList, ListOrdersQuery, OrderIdInput, OrderPage, OrderView, PlacedOrder, PlaceOrderRequest } from "./orders.schemas.js";
+import { InstallmentList, ListOrdersQuery, OrderIdInput, OrderPage, OrderView, PauseOrderRequest, PauseView, PlacedOrder, PlaceOrderRequest } from "./orders.schemas.js";
+import { pauseOrder, resumeOrder } from "./pause.js";
 import { cancelOrder, getOrder, listInstallments, listOrders, placeOrder } from "./orders.service.js";
 
 export const ORDERS_TAG: TagDoc = {
@@ -111,4 +112,47 @@ export const ordersRouter = router({
     .input(OrderIdInput)
     .output(OrderView)
     .mutation(({ ctx, input }) => cancelOrder(ctx, ctx.caller, input.id)),
+
+  pause: authedProcedure
+    .meta({
+      openapi: { method: "POST", path: "/api/orders/v1/{id}/pause" },
+      docs: {
+        tag: ORDERS_TAG,
+        summary: "Pause an ACCEPTED SIP or XSIP for a number of installments",
+        description:
+          "Pauses the next `installments` installments not yet created: they show PAUSED in the installment list and are never created " +
+          "nor debited; the plan's end moves on by as many; the plan resumes by itself after them. The pause is asked of the exchange " +
+          "asynchronously: `status` PENDING, then CONFIRMED (event order.paused) or REFUSED with the exchange's remark (the schedule put back). " +
+          "Within the exchange's SIP master pause rules for the scheme (pause flag, minimum and maximum, times per registration), else 1 to 6 " +
+          "installments once per registration. Idempotency-Key is accepted. " + PATH_ID,
+        conflict:
+          "INVALID_STATE: not a SIP or XSIP registration, not ACCEPTED, cancellation asked, already paused or the pause used, or the " +
+          `SIP master does not allow pausing the scheme; or ${IDEMPOTENCY_CONFLICT}.`,
+        idempotent: true,
+        examples: { "application/json": { installments: 3 } },
+      },
+    })
+    .input(PauseOrderRequest)
+    .output(PauseView)
+    .mutation(async ({ ctx, input }) => {
+      const result = await pauseOrder(ctx, ctx.caller, input.id, input.installments, ctx.idempotencyKey);
+      ctx.response.status = result.status;
+      return result.body;
+    }),
+
+  resume: authedProcedure
+    .meta({
+      openapi: { method: "POST", path: "/api/orders/v1/{id}/resume" },
+      docs: {
+        tag: ORDERS_TAG,
+        summary: "End a SIP or XSIP pause early, where the exchange allows it",
+        description:
+          "The paused installments due today or later are scheduled again and the plan's end moves back by as many (event order.resumed). " +
+          "The sandbox allows it; BSE's PauseSIP has no resume, so there it is 409. " + PATH_ID,
+        conflict: "INVALID_STATE: the order is not paused, its pause is still PENDING at the exchange, or the exchange does not allow ending a pause early.",
+      },
+    })
+    .input(OrderIdInput)
+    .output(PauseView)
+    .mutation(({ ctx, input }) => resumeOrder(ctx, ctx.caller, input.id)),
 });

@@ -5,7 +5,7 @@ import { describeAfter } from "../../platform/openapi/fields.js";
 import { ClientRefView, CreatedAt, InvestorIdView, PathId, ResourceId, state, stateFilter, UpdatedAt } from "../shared/fields.schemas.js";
 import { ORDER_TYPES } from "./order-types.js";
 import type { HoldingMode } from "../investors/investor.states.js";
-import { CANCELLATION_STATUSES, INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES, PURCHASE_TYPES } from "./order.states.js";
+import { CANCELLATION_STATUSES, INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, PAUSE_STATUSES, ORDER_STATUSES, PURCHASE_TYPES } from "./order.states.js";
 import { typeRules } from "./rules.js";
 
 /** Said of the fields alike in the request and the answers (an order link's too). */
@@ -261,4 +261,22 @@ export const InstallmentList = z.object({
       }),
     )
     .describe("The installments, in schedule order."),
+});
+
+export const PauseOrderRequest = z.strictObject({
+  id: PathId,
+  installments: z.number().int().min(1).max(999).describe("How many installments to pause, from the next one not yet created: within the SIP master's pause minimum and maximum for the scheme, else 1 to 6."),
+});
+
+export const PauseView = z.object({
+  id: z.string().describe("The pause's id."),
+  order_id: z.string().describe("The SIP or XSIP registration paused."),
+  status: z.enum(PAUSE_STATUSES).describe("PENDING until the exchange confirms (CONFIRMED) or refuses (REFUSED, the schedule put back); RESUMED when ended early."),
+  installments: z.number().int().describe("Installments paused."),
+  from_installment_no: z.number().int().describe("The first paused installment's number."),
+  from_date: z.string().describe("The first paused installment's due date (YYYY-MM-DD)."),
+  until_date: z.string().describe("The last paused installment's due date (YYYY-MM-DD); the plan resumes by itself after it."),
+  requested_at: z.string().describe("When the pause was asked."),
+  resumed_at: z.string().nullable().describe("When the pause was ended early, if it was."),
+  remark: z.string().nullable().describe("The exchange's remark when it refused."),
 });

@@ -20,7 +20,7 @@ const duration = new Histogram({
 /** Every method of the port, so each is metered (the type check fails when the port gains one not listed here). */
 const PORT_METHODS = [
   "registerInvestor", "investorStatus", "registerMandate", "mandateStatus", "cancelMandate", "mandateAuthUrl", "placeOrder",
-  "cancelOrder", "orderStatus", "allotments", "createPayment", "paymentStatus", "matchInstallments", "orderStatusForDate",
+  "cancelOrder", "pauseSip", "resumeSip", "orderStatus", "allotments", "createPayment", "paymentStatus", "matchInstallments", "orderStatusForDate",
   "allotmentsForDate",
 ] as const satisfies ReadonlyArray<keyof ExchangePort>;
 type Unlisted = Exclude<keyof ExchangePort, (typeof PORT_METHODS)[number]>;
@@ -30,7 +30,7 @@ void allListed;
 type Outcome = "ok" | "refused" | "error";
 
 /** The calls that ask the exchange to do something, which it may refuse; the others read (a report, a status, a link). */
-const REQUESTS: ReadonlySet<string> = new Set(["registerInvestor", "registerMandate", "cancelMandate", "placeOrder", "cancelOrder", "createPayment"]);
+const REQUESTS: ReadonlySet<string> = new Set(["registerInvestor", "registerMandate", "cancelMandate", "placeOrder", "cancelOrder", "pauseSip", "resumeSip", "createPayment"]);
 
 /**
  * The exchange's refusals come back as answers (port.ts): a registration or order REJECTED, a payment FAILED, a
@@ -38,8 +38,8 @@ const REQUESTS: ReadonlySet<string> = new Set(["registerInvestor", "registerMand
  */
 function outcomeOf(service: string, result: unknown): Outcome {
   if (!REQUESTS.has(service) || typeof result !== "object" || result === null) return "ok";
-  const { status, cancelled } = result as { status?: unknown; cancelled?: unknown };
-  return status === "REJECTED" || status === "FAILED" || cancelled === false ? "refused" : "ok";
+  const { status, cancelled, paused, resumed } = result as { status?: unknown; cancelled?: unknown; paused?: unknown; resumed?: unknown };
+  return status === "REJECTED" || status === "FAILED" || cancelled === false || paused === false || resumed === false ? "refused" : "ok";
 }
 
 /**

@@ -210,6 +210,10 @@ export interface ExchangePort {
   mandateAuthUrl(mandateId: string): Promise<string | null>;
   placeOrder(order: OrderEntry): Promise<OrderPlacement>;
   cancelOrder(orderId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }>;
+  /** Pauses the next `installments` installments of a SIP or XSIP registration (BSE: the PauseSIP service). */
+  pauseSip(orderId: string, installments: number): Promise<{ paused: true } | { paused: false; remark: string }>;
+  /** Ends a SIP or XSIP pause early; absent where the exchange has no such service (BSE's PauseSIP only pauses). */
+  resumeSip?(orderId: string): Promise<{ resumed: true } | { resumed: false; remark: string }>;
   orderStatus(orderIds: string[]): Promise<OrderStatusReport[]>;
   allotments(orderIds: string[]): Promise<AllotmentReport[]>;
   /** The order status report of one India business day (YYYY-MM-DD): every order of this member that day. */

@@ -18,6 +18,7 @@ export const TASKS = {
   mandates__cancel_at_exchange: z.strictObject({ mandate_id: z.string() }),
   orders__dispatch: z.strictObject({ order_id: z.string() }),
   orders__cancel_at_exchange: z.strictObject({ order_id: z.string() }),
+  orders__pause_at_exchange: z.strictObject({ pause_id: z.string() }),
   orders__sync_exchange: z.strictObject({}),
   orders__create_installments: z.strictObject({}),
   payments__initiate: z.strictObject({ payment_id: z.string() }),

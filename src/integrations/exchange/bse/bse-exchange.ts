@@ -26,6 +26,7 @@ import { mandateAuthUrlAtExchange, mandateStatusAtExchange, registerMandateAtExc
 import { allotmentReports, orderStatusReports } from "./order-reports.js";
 import { allotmentsOfDay, orderStatusOfDay } from "./day-reports.js";
 import { cancelOrderAtExchange, placeOrderAtExchange } from "./orders.js";
+import { pauseSipAtExchange } from "./pause-sip.js";
 import { initiatePayment, paymentStatuses } from "./payments.js";
 import type { BseSessions } from "./sessions.js";
 import { BseTransport } from "./transport.js";
@@ -66,6 +67,10 @@ export class BseExchange implements ExchangePort {
   /** Cancels a SIP, XSIP, STP or SWP registration (orders.ts); other orders cannot be cancelled at the exchange. */
   cancelOrder(orderId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }> {
     return cancelOrderAtExchange(this.context, orderId);
+  }
+  /** PauseSIP (pause-sip.ts); the exchange has no resume, so this adapter has no resumeSip. */
+  pauseSip(orderId: string, installments: number): Promise<{ paused: true } | { paused: false; remark: string }> {
+    return pauseSipAtExchange(this.context, orderId, installments);
   }
   orderStatus(orderIds: string[]): Promise<OrderStatusReport[]> {
     return orderStatusReports(this.context, orderIds);

@@ -26,6 +26,9 @@ type Kind = books.RecordKind;
 interface OrderBooks {
   orderType?: string;
   refuseCancel?: string;
+  remarks?: string | null;
+  /** Installments paused, one entry per pause; `resumed` when one was ended early. */
+  pauses?: Array<{ installments: number; resumed?: boolean }>;
 }
 /** The registrations the exchange cancels (bse-starmf-orders.md section 5); one-time orders it does not. */
 const REGISTRATION_TYPES = new Set(["SIP", "XSIP", "STP", "SWP"]);
@@ -120,6 +123,31 @@ export class SandboxExchange implements ExchangePort {
     if (payload.refuseCancel) return { cancelled: false, remark: payload.refuseCancel };
     await this.set("ORDER", orderId, "CANCELLED", "CANCELLED BY MEMBER");
     return { cancelled: true };
+  }
+
+  /**
+   * As the exchange's PauseSIP: an accepted SIP or XSIP registration is paused (booked in its record); another order
+   * is refused. An order placed with `SIM:REFUSE_PAUSE` in its remarks has its pauses refused.
+   */
+  async pauseSip(orderId: string, installments: number): Promise<{ paused: true } | { paused: false; remark: string }> {
+    const record = await this.record("ORDER", orderId);
+    if (!record) return { paused: false, remark: "REGISTRATION NOT FOUND" };
+    const payload = record.payload as OrderBooks;
+    if (payload.orderType !== "SIP" && payload.orderType !== "XSIP") return { paused: false, remark: "ONLY A SIP OR XSIP REGISTRATION CAN BE PAUSED" };
+    if (record.status !== "ACCEPTED") return { paused: false, remark: `REGISTRATION ${record.status}` };
+    if (payload.remarks?.includes("SIM:REFUSE_PAUSE")) return { paused: false, remark: "SANDBOX: PAUSE REFUSED (SIM:REFUSE_PAUSE)" };
+    await books.mergePayload(this.db, "ORDER", orderId, { pauses: [...(payload.pauses ?? []), { installments }] });
+    return { paused: true };
+  }
+
+  /** Ends the registration's latest pause early (the sandbox allows it; BSE's PauseSIP has no resume). */
+  async resumeSip(orderId: string): Promise<{ resumed: true } | { resumed: false; remark: string }> {
+    const record = await this.record("ORDER", orderId);
+    const pauses = (record?.payload as OrderBooks | undefined)?.pauses ?? [];
+    const last = pauses.at(-1);
+    if (!last || last.resumed) return { resumed: false, remark: "NO PAUSE TO RESUME" };
+    await books.mergePayload(this.db, "ORDER", orderId, { pauses: [...pauses.slice(0, -1), { ...last, resumed: true }] });
+    return { resumed: true };
   }
 
   /**

@@ -88,7 +88,7 @@ export async function decidePending(db: DbOrTx, kind: RecordKind, reference: str
 }
 
 /** Merges `patch` into a record's payload (top-level keys); a record not booked stays absent. */
-export async function mergePayload(db: DbOrTx, kind: RecordKind, reference: string, patch: Record<string, string>): Promise<void> {
+export async function mergePayload(db: DbOrTx, kind: RecordKind, reference: string, patch: Record<string, unknown>): Promise<void> {
   await db.$executeRaw`
     UPDATE sandbox_exchange_records SET payload = payload || ${JSON.stringify(patch)}::jsonb, updated_at = now()
      WHERE kind = ${kind} AND reference = ${reference}`;
