@@ -173,7 +173,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an investor's contact, address, FATCA, occupation or nominees
+         * @description Any of `contact`, `address`, `fatca`, `occupation`, `nominees`, each whole and validated as at creation. PAN, tax status, holding type and the holders' identities are refused (400 field_not_allowed: a new registration is the honest answer). A PENDING investor is changed in place (its registration sends the new details). A REGISTERED investor gets a `pending_change` that the exchange applies or refuses (UCC modification, investor.updated or investor.update_rejected); until then the investor keeps showing its registered details. One change at a time. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor. Send an Idempotency-Key header to make retries safe.
+         */
+        patch: operations["investors-update"];
         trace?: never;
     };
     "/api/investors/v1/{id}/holdings": {
@@ -744,6 +748,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/simulation/investors/v1/{id}/apply-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The exchange applies a REGISTERED investor's pending change (UCC modification)
+         * @description Sandbox only: the exchange applies the investor's PENDING change: its details become the new ones, `pending_change.status` APPLIED (event investor.updated). Answers the change's id. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
+         */
+        get: operations["simulation-applyInvestorChange"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/simulation/investors/v1/{id}/register": {
         parameters: {
             query?: never;
@@ -776,6 +800,26 @@ export interface paths {
          * @description Sandbox only: the exchange rejects a PENDING investor, with an optional remark (event investor.rejected). The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
          */
         get: operations["simulation-rejectInvestor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/simulation/investors/v1/{id}/reject-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The exchange rejects a REGISTERED investor's pending change (UCC modification)
+         * @description Sandbox only: the exchange refuses the investor's PENDING change, with an optional remark: the details stay as they were, `pending_change.status` REJECTED (event investor.update_rejected). Answers the change's id. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
+         */
+        get: operations["simulation-rejectInvestorChange"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1965,7 +2009,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, a name of the catalog (e.g. `order.allotted`). */
-                type?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed";
+                type?: "investor.registered" | "investor.rejected" | "investor.updated" | "investor.update_rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed";
                 /** @description Only events about this resource: its id (`ord_`..., `inv_`..., `mdt_`..., `pay_`...). */
                 resource_id?: string;
                 /** @description Only events recorded at or after this instant (ISO 8601 with a zone, e.g. `2026-11-20T00:00:00+05:30`); from the first when absent. */
@@ -2005,7 +2049,7 @@ export interface operations {
                              * @description What happened: the event's name, as webhooks send it in X-MF-Event.
                              * @enum {string}
                              */
-                            type: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed";
+                            type: "investor.registered" | "investor.rejected" | "investor.updated" | "investor.update_rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed";
                             /**
                              * @description The kind of resource the event is about.
                              * @enum {string}
@@ -2605,6 +2649,22 @@ export interface operations {
                             /** @description Whether this is the investor's primary bank account (payouts go there). */
                             is_primary: boolean;
                         }[];
+                        /** @description The investor's latest change after registration (PATCH), null when none; the details above stay the registered ones until the exchange applies it. */
+                        pending_change: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /** @description When the change was asked for (ISO 8601). */
+                            requested_at: string;
+                            /**
+                             * @description PENDING (sent to the exchange), APPLIED (the details above are the new ones) or REJECTED.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "APPLIED" | "REJECTED";
+                            /** @description The fields the change names (contact, address, fatca, occupation, nominees). */
+                            fields: string[];
+                            /** @description The exchange's remark (anything PAN-shaped masked). */
+                            provider_remark: string | null;
+                        } | null;
                         /** @description When the resource was created (ISO 8601, UTC). */
                         created_at: string;
                         /** @description When the resource last changed (ISO 8601, UTC). */
@@ -2804,6 +2864,22 @@ export interface operations {
                             /** @description Whether this is the investor's primary bank account (payouts go there). */
                             is_primary: boolean;
                         }[];
+                        /** @description The investor's latest change after registration (PATCH), null when none; the details above stay the registered ones until the exchange applies it. */
+                        pending_change: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /** @description When the change was asked for (ISO 8601). */
+                            requested_at: string;
+                            /**
+                             * @description PENDING (sent to the exchange), APPLIED (the details above are the new ones) or REJECTED.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "APPLIED" | "REJECTED";
+                            /** @description The fields the change names (contact, address, fatca, occupation, nominees). */
+                            fields: string[];
+                            /** @description The exchange's remark (anything PAN-shaped masked). */
+                            provider_remark: string | null;
+                        } | null;
                         /** @description When the resource was created (ISO 8601, UTC). */
                         created_at: string;
                         /** @description When the resource last changed (ISO 8601, UTC). */
@@ -2823,6 +2899,346 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "investors-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours answers the first response again (nothing is created twice); the same key with another body is 409 CONFLICT. 1-255 printable ASCII characters, e.g. a UUID. Optional: without it the request simply runs. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description An investor id (inv_...). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contact": {
+                 *         "email": "asha.rao@example.com",
+                 *         "mobile": "9800000004",
+                 *         "email_relation": "SELF",
+                 *         "mobile_relation": "SELF"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description New email and mobile with whose they are (all four fields). */
+                    contact?: {
+                        /**
+                         * Format: email
+                         * @description Email address (masked in responses).
+                         */
+                        email: string;
+                        /** @description Indian mobile number, 10 digits (masked in responses). */
+                        mobile: string;
+                        /**
+                         * @description One of the `contact_relations` values of GET /api/masters/v1/investor-options.
+                         * @enum {string}
+                         */
+                        email_relation: "SELF" | "SPOUSE" | "DEPENDENT_CHILD" | "DEPENDENT_SIBLING" | "DEPENDENT_PARENT" | "GUARDIAN";
+                        /**
+                         * @description One of the `contact_relations` values of GET /api/masters/v1/investor-options.
+                         * @enum {string}
+                         */
+                        mobile_relation: "SELF" | "SPOUSE" | "DEPENDENT_CHILD" | "DEPENDENT_SIBLING" | "DEPENDENT_PARENT" | "GUARDIAN";
+                    };
+                    /** @description The new address (the whole address). */
+                    address?: {
+                        /** @description Address line 1. */
+                        line1: string;
+                        /** @description Address line 2. */
+                        line2?: string;
+                        /** @description City. */
+                        city: string;
+                        /** @description ISO 3166-2 subdivision code (for India: MH, TG, ...). */
+                        state_code: string;
+                        /** @description PIN code, 6 digits. */
+                        pincode: string;
+                        /** @description ISO 3166-1 alpha-2 country code. */
+                        country_code: string;
+                    };
+                    /** @description The new FATCA declaration (the whole declaration; sent to the exchange again). */
+                    fatca?: {
+                        /**
+                         * @description One of the `fatca_occupation_types` values of GET /api/masters/v1/investor-options.
+                         * @enum {string}
+                         */
+                        occupation_type: "SERVICE" | "BUSINESS" | "OTHERS" | "NOT_CATEGORISED";
+                        /**
+                         * @description One of the `income_slabs` values of GET /api/masters/v1/investor-options.
+                         * @enum {string}
+                         */
+                        income_slab: "31" | "32" | "33" | "34" | "35" | "36";
+                        /**
+                         * @description One of the `pep_options` values of GET /api/masters/v1/investor-options.
+                         * @enum {string}
+                         */
+                        pep: "YES" | "NO" | "RELATED";
+                        /**
+                         * @description One of the `wealth_sources` values of GET /api/masters/v1/investor-options.
+                         * @enum {string}
+                         */
+                        source_of_wealth: "SALARY" | "BUSINESS_INCOME" | "GIFT" | "ANCESTRAL_PROPERTY" | "RENTAL_INCOME" | "PRIZE_MONEY" | "ROYALTY" | "OTHERS";
+                        /** @description ISO 3166-1 alpha-2 country of birth. */
+                        country_of_birth: string;
+                        /** @description City or town of birth. */
+                        place_of_birth: string;
+                        /** @description Whether the investor is a tax resident of a country other than India. */
+                        tax_resident_other_country: boolean;
+                    };
+                    /**
+                     * @description The primary holder's new occupation (`occupations` of GET /api/masters/v1/investor-options).
+                     * @enum {string}
+                     */
+                    occupation?: "BUSINESS" | "SERVICE" | "PROFESSIONAL" | "AGRICULTURIST" | "RETIRED" | "HOUSEWIFE" | "STUDENT" | "OTHERS" | "DOCTOR" | "PRIVATE_SECTOR_SERVICE" | "PUBLIC_SECTOR_SERVICE" | "FOREX_DEALER" | "GOVERNMENT_SERVICE";
+                    /** @description The new nominees (the whole list; shares add up to 100; an empty list removes them). */
+                    nominees?: {
+                        /** @description The nominee's name. */
+                        name: string;
+                        /**
+                         * @description One of the `nominee_relationships` values of GET /api/masters/v1/investor-options.
+                         * @enum {string}
+                         */
+                        relationship: "AUNT" | "BROTHER_IN_LAW" | "BROTHER" | "DAUGHTER" | "DAUGHTER_IN_LAW" | "FATHER" | "FATHER_IN_LAW" | "GRANDDAUGHTER" | "GRANDFATHER" | "GRANDMOTHER" | "GRANDSON" | "MOTHER_IN_LAW" | "MOTHER" | "NEPHEW" | "NIECE" | "SISTER" | "SISTER_IN_LAW" | "SON" | "SON_IN_LAW" | "SPOUSE" | "UNCLE" | "OTHERS" | "COURT_APPOINTED_LEGAL_GUARDIAN";
+                        /** @description The nominee's share, percent; the nominees' shares add up to 100. */
+                        percentage: number;
+                        /** @description Date of birth (YYYY-MM-DD). */
+                        date_of_birth?: string;
+                        /** @description Required for a nominee under 18. */
+                        guardian_name?: string;
+                    }[];
+                    /** @description Refused (field_not_allowed): The PAN cannot be changed after creation: a new registration (a new investor) is the honest answer. */
+                    pan?: unknown;
+                    /** @description Refused (field_not_allowed): The primary holder's identity (PAN, name, date of birth) cannot be changed after creation: a new registration (a new investor) is the honest answer. */
+                    primary_holder?: unknown;
+                    /** @description Refused (field_not_allowed): The joint holders cannot be changed after creation: a new registration (a new investor) is the honest answer. */
+                    joint_holders?: unknown;
+                    /** @description Refused (field_not_allowed): The guardian cannot be changed after creation: a new registration (a new investor) is the honest answer. */
+                    guardian?: unknown;
+                    /** @description Refused (field_not_allowed): The tax status cannot be changed after creation: a new registration (a new investor) is the honest answer. */
+                    tax_status?: unknown;
+                    /** @description Refused (field_not_allowed): The holding type cannot be changed after creation: a new registration (a new investor) is the honest answer. */
+                    holding_type?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                        id: string;
+                        /**
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "REGISTERED" | "REJECTED";
+                        /** @description Your own reference, echoed in responses; unique per distributor where the operation says so. */
+                        client_ref: string | null;
+                        /** @description The investor's client code (UCC) at the exchange. */
+                        ucc_code: string;
+                        /** @description The exchange's own remark on the registration (anything PAN-shaped masked). */
+                        provider_remark: string | null;
+                        /** @description Masked PAN of the primary holder (ABXXXXX34F). */
+                        pan: string;
+                        /** @description The primary holder's name. */
+                        name: string;
+                        /** @description The investor's tax status (GET /api/masters/v1/investor-options, `tax_statuses`). */
+                        tax_status: string;
+                        /** @description SINGLE, JOINT or ANYONE_OR_SURVIVOR (`holding_types` of the investor options). */
+                        holding_type: string;
+                        /** @description The first holder: PAN, name, date of birth and KYC. */
+                        primary_holder: {
+                            /** @description Masked PAN. */
+                            pan: string;
+                            /** @description The first holder's name, as on the PAN. */
+                            name: string;
+                            /** @description Date of birth (YYYY-MM-DD). */
+                            date_of_birth: string;
+                            /** @description Gender (`genders` of the investor options). */
+                            gender: string;
+                            /** @description The occupation (`occupations` of the investor options). */
+                            occupation: string;
+                            /** @description How KYC was done (`kyc_types` of the investor options). */
+                            kyc_type: string;
+                            /** @description Masked CKYC number. */
+                            ckyc_number: string | null;
+                        };
+                        /** @description Up to 2 joint holders (holding_type JOINT or ANYONE_OR_SURVIVOR). */
+                        joint_holders: {
+                            /** @description Masked PAN. */
+                            pan: string;
+                            /** @description The joint holder's name, as on the PAN. */
+                            name: string;
+                            /** @description Date of birth (YYYY-MM-DD). */
+                            date_of_birth: string;
+                            /** @description How KYC was done (`kyc_types` of the investor options). */
+                            kyc_type: string;
+                        }[];
+                        /** @description The guardian of a minor investor. */
+                        guardian: {
+                            /** @description The guardian's name, as on the PAN. */
+                            name: string;
+                            /** @description Masked PAN. */
+                            pan: string;
+                            /** @description The nominee's relationship to the investor (`nominee_relationships` of the investor options). */
+                            relationship: string;
+                        } | null;
+                        /** @description Email and mobile with whose they are. */
+                        contact: {
+                            /** @description Masked email (first character and domain). */
+                            email: string;
+                            /** @description Masked mobile (last 4 digits). */
+                            mobile: string;
+                            /** @description Whose email it is (`contact_relations` of the investor options). */
+                            email_relation: string;
+                            /** @description Whose mobile it is (`contact_relations` of the investor options). */
+                            mobile_relation: string;
+                        };
+                        /** @description The investor's address. */
+                        address: {
+                            /** @description Address line 1. */
+                            line1: string;
+                            /** @description Address line 2. */
+                            line2: string | null;
+                            /** @description City. */
+                            city: string;
+                            /** @description The state (GET /api/masters/v1/countries/IN/states). */
+                            state_code: string;
+                            /** @description PIN code, 6 digits. */
+                            pincode: string;
+                            /** @description ISO 3166-1 alpha-2 country code. */
+                            country_code: string;
+                        };
+                        /** @description The FATCA declaration. */
+                        fatca: {
+                            /** @description The FATCA occupation type (`fatca_occupation_types` of the investor options). */
+                            occupation_type: string;
+                            /** @description The income slab code (`income_slabs` of the investor options). */
+                            income_slab: string;
+                            /** @description Politically exposed person (`pep_options` of the investor options). */
+                            pep: string;
+                            /** @description Source of wealth (`wealth_sources` of the investor options). */
+                            source_of_wealth: string;
+                            /** @description ISO 3166-1 alpha-2 country of birth. */
+                            country_of_birth: string;
+                            /** @description City or town of birth. */
+                            place_of_birth: string;
+                            /** @description Whether the investor is a tax resident of a country other than India. */
+                            tax_resident_other_country: boolean;
+                        };
+                        /** @description Nominees, whose shares add up to 100. */
+                        nominees: {
+                            /** @description The nominee's name. */
+                            name: string;
+                            /** @description The nominee's relationship to the investor (`nominee_relationships` of the investor options). */
+                            relationship: string;
+                            /** @description The nominee's share, percent; the nominees' shares add up to 100. */
+                            percentage: number;
+                            /** @description Date of birth (YYYY-MM-DD). */
+                            date_of_birth: string | null;
+                            /** @description The guardian's name. */
+                            guardian_name: string | null;
+                        }[];
+                        /** @description The demat account, for holding_mode CDSL or NSDL. */
+                        demat: {
+                            /** @description How the payment is made (UPI, NETBANKING, MANDATE, CHEQUE), or for a demat account its depository mode. */
+                            mode: string;
+                            /** @description The depository participant's id. */
+                            dp_id: string | null;
+                            /** @description Masked. */
+                            client_id: string | null;
+                        };
+                        /** @description The investor's investment account, for orders. */
+                        investment_account_id: string;
+                        /** @description The investor's investment accounts (one per holding mode); orders name one. */
+                        investment_accounts: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /**
+                             * @description How the units are held: CDSL or NSDL (demat) or PHYSICAL (a folio with the registrar).
+                             * @enum {string}
+                             */
+                            holding_mode: "PHYSICAL" | "CDSL" | "NSDL";
+                            /** @description When the resource was created (ISO 8601, UTC). */
+                            created_at: string;
+                        }[];
+                        /** @description The investor's bank accounts; exactly one is primary. */
+                        bank_accounts: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /** @description The bank account's type (`bank_account_types` of the investor options). */
+                            account_type: string;
+                            /** @description Masked account number (last 4 digits). */
+                            account_number: string;
+                            /** @description The bank branch's IFSC. */
+                            ifsc: string;
+                            /** @description Whether this is the investor's primary bank account (payouts go there). */
+                            is_primary: boolean;
+                        }[];
+                        /** @description The investor's latest change after registration (PATCH), null when none; the details above stay the registered ones until the exchange applies it. */
+                        pending_change: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /** @description When the change was asked for (ISO 8601). */
+                            requested_at: string;
+                            /**
+                             * @description PENDING (sent to the exchange), APPLIED (the details above are the new ones) or REJECTED.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "APPLIED" | "REJECTED";
+                            /** @description The fields the change names (contact, address, fatca, occupation, nominees). */
+                            fields: string[];
+                            /** @description The exchange's remark (anything PAN-shaped masked). */
+                            provider_remark: string | null;
+                        } | null;
+                        /** @description When the resource was created (ISO 8601, UTC). */
+                        created_at: string;
+                        /** @description When the resource last changed (ISO 8601, UTC). */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: the investor has a change the exchange has not yet decided, or is REJECTED (INVALID_STATE), or the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -6091,6 +6507,71 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "simulation-applyInvestorChange": {
+        parameters: {
+            query?: {
+                /** @description The remark to report (default: a sandbox remark). */
+                remark?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The resource's id, as its creation answered it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true on a success; false in the error envelope.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description What the simulation did, in words. */
+                        message: string;
+                        /** @description The id of the resource that moved. */
+                        data: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. Or: Outside the sandbox the simulation does not exist (NOT_FOUND): use the sandbox. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The investor has no PENDING change (INVALID_STATE). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "simulation-registerInvestor": {
         parameters: {
             query?: {
@@ -6207,6 +6688,71 @@ export interface operations {
                 };
             };
             /** @description The investor is not PENDING (INVALID_STATE). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "simulation-rejectInvestorChange": {
+        parameters: {
+            query?: {
+                /** @description The remark to report (default: a sandbox remark). */
+                remark?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The resource's id, as its creation answered it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true on a success; false in the error envelope.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description What the simulation did, in words. */
+                        message: string;
+                        /** @description The id of the resource that moved. */
+                        data: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. Or: Outside the sandbox the simulation does not exist (NOT_FOUND): use the sandbox. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The investor has no PENDING change (INVALID_STATE). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6947,7 +7493,7 @@ export interface operations {
                 /** @description Only resources in this state. */
                 status?: "PENDING" | "DELIVERED" | "PARKED" | "FAILED";
                 /** @description Only deliveries of this event. */
-                event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
+                event?: "investor.registered" | "investor.rejected" | "investor.updated" | "investor.update_rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
                 /** @description Page size, 1-100 (default 20). */
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `next_cursor`. */
@@ -7227,7 +7773,7 @@ export interface operations {
                      * @description Only deliveries of this event (a name or a `<resource>.*` wildcard).
                      * @enum {string}
                      */
-                    event?: "investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
+                    event?: "investor.registered" | "investor.rejected" | "investor.updated" | "investor.update_rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*";
                 };
             };
         };
@@ -7355,7 +7901,7 @@ export interface operations {
                     /** @description An https URL whose every address is public. */
                     url: string;
                     /** @description Event names and `<resource>.*` wildcards (investor.*, mandate.*, order.*, payment.*, broker_change.* (beta), reconciliation.*). */
-                    events: ("investor.registered" | "investor.rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*")[];
+                    events: ("investor.registered" | "investor.rejected" | "investor.updated" | "investor.update_rejected" | "mandate.registered" | "mandate.rejected" | "mandate.cancelled" | "order.accepted" | "order.rejected" | "order.failed" | "order.allotted" | "order.cancelled" | "payment.captured" | "payment.failed" | "payment.refunded" | "broker_change.submitted" | "broker_change.rejected" | "reconciliation.mismatch" | "webhook.subscription_disabled" | "order.paused" | "order.resumed" | "investor.*" | "mandate.*" | "order.*" | "payment.*" | "broker_change.*" | "reconciliation.*")[];
                 };
             };
         };

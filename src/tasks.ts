@@ -3,6 +3,7 @@ import { purgeExpiredTokens } from "./domains/auth/jobs/purge-expired-tokens.js"
 import { purgeExpiredIdempotencyKeys } from "./domains/shared/jobs/purge-idempotency-keys.js";
 import { checkInvestorStatus, syncPendingInvestors } from "./domains/investors/jobs/check-status.js";
 import { registerInvestor } from "./domains/investors/jobs/register.js";
+import { sendInvestorChange } from "./domains/investors/jobs/send-change.js";
 import { cancelOrderAtExchange } from "./domains/orders/jobs/cancel-at-exchange.js";
 import { pauseOrderAtExchange } from "./domains/orders/jobs/pause-at-exchange.js";
 import { createInstallments } from "./domains/orders/jobs/create-installments.js";
@@ -33,6 +34,7 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   investors__register: registerInvestor,
   investors__check_status: checkInvestorStatus,
   investors__sync_pending: syncPendingInvestors,
+  investors__send_change: sendInvestorChange,
   mandates__register: registerMandate,
   mandates__check_status: checkMandateStatus,
   mandates__sync_pending: syncPendingMandates,

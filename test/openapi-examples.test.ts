@@ -98,6 +98,8 @@ describe("openapi.json examples on a fresh sandbox", () => {
   it("the other body examples answer 200", async () => {
     expect((await postExample("holdings-lookup")).status).toBe(200);
     expect((await postExample("investors-sync")).status).toBe(200);
+    const changed = await postExample("investors-update", { id: replacements[EXAMPLE_PLACEHOLDERS.investorId]! });
+    expect(changed.body.pending_change).toMatchObject({ status: "PENDING", fields: ["contact"] });
     const sub = await app.http("POST", "/api/webhooks/v1/subscriptions", { token, json: { url: "https://hooks.example.com/rotated", events: ["order.*"] } });
     expect((await postExample("webhooks-rotateSecret", { id: sub.body.data.id })).body.data).toMatchObject({ id: sub.body.data.id, previous_secret_expires_at: expect.any(String) });
     expect((await postExample("webhooks-replay")).body).toEqual({ success: true, data: { replayed: 0 } });
@@ -113,7 +115,7 @@ describe("openapi.json examples on a fresh sandbox", () => {
   });
 
   it("every example with a JSON body is posted by this file, the upload's file part aside", () => {
-    const posted = ["orders-pause", "auth-token", "investors-create", "mandates-create", "orders-place", "brokerChanges-create", "webhooks-subscribe", "orderLinks-create", "publicLinks-pay", "holdings-lookup", "investors-sync", "webhooks-rotateSecret", "webhooks-replay"];
+    const posted = ["orders-pause", "auth-token", "investors-create", "mandates-create", "orders-place", "brokerChanges-create", "webhooks-subscribe", "orderLinks-create", "publicLinks-pay", "holdings-lookup", "investors-sync", "investors-update", "webhooks-rotateSecret", "webhooks-replay"];
     const withJson = Object.values(document.paths as Json)
       .flatMap((item) => Object.values(item as Json))
       .filter((op: Json) => op.requestBody?.content["application/json"])

@@ -13,7 +13,7 @@ import { RECORD_KINDS, RECORD_STATUSES } from "../../src/integrations/exchange/s
 import { IMPORT_OUTCOMES } from "../../src/domains/holdings/import.js";
 import { HOLDING_NATURE_VALUES, REGISTRARS } from "../../src/integrations/registrars/feeds/feed.js";
 import { EVENT_NAMES, EVENT_RESOURCE_TYPES } from "../../src/domains/events/catalog.js";
-import { BANK_ACCOUNT_TYPES, HOLDING_MODES, HOLDING_TYPES, INVESTOR_STATUSES, TAX_STATUSES } from "../../src/domains/investors/investor.states.js";
+import { BANK_ACCOUNT_TYPES, HOLDING_MODES, HOLDING_TYPES, INVESTOR_CHANGE_STATUSES, INVESTOR_STATUSES, TAX_STATUSES } from "../../src/domains/investors/investor.states.js";
 import { narrowOrNull, narrowTo } from "../../src/platform/lib/closed-set.js";
 import { AMFI_OPTIONS, AMFI_PLANS } from "../../src/integrations/amfi/navall.js";
 import { MANDATE_STATUSES, MANDATE_TYPES } from "../../src/domains/mandates/mandate.states.js";
@@ -42,6 +42,7 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["investors", "status", INVESTOR_STATUSES],
   ["investors", "tax_status", TAX_STATUSES],
   ["investors", "holding_type", HOLDING_TYPES],
+  ["investor_changes", "status", INVESTOR_CHANGE_STATUSES],
   ["investment_accounts", "holding_mode", HOLDING_MODES],
   ["bank_accounts", "account_type", BANK_ACCOUNT_TYPES],
   ["mandates", "status", MANDATE_STATUSES],

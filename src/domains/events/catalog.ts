@@ -11,6 +11,8 @@ export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number];
 export const EVENTS = {
   "investor.registered": z.object({ investor_id: z.string(), status: z.literal("REGISTERED"), provider_remark: remark }),
   "investor.rejected": z.object({ investor_id: z.string(), status: z.literal("REJECTED"), provider_remark: remark }),
+  "investor.updated": z.object({ investor_id: z.string(), change_id: z.string(), fields: z.array(z.string()) }),
+  "investor.update_rejected": z.object({ investor_id: z.string(), change_id: z.string(), provider_remark: z.string() }),
   "mandate.registered": z.object({ mandate_id: z.string(), status: z.literal("REGISTERED") }),
   "mandate.rejected": z.object({ mandate_id: z.string(), status: z.literal("REJECTED") }),
   "mandate.cancelled": z.object({ mandate_id: z.string(), status: z.literal("CANCELLED") }),

@@ -4,6 +4,10 @@ import { catalogValues, type CatalogValue } from "../../integrations/exchange/co
 export const INVESTOR_STATUSES = ["PENDING", "REGISTERED", "REJECTED"] as const;
 export type InvestorStatus = (typeof INVESTOR_STATUSES)[number];
 
+/** investor_changes.status: a change of a REGISTERED investor sent to the exchange (the database checks the same list). */
+export const INVESTOR_CHANGE_STATUSES = ["PENDING", "APPLIED", "REJECTED"] as const;
+export type InvestorChangeStatus = (typeof INVESTOR_CHANGE_STATUSES)[number];
+
 /*
  * Columns that hold an investor-options catalog value: the catalog is their one list, and the database
  * checks it too, so a value added to the catalog needs a migration changing the constraint.

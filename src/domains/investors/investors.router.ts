@@ -10,6 +10,8 @@ import {
   SyncRequest,
   SyncResponse,
 } from "./investors.schemas.js";
+import { PatchInvestorRequest } from "./changes.schemas.js";
+import { patchInvestor } from "./changes.service.js";
 import { createInvestor, getInvestor, listInvestors, syncInvestors } from "./investors.service.js";
 import { z } from "zod";
 
@@ -73,6 +75,38 @@ export const investorsRouter = router({
     .input(z.strictObject({ id: InvestorId }))
     .output(InvestorView)
     .query(({ ctx, input }) => getInvestor(ctx, ctx.caller, input.id)),
+
+  update: authedProcedure
+    .meta({
+      openapi: { method: "PATCH", path: "/api/investors/v1/{id}" },
+      docs: {
+        tag: INVESTORS_TAG,
+        summary: "Change an investor's contact, address, FATCA, occupation or nominees",
+        description:
+          "Any of `contact`, `address`, `fatca`, `occupation`, `nominees`, each whole and validated as at creation. PAN, tax status, " +
+          "holding type and the holders' identities are refused (400 field_not_allowed: a new registration is the honest answer). " +
+          "A PENDING investor is changed in place (its registration sends the new details). A REGISTERED investor gets a " +
+          "`pending_change` that the exchange applies or refuses (UCC modification, investor.updated or investor.update_rejected); " +
+          "until then the investor keeps showing its registered details. One change at a time. " + PATH_ID +
+          " Send an Idempotency-Key header to make retries safe.",
+        conflict:
+          `Conflict: the investor has a change the exchange has not yet decided, or is REJECTED (INVALID_STATE), or ${IDEMPOTENCY_CONFLICT}.`,
+        idempotent: true,
+        examples: {
+          "application/json": {
+            contact: { email: "asha.rao@example.com", mobile: "9800000004", email_relation: "SELF", mobile_relation: "SELF" },
+          },
+        },
+      },
+    })
+    .input(PatchInvestorRequest)
+    .output(InvestorView)
+    .mutation(async ({ ctx, input }) => {
+      const { id, ...changes } = input;
+      const result = await patchInvestor(ctx, ctx.caller, id, changes, ctx.idempotencyKey);
+      ctx.response.status = result.status;
+      return result.body;
+    }),
 
   list: authedProcedure
     .meta({

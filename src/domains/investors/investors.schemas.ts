@@ -5,7 +5,7 @@ import { describeAfter } from "../../platform/openapi/fields.js";
 import { ClientRefView, CreatedAt, ResourceId, state, stateFilter, UpdatedAt } from "../shared/fields.schemas.js";
 import { findCountry } from "../masters/geography.js";
 import { catalogValues } from "../../integrations/exchange/code-tables.js";
-import { INVESTOR_STATUSES } from "./investor.states.js";
+import { INVESTOR_CHANGE_STATUSES, INVESTOR_STATUSES } from "./investor.states.js";
 import { investorIssues } from "./rules.js";
 
 /** Every enumerated field takes exactly the values of the investor-options catalog. */
@@ -56,7 +56,7 @@ const JointHolder = z.strictObject({
 
 const Guardian = z.strictObject({ name: PersonName.describe(GUARDIAN_NAME), pan: IndividualPan, relationship: oneOf("guardian_relations") });
 
-const Contact = z.strictObject({
+export const Contact = z.strictObject({
   email: z.email("must be an email address").max(100).describe("Email address (masked in responses)."),
   mobile: z
     .string()
@@ -66,7 +66,7 @@ const Contact = z.strictObject({
   mobile_relation: oneOf("contact_relations"),
 });
 
-const Address = z.strictObject({
+export const Address = z.strictObject({
   line1: z.string().trim().min(1).max(120).describe(LINE1),
   line2: z.string().trim().max(120).describe(LINE2).optional(),
   city: z.string().trim().min(1).max(50).describe(CITY),
@@ -75,7 +75,7 @@ const Address = z.strictObject({
   country_code: CountryCode.describe(COUNTRY_CODE),
 });
 
-const Fatca = z.strictObject({
+export const Fatca = z.strictObject({
   occupation_type: oneOf("fatca_occupation_types"),
   income_slab: oneOf("income_slabs"),
   pep: oneOf("pep_options"),
@@ -96,7 +96,7 @@ const BankAccountInput = z.strictObject({
   is_primary: z.boolean().describe(IS_PRIMARY),
 });
 
-const Nominee = z.strictObject({
+export const Nominee = z.strictObject({
   name: PersonName.describe(NOMINEE_NAME),
   relationship: oneOf("nominee_relationships"),
   percentage: z
@@ -158,6 +158,18 @@ export const BankAccountView = z.object({
   ifsc: z.string().describe(IFSC),
   is_primary: z.boolean().describe(IS_PRIMARY),
 });
+
+/** A change of a REGISTERED investor waiting for (or decided by) the exchange: ids, never the values. */
+export const PendingChangeView = z
+  .object({
+    id: ResourceId,
+    requested_at: z.string().describe("When the change was asked for (ISO 8601)."),
+    status: z.enum(INVESTOR_CHANGE_STATUSES).describe("PENDING (sent to the exchange), APPLIED (the details above are the new ones) or REJECTED."),
+    fields: z.array(z.string()).describe("The fields the change names (contact, address, fatca, occupation, nominees)."),
+    provider_remark: z.string().nullable().describe("The exchange's remark (anything PAN-shaped masked)."),
+  })
+  .nullable()
+  .describe("The investor's latest change after registration (PATCH), null when none; the details above stay the registered ones until the exchange applies it.");
 
 export const InvestmentAccountView = z.object({
   id: ResourceId,
@@ -255,6 +267,7 @@ export const InvestorView = z.object({
   investment_account_id: z.string().describe("The investor's investment account, for orders."),
   investment_accounts: z.array(InvestmentAccountView).describe("The investor's investment accounts (one per holding mode); orders name one."),
   bank_accounts: z.array(BankAccountView).describe(BANK_ACCOUNTS),
+  pending_change: PendingChangeView,
   created_at: CreatedAt,
   updated_at: UpdatedAt,
 });

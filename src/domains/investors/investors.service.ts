@@ -7,6 +7,7 @@ import { newId } from "../../platform/lib/ids.js";
 import { readCursor, toPage } from "../../platform/lib/zod.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
+import { latestChange } from "./changes.repo.js";
 import * as repo from "./investors.repo.js";
 import { StoredInvestorDetails, type CreateInvestorInput, type InvestorDetails } from "./investors.schemas.js";
 import type { InvestorStatus } from "./investor.states.js";
@@ -85,7 +86,7 @@ function uccCodeFor(investorId: string): string {
 export async function getInvestor(services: Services, caller: Caller, id: string): Promise<InvestorView> {
   const row = await repo.findInvestor(services.prisma, caller.distributorId, id);
   if (!row) throw notFound("Investor");
-  return toInvestorView(row, decryptDetails(services.cipher, row));
+  return toInvestorView(row, decryptDetails(services.cipher, row), await latestChange(services.prisma, id));
 }
 
 export async function listInvestors(

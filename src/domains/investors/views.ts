@@ -1,12 +1,16 @@
 import { maskAccountNumber, maskEmail, maskMobile, maskPan } from "../../platform/lib/mask.js";
+import type { InvestorChangeRow } from "./changes.repo.js";
 import type { InvestorRow } from "./investors.repo.js";
 import type { InvestorDetails } from "./investors.schemas.js";
 
 export type InvestorView = ReturnType<typeof toInvestorView>;
 export type InvestorSummary = ReturnType<typeof toInvestorSummary>;
 
-/** The investor as its resource shows it: every personal detail masked, with its accounts. */
-export function toInvestorView(row: InvestorRow, details: InvestorDetails) {
+/**
+ * The investor as its resource shows it: every personal detail masked, with its accounts and its latest
+ * change (names of fields only: the new values stay encrypted until the exchange applies them).
+ */
+export function toInvestorView(row: InvestorRow, details: InvestorDetails, change: InvestorChangeRow | null = null) {
   const holder = details.primary_holder;
   return {
     id: row.id,
@@ -62,6 +66,13 @@ export function toInvestorView(row: InvestorRow, details: InvestorDetails) {
       ifsc: a.ifsc,
       is_primary: a.isPrimary,
     })),
+    pending_change: change && {
+      id: change.id,
+      requested_at: change.requestedAt.toISOString(),
+      status: change.status,
+      fields: change.fields,
+      provider_remark: change.providerRemark,
+    },
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

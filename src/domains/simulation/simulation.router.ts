@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { simulateBrokerChangeRejection } from "../broker-changes/broker-changes.simulation.js";
 import { RefreshQuery, simulateHoldingsRefresh } from "../holdings/holdings.simulation.js";
-import { simulateInvestorRegistration } from "../investors/investors.simulation.js";
+import { simulateInvestorChange, simulateInvestorRegistration } from "../investors/investors.simulation.js";
 import { simulateMandateRegistration } from "../mandates/mandates.simulation.js";
 import { AllotQuery, OrderIdInput } from "../orders/orders.schemas.js";
 import { simulateAllotment, simulateCancelRefusal, simulateNextInstallment, simulateOrderDecision } from "../orders/orders.simulation.js";
@@ -57,6 +57,28 @@ export const simulationRouter = router({
       conflict: NOT_PENDING("investor"),
     },
     (ctx, t) => simulateInvestorRegistration(ctx, ctx.caller, t.id, "REJECTED", t.remark),
+  ),
+  applyInvestorChange: move(
+    "/investors/v1/{id}/apply-change",
+    {
+      summary: "The exchange applies a REGISTERED investor's pending change (UCC modification)",
+      description:
+        "Sandbox only: the exchange applies the investor's PENDING change: its details become the new ones, `pending_change.status` " +
+        "APPLIED (event investor.updated). Answers the change's id. " + PATH_ID,
+      conflict: "The investor has no PENDING change (INVALID_STATE).",
+    },
+    (ctx, t) => simulateInvestorChange(ctx, ctx.caller, t.id, "APPLIED", t.remark),
+  ),
+  rejectInvestorChange: move(
+    "/investors/v1/{id}/reject-change",
+    {
+      summary: "The exchange rejects a REGISTERED investor's pending change (UCC modification)",
+      description:
+        "Sandbox only: the exchange refuses the investor's PENDING change, with an optional remark: the details stay as they were, " +
+        "`pending_change.status` REJECTED (event investor.update_rejected). Answers the change's id. " + PATH_ID,
+      conflict: "The investor has no PENDING change (INVALID_STATE).",
+    },
+    (ctx, t) => simulateInvestorChange(ctx, ctx.caller, t.id, "REJECTED", t.remark),
   ),
   registerMandate: move(
     "/mandates/v1/{id}/register",

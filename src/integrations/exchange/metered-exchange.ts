@@ -19,7 +19,7 @@ const duration = new Histogram({
 
 /** Every method of the port, so each is metered (the type check fails when the port gains one not listed here). */
 const PORT_METHODS = [
-  "registerInvestor", "investorStatus", "registerMandate", "mandateStatus", "cancelMandate", "mandateAuthUrl", "placeOrder",
+  "registerInvestor", "investorStatus", "modifyInvestor", "registerMandate", "mandateStatus", "cancelMandate", "mandateAuthUrl", "placeOrder",
   "cancelOrder", "pauseSip", "resumeSip", "orderStatus", "allotments", "createPayment", "paymentStatus", "matchInstallments", "orderStatusForDate",
   "allotmentsForDate",
 ] as const satisfies ReadonlyArray<keyof ExchangePort>;
@@ -30,7 +30,7 @@ void allListed;
 type Outcome = "ok" | "refused" | "error";
 
 /** The calls that ask the exchange to do something, which it may refuse; the others read (a report, a status, a link). */
-const REQUESTS: ReadonlySet<string> = new Set(["registerInvestor", "registerMandate", "cancelMandate", "placeOrder", "cancelOrder", "pauseSip", "resumeSip", "createPayment"]);
+const REQUESTS: ReadonlySet<string> = new Set(["registerInvestor", "modifyInvestor", "registerMandate", "cancelMandate", "placeOrder", "cancelOrder", "pauseSip", "resumeSip", "createPayment"]);
 
 /**
  * The exchange's refusals come back as answers (port.ts): a registration or order REJECTED, a payment FAILED, a

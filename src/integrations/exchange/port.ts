@@ -46,6 +46,16 @@ export interface UccRegistration {
   };
 }
 
+/**
+ * A change of a registered investor's UCC (the exchange's modification, MOD): the whole record as it will be,
+ * the service's id of the change (the exchange books it once), and whether the FATCA declaration changed.
+ */
+export interface UccModification {
+  changeId: string;
+  ucc: UccRegistration;
+  fatcaChanged: boolean;
+}
+
 export interface MandateRegistration {
   mandateId: string;
   clientCode: string;
@@ -203,6 +213,8 @@ export interface InstallmentOrderRef {
 export interface ExchangePort {
   registerInvestor(ucc: UccRegistration): Promise<RegistrationOutcome>;
   investorStatus(clientCode: string): Promise<RegistrationOutcome>;
+  /** REGISTERED: the exchange applied the change; PENDING: it has it and decides later (the sandbox); REJECTED: refused. */
+  modifyInvestor(change: UccModification): Promise<RegistrationOutcome>;
   registerMandate(mandate: MandateRegistration): Promise<RegistrationOutcome & { exchangeMandateId: string | null }>;
   mandateStatus(mandateId: string): Promise<RegistrationOutcome>;
   cancelMandate(mandateId: string): Promise<{ cancelled: true } | { cancelled: false; remark: string }>;

@@ -28,6 +28,6 @@ export function traceExchange<E extends { exchange: ExchangePort }>(created: E):
 
 /** The port's methods (ExchangePort): the calls that go to the exchange. */
 const PORT_METHODS = new Set<string>([
-  "registerInvestor", "investorStatus", "registerMandate", "mandateStatus", "cancelMandate", "mandateAuthUrl", "placeOrder",
+  "registerInvestor", "investorStatus", "modifyInvestor", "registerMandate", "mandateStatus", "cancelMandate", "mandateAuthUrl", "placeOrder",
   "cancelOrder", "pauseSip", "resumeSip", "orderStatus", "allotments", "createPayment", "paymentStatus", "matchInstallments",
 ] satisfies Array<keyof ExchangePort>);

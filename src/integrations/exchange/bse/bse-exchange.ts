@@ -15,12 +15,14 @@ import type {
   PaymentRequest,
   PaymentStatusReport,
   RegistrationOutcome,
+  UccModification,
   UccRegistration,
 } from "../port.js";
 import type { BseContext } from "./bse-context.js";
 import { ChildOrdersApi } from "./child-orders.js";
 import { matchInstallmentsToChildOrders } from "./installment-matching.js";
 import { registerClient } from "./investors.js";
+import { modifyClient } from "./investor-changes.js";
 import { checkLogin, sessionsFor, type LoginCheck } from "./login-check.js";
 import { mandateAuthUrlAtExchange, mandateStatusAtExchange, registerMandateAtExchange } from "./mandates.js";
 import { allotmentReports, orderStatusReports } from "./order-reports.js";
@@ -108,6 +110,10 @@ export class BseExchange implements ExchangePort {
    */
   investorStatus(_clientCode: string): Promise<RegistrationOutcome> {
     return Promise.resolve({ status: "PENDING", remark: null });
+  }
+  /** Enhanced UCC with MOD, then FATCA again when it changed (investor-changes.ts). */
+  modifyInvestor(change: UccModification): Promise<RegistrationOutcome> {
+    return modifyClient(this.context, change);
   }
   registerMandate(mandate: MandateRegistration): Promise<RegistrationOutcome & { exchangeMandateId: string | null }> {
     return registerMandateAtExchange(this.context, mandate);

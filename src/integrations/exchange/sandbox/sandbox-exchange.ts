@@ -14,6 +14,7 @@ import {
   type PaymentRequest,
   type PaymentStatusReport,
   type RegistrationOutcome,
+  type UccModification,
   type UccRegistration,
 } from "../port.js";
 import * as books from "./sandbox.repo.js";
@@ -63,6 +64,11 @@ export class SandboxExchange implements ExchangePort {
 
   investorStatus(clientCode: string): Promise<RegistrationOutcome> {
     return this.status("UCC", clientCode);
+  }
+
+  /** Books the modification by the change's id; it waits for a simulation (apply-change, reject-change) as a registration does. */
+  async modifyInvestor(change: UccModification): Promise<RegistrationOutcome> {
+    return this.receive("UCC_CHANGE", change.changeId, { ...uccForBooks(change.ucc), fatcaChanged: change.fatcaChanged });
   }
 
   async registerMandate(mandate: MandateRegistration): Promise<RegistrationOutcome & { exchangeMandateId: string | null }> {
@@ -253,7 +259,7 @@ export class SandboxExchange implements ExchangePort {
    * unless it has already decided (MF_SANDBOX_AUTO_REGISTER registers on receipt). Answers the decision it
    * now holds, which a concurrent registration job then gets too.
    */
-  async decide(kind: "UCC" | "MANDATE", reference: string, status: "REGISTERED" | "REJECTED", exchangeRemark: string): Promise<RegistrationOutcome> {
+  async decide(kind: "UCC" | "UCC_CHANGE" | "MANDATE", reference: string, status: "REGISTERED" | "REJECTED", exchangeRemark: string): Promise<RegistrationOutcome> {
     const remark = maskFreeText(exchangeRemark);
     await books.insertRecordOnce(this.db, { kind, reference, status, remark, payload: {} });
     await books.decidePending(this.db, kind, reference, { status, remark });

@@ -5,7 +5,7 @@ import { narrowTo } from "../../../platform/lib/closed-set.js";
 export type SandboxRecord = Omit<Prisma.SandboxExchangeRecordGetPayload<object>, "kind" | "status"> & { kind: RecordKind; status: RecordStatus };
 
 /** sandbox_exchange_records.kind and .status (the database checks the same lists). */
-export const RECORD_KINDS = ["UCC", "MANDATE", "ORDER", "PAYMENT", "BROKER_CHANGE"] as const;
+export const RECORD_KINDS = ["UCC", "MANDATE", "ORDER", "PAYMENT", "BROKER_CHANGE", "UCC_CHANGE"] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 export const RECORD_STATUSES = ["PENDING", "REGISTERED", "REJECTED", "CANCELLED", "ACCEPTED", "ALLOTTED", "CAPTURED", "FAILED", "REFUNDED"] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];

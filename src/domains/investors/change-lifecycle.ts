@@ -1,0 +1,52 @@
+import { z } from "zod";
+import type { Db } from "../../platform/db/client.js";
+import type { DataCipher } from "../../platform/lib/crypto.js";
+import { recordEvent } from "../events/events.repo.js";
+import type { RegistrationOutcome } from "../../integrations/exchange/port.js";
+import * as changes from "./changes.repo.js";
+import { withChange } from "./changes.service.js";
+import * as repo from "./investors.repo.js";
+import { StoredInvestorDetails } from "./investors.schemas.js";
+import { decryptDetails } from "./investors.service.js";
+
+/** investor_changes.values_encrypted, decrypted: the values as the PATCH validated them, read back by their shape only. */
+const StoredChangeValues = StoredInvestorDetails.pick({ contact: true, address: true, fatca: true, nominees: true })
+  .extend({ occupation: StoredInvestorDetails.shape.primary_holder.shape.occupation })
+  .partial();
+
+export function decryptChangeValues(cipher: DataCipher, change: { valuesEncrypted: string }): z.infer<typeof StoredChangeValues> {
+  return StoredChangeValues.parse(JSON.parse(cipher.decrypt(change.valuesEncrypted)));
+}
+
+/**
+ * A change's one move, the exchange's answer to the UCC modification: PENDING -> APPLIED (the investor's
+ * details become the new ones, investor.updated) or REJECTED (investor.update_rejected with the remark), in
+ * one transaction. A second report of the answer finds the change decided and writes nothing.
+ */
+export async function applyChangeOutcome(db: Db, cipher: DataCipher, changeId: string, outcome: RegistrationOutcome): Promise<boolean> {
+  if (outcome.status === "PENDING") {
+    await changes.setChangeRemark(db, changeId, outcome.remark);
+    return false;
+  }
+  return db.$transaction(async (tx) => {
+    const applied = outcome.status === "REGISTERED";
+    const moved = await changes.decideChange(tx, changeId, { status: applied ? "APPLIED" : "REJECTED", providerRemark: outcome.remark });
+    if (!moved) return false;
+    const change = (await changes.findChange(tx, changeId))!;
+    const about = { distributorId: change.distributorId, resourceType: "investor", resourceId: change.investorId } as const;
+    if (applied) {
+      await changes.lockInvestor(tx, change.investorId);
+      const investor = (await repo.findInvestorById(tx, change.investorId))!;
+      const updated = withChange(decryptDetails(cipher, investor), decryptChangeValues(cipher, change));
+      await changes.replaceDetails(tx, change.investorId, cipher.encrypt(JSON.stringify(updated)));
+      await recordEvent(tx, { ...about, event: "investor.updated", data: { investor_id: change.investorId, change_id: changeId, fields: change.fields } });
+    } else {
+      await recordEvent(tx, {
+        ...about,
+        event: "investor.update_rejected",
+        data: { investor_id: change.investorId, change_id: changeId, provider_remark: change.providerRemark ?? "REJECTED" },
+      });
+    }
+    return true;
+  });
+}
