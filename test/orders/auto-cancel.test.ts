@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { cancelOrderAtExchange } from "../../src/domains/orders/jobs/cancel-at-exchange.js";
+import { pauseOrderAtExchange } from "../../src/domains/orders/jobs/pause-at-exchange.js";
 import { cancelAfterFailedInstallments } from "../../src/domains/orders/auto-cancel.js";
 import { rejectAccepted } from "../../src/domains/orders/lifecycle.js";
 import { getOrderById } from "../../src/domains/orders/orders.repo.js";
@@ -16,6 +17,8 @@ let ctx: Awaited<ReturnType<typeof orderingInvestor>>;
 beforeAll(async () => {
   await createOpenScheme(app, "990001");
   ctx = await orderingInvestor(app, { mandate: true });
+  // The SIP master allows pauses (the pause test below).
+  await app.prisma.exchangeSipRule.updateMany({ where: { code: "BSE990001" }, data: { pauseAllowed: true } });
 });
 
 const REASON = "auto_cancelled_after_failed_installments";
@@ -88,6 +91,19 @@ describe("a monthly SIP", () => {
     await installments(id, ["fail", "fail", "capture", "fail", "fail"]);
     expect(await cancellationRow(id)).toEqual({ status: "ACCEPTED", cancellationStatus: null, cancellationReason: null, cancellationRemark: null });
     expect(await cancelJobs(id)).toEqual([]);
+  });
+
+  it("paused installments are not failures and do not break a run: 2 failures, 2 paused, a failure cancels", async () => {
+    const id = await acceptedOrder(app, ctx, sip("MONTHLY"));
+    await installments(id, ["fail", "fail"]);
+    const paused = await app.http("POST", `/api/orders/v1/${id}/pause`, { token: ctx.token, json: { installments: 2 } });
+    expect(paused.status, paused.text).toBe(200);
+    await runTask(app, pauseOrderAtExchange, { pause_id: paused.body.id });
+    const [third] = await installments(id, ["fail"]);
+    expect((await app.prisma.order.findUniqueOrThrow({ where: { id: third! }, select: { installmentNo: true } })).installmentNo).toBe(5);
+    const schedule = await app.prisma.orderInstallment.findMany({ where: { orderId: id, installmentNo: { lte: 5 } }, orderBy: { installmentNo: "asc" }, select: { status: true } });
+    expect(schedule.map((r) => r.status)).toEqual(["CREATED", "CREATED", "PAUSED", "PAUSED", "CREATED"]);
+    expect(await cancellationRow(id)).toEqual({ status: "ACCEPTED", cancellationStatus: "PENDING", cancellationReason: REASON, cancellationRemark: null });
   });
 
   it("idempotent: failures reported after the cancellation is asked (out of order included) ask nothing again", async () => {
