@@ -4858,6 +4858,8 @@ export interface operations {
                                 status: "PENDING" | "CONFIRMED" | "REFUSED";
                                 /** @description The exchange's remark when it refused. */
                                 remark: string | null;
+                                /** @description Why it was asked: requested (POST /api/orders/v1/{id}/cancel), or auto_cancelled_after_failed_installments (SEBI: 3 consecutive failed installments of a monthly or quarterly SIP/XSIP, 6 of a weekly one); null for a cancellation asked before reasons were kept. */
+                                reason: ("requested" | "auto_cancelled_after_failed_installments") | null;
                             } | null;
                             /** @description The id of one of the investor's bank accounts (GET /api/investors/v1/{id}). */
                             bank_account_id: string | null;
@@ -5217,6 +5219,8 @@ export interface operations {
                             status: "PENDING" | "CONFIRMED" | "REFUSED";
                             /** @description The exchange's remark when it refused. */
                             remark: string | null;
+                            /** @description Why it was asked: requested (POST /api/orders/v1/{id}/cancel), or auto_cancelled_after_failed_installments (SEBI: 3 consecutive failed installments of a monthly or quarterly SIP/XSIP, 6 of a weekly one); null for a cancellation asked before reasons were kept. */
+                            reason: ("requested" | "auto_cancelled_after_failed_installments") | null;
                         } | null;
                         /** @description The id of one of the investor's bank accounts (GET /api/investors/v1/{id}). */
                         bank_account_id: string | null;
@@ -5401,6 +5405,8 @@ export interface operations {
                             status: "PENDING" | "CONFIRMED" | "REFUSED";
                             /** @description The exchange's remark when it refused. */
                             remark: string | null;
+                            /** @description Why it was asked: requested (POST /api/orders/v1/{id}/cancel), or auto_cancelled_after_failed_installments (SEBI: 3 consecutive failed installments of a monthly or quarterly SIP/XSIP, 6 of a weekly one); null for a cancellation asked before reasons were kept. */
+                            reason: ("requested" | "auto_cancelled_after_failed_installments") | null;
                         } | null;
                         /** @description The id of one of the investor's bank accounts (GET /api/investors/v1/{id}). */
                         bank_account_id: string | null;

@@ -18,7 +18,7 @@ import { narrowOrNull, narrowTo } from "../../src/platform/lib/closed-set.js";
 import { AMFI_OPTIONS, AMFI_PLANS } from "../../src/integrations/amfi/navall.js";
 import { MANDATE_STATUSES, MANDATE_TYPES } from "../../src/domains/mandates/mandate.states.js";
 import { EXCHANGE_TRANSACTION_MODES } from "../../src/integrations/exchange/masters/scheme-master.js";
-import { CANCELLATION_STATUSES, INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES, PAUSE_STATUSES, PURCHASE_TYPES } from "../../src/domains/orders/order.states.js";
+import { CANCELLATION_REASONS, CANCELLATION_STATUSES, INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES, PAUSE_STATUSES, PURCHASE_TYPES } from "../../src/domains/orders/order.states.js";
 import { ORDER_FAILURE_CODES } from "../../src/integrations/exchange/outcomes.js";
 import { ORDER_TYPES } from "../../src/domains/orders/order-types.js";
 import { ORDER_LINK_STATUSES } from "../../src/domains/order-links/link.states.js";
@@ -54,6 +54,7 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["orders", "holding_mode", HOLDING_MODES],
   ["orders", "failure_code", ORDER_FAILURE_CODES],
   ["orders", "cancellation_status", CANCELLATION_STATUSES],
+  ["orders", "cancellation_reason", CANCELLATION_REASONS],
   ["exchange_schemes", "transaction_mode", EXCHANGE_TRANSACTION_MODES],
   ["order_installments", "status", INSTALLMENT_STATUSES],
   ["order_pauses", "status", PAUSE_STATUSES],

@@ -66,3 +66,25 @@ export async function claimInstallment(tx: DbOrTx, orderId: string, installmentN
   const { count } = await tx.orderInstallment.updateMany({ where: { orderId, installmentNo, status: "SCHEDULED" }, data: { status: "CREATED", childOrderId } });
   return count === 1;
 }
+
+/** An installment's child order as auto-cancel.ts weighs it. */
+export interface InstallmentOutcome {
+  installmentNo: number;
+  status: string;
+  paymentStatus: string;
+  failureCode: string | null;
+}
+
+/**
+ * Locks a registration's row until the transaction ends, so that two installments failing at once are weighed
+ * one after the other (the second sees the first), and answers its installments' child orders, oldest first.
+ */
+export async function lockInstallmentOutcomes(tx: DbOrTx, registrationId: string): Promise<InstallmentOutcome[]> {
+  await tx.$queryRaw`SELECT id FROM orders WHERE id = ${registrationId} FOR UPDATE`;
+  const rows = await tx.order.findMany({
+    where: { parentOrderId: registrationId, installmentNo: { not: null } },
+    orderBy: { installmentNo: "asc" },
+    select: { installmentNo: true, status: true, paymentStatus: true, failureCode: true },
+  });
+  return rows.map((r) => ({ ...r, installmentNo: r.installmentNo! }));
+}

@@ -2,12 +2,13 @@ import type { Db, Tx } from "../../platform/db/client.js";
 import { recordEvent, recordEvents, type EventInput } from "../events/events.repo.js";
 import type { OrderPlacement } from "../../integrations/exchange/port.js";
 import { maskFreeText } from "../../platform/lib/mask.js";
-import { enqueue } from "../shared/jobs/enqueue.js";
 import { createPayment, refundCapturedPayments } from "../payments/payments.service.js";
 import type { Decimal } from "../../platform/lib/money.js";
 import { exchangeCalendar } from "../masters/exchange-calendar.js";
 import { recordNavDateExpected } from "./nav-date-expected.js";
-import { isRegistration, orderTypesWhere } from "./order-types.js";
+import { isRegistration } from "./order-types.js";
+import { askCancellationAtExchange, REGISTRATION_TYPES } from "./cancellation-request.js";
+import { cancelAfterFailedInstallments } from "./auto-cancel.js";
 import * as repo from "./orders.repo.js";
 import type { OrderRow } from "./orders.repo.js";
 import type { OrderFailureCode } from "../../integrations/exchange/outcomes.js";
@@ -21,8 +22,6 @@ import { cancelSchedule, scheduleInstallments } from "./schedule.js";
  * they are stored (and put in events) with PANs masked.
  */
 
-/** The types whose registrations have installments: never allotted themselves, cancelled at the exchange. */
-const REGISTRATION_TYPES = orderTypesWhere((type) => type.installments !== null);
 
 /**
  * Applies the exchange's answer to a dispatched order, once: ACCEPTED or REJECTED with its event, or
@@ -138,6 +137,7 @@ export async function rejectAccepted(db: Db, orderId: string, exchangeRemark: st
       data: { order_id: orderId, status: "REJECTED", provider_remark: remark },
     });
     await endWithoutUnits(tx, orderId, `REFUNDED: ORDER REJECTED`);
+    await cancelAfterFailedInstallments(tx, orderId);
     return true;
   });
 }
@@ -159,9 +159,7 @@ export async function cancelUnsentOrder(tx: Tx, order: Pick<OrderRow, "id" | "di
  * there is no event yet. False when it is not such a registration any more, or its cancellation is already asked.
  */
 export async function requestCancellation(tx: Tx, orderId: string): Promise<boolean> {
-  if (!(await repo.askCancellation(tx, orderId, REGISTRATION_TYPES, new Date()))) return false;
-  await enqueue(tx, "orders__cancel_at_exchange", { order_id: orderId }, { jobKey: `orders__cancel_at_exchange:${orderId}` });
-  return true;
+  return askCancellationAtExchange(tx, orderId, "requested");
 }
 
 /**
@@ -172,8 +170,9 @@ export async function requestCancellation(tx: Tx, orderId: string): Promise<bool
 export async function confirmCancellation(db: Db, orderId: string): Promise<boolean> {
   return db.$transaction(async (tx) => {
     if (!(await repo.confirmCancellation(tx, orderId))) return false;
-    const { distributorId } = await repo.getOrderById(tx, orderId);
-    await recordCancelled(tx, distributorId, orderId);
+    const { distributorId, cancellationReason } = await repo.getOrderById(tx, orderId);
+    // The distributor's own cancel keeps a null remark; SEBI's automatic one says why.
+    await recordCancelled(tx, distributorId, orderId, cancellationReason === "requested" ? null : cancellationReason);
     await cancelSchedule(tx, orderId);
     return true;
   });
@@ -184,13 +183,13 @@ export async function refuseCancellation(db: Db, orderId: string, exchangeRemark
   return repo.refuseCancellation(db, orderId, maskFreeText(exchangeRemark));
 }
 
-async function recordCancelled(tx: Tx, distributorId: string, orderId: string): Promise<void> {
+async function recordCancelled(tx: Tx, distributorId: string, orderId: string, remark: string | null = null): Promise<void> {
   await recordEvent(tx, {
     distributorId,
     resourceType: "order",
     resourceId: orderId,
     event: "order.cancelled",
-    data: { order_id: orderId, status: "CANCELLED", provider_remark: null },
+    data: { order_id: orderId, status: "CANCELLED", provider_remark: remark },
   });
 }
 

@@ -19,3 +19,10 @@ export type CancellationStatus = (typeof CANCELLATION_STATUSES)[number];
 /** order_pauses.status: a SIP or XSIP pause asked of the exchange, confirmed, refused, or ended early (resumed). */
 export const PAUSE_STATUSES = ["PENDING", "CONFIRMED", "REFUSED", "RESUMED"] as const;
 export type PauseStatus = (typeof PAUSE_STATUSES)[number];
+
+/**
+ * orders.cancellation_reason: asked by the distributor, or SEBI's automatic cancellation after consecutive
+ * failed installments (auto-cancel.ts).
+ */
+export const CANCELLATION_REASONS = ["requested", "auto_cancelled_after_failed_installments"] as const;
+export type CancellationReason = (typeof CANCELLATION_REASONS)[number];

@@ -3,7 +3,7 @@ import { HOLDING_MODES, type HoldingMode } from "../investors/investor.states.js
 import { addJobCall, addJobParameters, type JobToAdd } from "../../platform/jobs/jobs.repo.js";
 import { ORDER_TYPES, orderTypesWhere, type OrderType } from "./order-types.js";
 import { narrowOrNull, narrowTo } from "../../platform/lib/closed-set.js";
-import { CANCELLATION_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES, PURCHASE_TYPES, type CancellationStatus, type OrderPaymentStatus, type OrderStatus, type PurchaseType } from "./order.states.js";
+import { CANCELLATION_REASONS, CANCELLATION_STATUSES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES, PURCHASE_TYPES, type CancellationReason, type CancellationStatus, type OrderPaymentStatus, type OrderStatus, type PurchaseType } from "./order.states.js";
 import { ORDER_FAILURE_CODES, type OrderFailureCode } from "../../integrations/exchange/outcomes.js";
 
 /**
@@ -15,9 +15,10 @@ import { ORDER_FAILURE_CODES, type OrderFailureCode } from "../../integrations/e
 type StoredOrder = Prisma.OrderGetPayload<object>;
 
 /** An order as stored, its closed-set columns narrowed to their sets. */
-export type OrderRow = Omit<StoredOrder, "orderType" | "status" | "paymentStatus" | "purchaseType" | "holdingMode" | "failureCode" | "cancellationStatus"> & {
+export type OrderRow = Omit<StoredOrder, "orderType" | "status" | "paymentStatus" | "purchaseType" | "holdingMode" | "failureCode" | "cancellationStatus" | "cancellationReason"> & {
   orderType: OrderType;
   cancellationStatus: CancellationStatus | null;
+  cancellationReason: CancellationReason | null;
   status: OrderStatus;
   paymentStatus: OrderPaymentStatus;
   purchaseType: PurchaseType | null;
@@ -38,6 +39,7 @@ export function toOrderRow(row: StoredOrder): OrderRow {
     holdingMode: narrowOrNull(HOLDING_MODES, row.holdingMode, "orders.holding_mode"),
     failureCode: narrowOrNull(ORDER_FAILURE_CODES, row.failureCode, "orders.failure_code"),
     cancellationStatus: narrowOrNull(CANCELLATION_STATUSES, row.cancellationStatus, "orders.cancellation_status"),
+    cancellationReason: narrowOrNull(CANCELLATION_REASONS, row.cancellationReason, "orders.cancellation_reason"),
   };
 }
 
@@ -87,7 +89,7 @@ const ORDER_COLUMNS = {
   allottedUnits: "allotted_units", allottedAmount: "allotted_amount", allotmentDate: "allotment_date", parentOrderId: "parent_order_id",
   installmentNo: "installment_no", exchangeSchemeCode: "exchange_scheme_code", toExchangeSchemeCode: "to_exchange_scheme_code",
   navDateExpected: "nav_date_expected", cancellationStatus: "cancellation_status", cancellationRequestedAt: "cancellation_requested_at",
-  cancellationRemark: "cancellation_remark", dispatchClaimedAt: "dispatch_claimed_at", requestHash: "request_hash",
+  cancellationRemark: "cancellation_remark", cancellationReason: "cancellation_reason", dispatchClaimedAt: "dispatch_claimed_at", requestHash: "request_hash",
   createdAt: "created_at", updatedAt: "updated_at",
 } as const satisfies Record<keyof StoredOrder, string>;
 
@@ -254,10 +256,10 @@ export async function releaseDispatchClaim(db: DbOrTx, id: string): Promise<void
  * Asks for an ACCEPTED registration's cancellation (never asked, or refused before): PENDING from `now`, no
  * remark. False when the order is not such a registration any more (or a cancellation is already asked).
  */
-export async function askCancellation(tx: DbOrTx, id: string, registrationTypes: readonly OrderType[], now: Date): Promise<boolean> {
+export async function askCancellation(tx: DbOrTx, id: string, registrationTypes: readonly OrderType[], now: Date, reason: CancellationReason): Promise<boolean> {
   const { count } = await tx.order.updateMany({
     where: { id, status: "ACCEPTED", parentOrderId: null, orderType: { in: [...registrationTypes] }, OR: [{ cancellationStatus: null }, { cancellationStatus: "REFUSED" }] },
-    data: { cancellationStatus: "PENDING", cancellationRequestedAt: now, cancellationRemark: null },
+    data: { cancellationStatus: "PENDING", cancellationRequestedAt: now, cancellationRemark: null, cancellationReason: reason },
   });
   return count === 1;
 }

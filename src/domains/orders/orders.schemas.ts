@@ -5,7 +5,7 @@ import { describeAfter } from "../../platform/openapi/fields.js";
 import { ClientRefView, CreatedAt, InvestorIdView, PathId, ResourceId, state, stateFilter, UpdatedAt } from "../shared/fields.schemas.js";
 import { ORDER_TYPES } from "./order-types.js";
 import type { HoldingMode } from "../investors/investor.states.js";
-import { CANCELLATION_STATUSES, INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, PAUSE_STATUSES, ORDER_STATUSES, PURCHASE_TYPES } from "./order.states.js";
+import { CANCELLATION_REASONS, CANCELLATION_STATUSES, INSTALLMENT_STATUSES, ORDER_PAYMENT_STATUSES, PAUSE_STATUSES, ORDER_STATUSES, PURCHASE_TYPES } from "./order.states.js";
 import { typeRules } from "./rules.js";
 
 /** Said of the fields alike in the request and the answers (an order link's too). */
@@ -199,6 +199,12 @@ export const OrderView = PlacedOrder.extend({
       requested_at: z.string().nullable().describe("When the cancellation was (last) asked."),
       status: z.enum(CANCELLATION_STATUSES).describe("PENDING: asked, the exchange has not answered; CONFIRMED: the exchange cancelled it (the order is CANCELLED); REFUSED: the exchange refused (the order stays ACCEPTED; it may be asked again)."),
       remark: z.string().nullable().describe("The exchange's remark when it refused."),
+      reason: z
+        .enum(CANCELLATION_REASONS)
+        .nullable()
+        .describe(
+          "Why it was asked: requested (POST /api/orders/v1/{id}/cancel), or auto_cancelled_after_failed_installments (SEBI: 3 consecutive failed installments of a monthly or quarterly SIP/XSIP, 6 of a weekly one); null for a cancellation asked before reasons were kept.",
+        ),
     })
     .nullable()
     .describe("A SIP, XSIP, STP or SWP registration's cancellation at the exchange; null when none was asked (and for every other order)."),

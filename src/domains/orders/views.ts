@@ -48,7 +48,7 @@ export function toOrderView(row: OrderRow, paymentId: string | null, log: Log) {
     parent_order_id: row.parentOrderId,
     installment_no: row.installmentNo,
     cancellation: row.cancellationStatus
-      ? { requested_at: row.cancellationRequestedAt?.toISOString() ?? null, status: row.cancellationStatus, remark: row.cancellationRemark }
+      ? { requested_at: row.cancellationRequestedAt?.toISOString() ?? null, status: row.cancellationStatus, remark: row.cancellationRemark, reason: row.cancellationReason }
       : null,
     bank_account_id: row.bankAccountId,
     sub_broker_arn: row.subBrokerArn,

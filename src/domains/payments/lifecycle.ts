@@ -4,6 +4,7 @@ import { maskFreeText } from "../../platform/lib/mask.js";
 import { exchangeCalendar } from "../masters/exchange-calendar.js";
 import { recordNavDateExpected } from "../orders/nav-date-expected.js";
 import { orderForPayment, setOrderPaymentStatus } from "../orders/payment-status.js";
+import { cancelAfterFailedInstallments } from "../orders/auto-cancel.js";
 import * as repo from "./payments.repo.js";
 import type { PaymentRow } from "./payments.repo.js";
 import type { PaymentFailureCode } from "../../integrations/exchange/outcomes.js";
@@ -87,5 +88,6 @@ export async function movePaymentIn(
     event: move.event,
     data: { payment_id: paymentId, status: to },
   });
+  if (to === "FAILED") await cancelAfterFailedInstallments(tx, payment.orderId);
   return payment;
 }
