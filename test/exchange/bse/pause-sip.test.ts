@@ -19,6 +19,7 @@ type Ctx = Awaited<ReturnType<typeof investorKnownToExchange>>;
 const pause = (ctx: Ctx, id: string, installments: number) =>
   app.http("POST", `/api/orders/v1/${id}/pause`, { token: ctx.token, json: { installments }, headers: { "Idempotency-Key": `pause-${id}-${installments}` } });
 const resume = (ctx: Ctx, id: string) => app.http("POST", `/api/orders/v1/${id}/resume`, { token: ctx.token });
+const get = async (ctx: Ctx, id: string) => (await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.token })).body;
 const pauseJob = (pauseId: string) => runTask(app, pauseOrderAtExchange, { pause_id: pauseId });
 const statuses = async (id: string) =>
   (await app.prisma.orderInstallment.findMany({ where: { orderId: id }, orderBy: { installmentNo: "asc" } })).map((r) => r.status);
@@ -39,6 +40,7 @@ describe("pausing a SIP with MF_EXCHANGE=bse", () => {
   it("PauseSIP carries the API key and the document's fields; DATA SAVED SUCCESSFULLY -> CONFIRMED, order.paused; resume is 409", async () => {
     const ctx = await investorKnownToExchange(app);
     const { id, registration } = await registeredSip(ctx, "PSE01");
+    expect((await get(ctx, id)).pause).toBeNull();
     const res = await pause(ctx, id, 2);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ status: "PENDING", installments: 2 });
@@ -55,6 +57,8 @@ describe("pausing a SIP with MF_EXCHANGE=bse", () => {
     expect(double.current.pauses.pauses.at(-1)).toEqual({ kind: "SIP", regNo: registration.regNo, clientCode: ctx.uccCode, installments: 2 });
     expect(await app.prisma.orderPause.findUniqueOrThrow({ where: { id: res.body.id }, select: { status: true, remark: true } })).toEqual({ status: "CONFIRMED", remark: null });
     expect(await eventNames(app, id)).toEqual(["order.accepted", "order.paused"]);
+    // The order view shows its latest pause.
+    expect((await get(ctx, id)).pause).toEqual({ ...res.body, status: "CONFIRMED" });
 
     // BSE has no resume: 409 saying so, nothing sent, the pause stays.
     const sent = double.current.pauses.received.length;
@@ -92,6 +96,7 @@ describe("pausing a SIP with MF_EXCHANGE=bse", () => {
     const refused = await app.prisma.orderPause.findUniqueOrThrow({ where: { id: second.body.id } });
     expect([refused.status, refused.remark]).toEqual(["REFUSED", maskFreeText(remark)]);
     expect(refused.remark).not.toContain("ABCDE1234F");
+    expect((await get(ctx, id)).pause).toMatchObject({ id: second.body.id, status: "REFUSED", remark: maskFreeText(remark) });
     expect(await statuses(id)).toEqual(before);
   });
 });
