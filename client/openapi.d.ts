@@ -4861,6 +4861,32 @@ export interface operations {
                                 /** @description Why it was asked: requested (POST /api/orders/v1/{id}/cancel), or auto_cancelled_after_failed_installments (SEBI: 3 consecutive failed installments of a monthly or quarterly SIP/XSIP, 6 of a weekly one); null for a cancellation asked before reasons were kept. */
                                 reason: ("requested" | "auto_cancelled_after_failed_installments") | null;
                             } | null;
+                            /** @description A SIP or XSIP registration's latest pause (POST /api/orders/v1/{id}/pause), whatever its status; null when none was asked (and for every other order). */
+                            pause: {
+                                /** @description The pause's id. */
+                                id: string;
+                                /** @description The SIP or XSIP registration paused. */
+                                order_id: string;
+                                /**
+                                 * @description PENDING until the exchange confirms (CONFIRMED) or refuses (REFUSED, the schedule put back); RESUMED when ended early.
+                                 * @enum {string}
+                                 */
+                                status: "PENDING" | "CONFIRMED" | "REFUSED" | "RESUMED";
+                                /** @description Installments paused. */
+                                installments: number;
+                                /** @description The first paused installment's number. */
+                                from_installment_no: number;
+                                /** @description The first paused installment's due date (YYYY-MM-DD). */
+                                from_date: string;
+                                /** @description The last paused installment's due date (YYYY-MM-DD); the plan resumes by itself after it. */
+                                until_date: string;
+                                /** @description When the pause was asked. */
+                                requested_at: string;
+                                /** @description When the pause was ended early, if it was. */
+                                resumed_at: string | null;
+                                /** @description The exchange's remark when it refused. */
+                                remark: string | null;
+                            } | null;
                             /** @description The id of one of the investor's bank accounts (GET /api/investors/v1/{id}). */
                             bank_account_id: string | null;
                             /** @description A sub-broker's ARN (`ARN-` + digits). */
@@ -5222,6 +5248,32 @@ export interface operations {
                             /** @description Why it was asked: requested (POST /api/orders/v1/{id}/cancel), or auto_cancelled_after_failed_installments (SEBI: 3 consecutive failed installments of a monthly or quarterly SIP/XSIP, 6 of a weekly one); null for a cancellation asked before reasons were kept. */
                             reason: ("requested" | "auto_cancelled_after_failed_installments") | null;
                         } | null;
+                        /** @description A SIP or XSIP registration's latest pause (POST /api/orders/v1/{id}/pause), whatever its status; null when none was asked (and for every other order). */
+                        pause: {
+                            /** @description The pause's id. */
+                            id: string;
+                            /** @description The SIP or XSIP registration paused. */
+                            order_id: string;
+                            /**
+                             * @description PENDING until the exchange confirms (CONFIRMED) or refuses (REFUSED, the schedule put back); RESUMED when ended early.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "CONFIRMED" | "REFUSED" | "RESUMED";
+                            /** @description Installments paused. */
+                            installments: number;
+                            /** @description The first paused installment's number. */
+                            from_installment_no: number;
+                            /** @description The first paused installment's due date (YYYY-MM-DD). */
+                            from_date: string;
+                            /** @description The last paused installment's due date (YYYY-MM-DD); the plan resumes by itself after it. */
+                            until_date: string;
+                            /** @description When the pause was asked. */
+                            requested_at: string;
+                            /** @description When the pause was ended early, if it was. */
+                            resumed_at: string | null;
+                            /** @description The exchange's remark when it refused. */
+                            remark: string | null;
+                        } | null;
                         /** @description The id of one of the investor's bank accounts (GET /api/investors/v1/{id}). */
                         bank_account_id: string | null;
                         /** @description A sub-broker's ARN (`ARN-` + digits). */
@@ -5407,6 +5459,32 @@ export interface operations {
                             remark: string | null;
                             /** @description Why it was asked: requested (POST /api/orders/v1/{id}/cancel), or auto_cancelled_after_failed_installments (SEBI: 3 consecutive failed installments of a monthly or quarterly SIP/XSIP, 6 of a weekly one); null for a cancellation asked before reasons were kept. */
                             reason: ("requested" | "auto_cancelled_after_failed_installments") | null;
+                        } | null;
+                        /** @description A SIP or XSIP registration's latest pause (POST /api/orders/v1/{id}/pause), whatever its status; null when none was asked (and for every other order). */
+                        pause: {
+                            /** @description The pause's id. */
+                            id: string;
+                            /** @description The SIP or XSIP registration paused. */
+                            order_id: string;
+                            /**
+                             * @description PENDING until the exchange confirms (CONFIRMED) or refuses (REFUSED, the schedule put back); RESUMED when ended early.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "CONFIRMED" | "REFUSED" | "RESUMED";
+                            /** @description Installments paused. */
+                            installments: number;
+                            /** @description The first paused installment's number. */
+                            from_installment_no: number;
+                            /** @description The first paused installment's due date (YYYY-MM-DD). */
+                            from_date: string;
+                            /** @description The last paused installment's due date (YYYY-MM-DD); the plan resumes by itself after it. */
+                            until_date: string;
+                            /** @description When the pause was asked. */
+                            requested_at: string;
+                            /** @description When the pause was ended early, if it was. */
+                            resumed_at: string | null;
+                            /** @description The exchange's remark when it refused. */
+                            remark: string | null;
                         } | null;
                         /** @description The id of one of the investor's bank accounts (GET /api/investors/v1/{id}). */
                         bank_account_id: string | null;

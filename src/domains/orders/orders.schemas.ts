@@ -157,6 +157,19 @@ export const OrderedDetailViews = {
   switch: Ordered.switch.nullable().describe("SWITCH: the target scheme; null for other types."),
 };
 
+export const PauseView = z.object({
+  id: z.string().describe("The pause's id."),
+  order_id: z.string().describe("The SIP or XSIP registration paused."),
+  status: z.enum(PAUSE_STATUSES).describe("PENDING until the exchange confirms (CONFIRMED) or refuses (REFUSED, the schedule put back); RESUMED when ended early."),
+  installments: z.number().int().describe("Installments paused."),
+  from_installment_no: z.number().int().describe("The first paused installment's number."),
+  from_date: z.string().describe("The first paused installment's due date (YYYY-MM-DD)."),
+  until_date: z.string().describe("The last paused installment's due date (YYYY-MM-DD); the plan resumes by itself after it."),
+  requested_at: z.string().describe("When the pause was asked."),
+  resumed_at: z.string().nullable().describe("When the pause was ended early, if it was."),
+  remark: z.string().nullable().describe("The exchange's remark when it refused."),
+});
+
 export const OrderView = PlacedOrder.extend({
   payment_status: PaymentStatus.describe(
     "The order's payment: NOT_REQUIRED (nothing to pay: redemptions, switches, plans debited by mandate), UNPAID, PENDING, PAID, FAILED or REFUNDED.",
@@ -208,6 +221,9 @@ export const OrderView = PlacedOrder.extend({
     })
     .nullable()
     .describe("A SIP, XSIP, STP or SWP registration's cancellation at the exchange; null when none was asked (and for every other order)."),
+  pause: PauseView.nullable().describe(
+    "A SIP or XSIP registration's latest pause (POST /api/orders/v1/{id}/pause), whatever its status; null when none was asked (and for every other order).",
+  ),
   bank_account_id: describeAfter(z.string().nullable(), BANK_ACCOUNT_ID),
   sub_broker_arn: describeAfter(z.string().nullable(), SUB_BROKER_ARN),
   euin: StoredOrderDetails.shape.euin.unwrap().nullable().describe("As ordered; null when none was given."),
@@ -274,15 +290,3 @@ export const PauseOrderRequest = z.strictObject({
   installments: z.number().int().min(1).max(999).describe("How many installments to pause, from the next one not yet created: within the SIP master's pause minimum and maximum for the scheme, else 1 to 6."),
 });
 
-export const PauseView = z.object({
-  id: z.string().describe("The pause's id."),
-  order_id: z.string().describe("The SIP or XSIP registration paused."),
-  status: z.enum(PAUSE_STATUSES).describe("PENDING until the exchange confirms (CONFIRMED) or refuses (REFUSED, the schedule put back); RESUMED when ended early."),
-  installments: z.number().int().describe("Installments paused."),
-  from_installment_no: z.number().int().describe("The first paused installment's number."),
-  from_date: z.string().describe("The first paused installment's due date (YYYY-MM-DD)."),
-  until_date: z.string().describe("The last paused installment's due date (YYYY-MM-DD); the plan resumes by itself after it."),
-  requested_at: z.string().describe("When the pause was asked."),
-  resumed_at: z.string().nullable().describe("When the pause was ended early, if it was."),
-  remark: z.string().nullable().describe("The exchange's remark when it refused."),
-});

@@ -22,6 +22,7 @@ import type { OrderRow } from "./orders.repo.js";
 import { listInstallments as installmentsOf } from "./installments.repo.js";
 import { listOrders as listOrderRows } from "./orders-list.repo.js";
 import { readPlacementFacts, readPlacementScheme } from "./placement.repo.js";
+import { latestPauses } from "./pause.repo.js";
 import { installmentView, placedOrderView, toOrderView, type OrderView, type PlacedOrder } from "./views.js";
 
 const SCOPE_PLACE = "POST /api/orders/v1/";
@@ -202,8 +203,8 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
 export async function getOrder(services: Services, caller: Caller, id: string): Promise<OrderView> {
   const row = await repo.findOrder(services.prisma, caller.distributorId, id);
   if (!row) throw notFound("Order");
-  const payments = await latestPaymentIds(services.prisma, [id]);
-  return toOrderView(row, payments.get(id) ?? null, services.logger);
+  const [payments, pauses] = await Promise.all([latestPaymentIds(services.prisma, [id]), latestPauses(services.prisma, [id])]);
+  return toOrderView(row, payments.get(id) ?? null, pauses.get(id) ?? null, services.logger);
 }
 
 /**
@@ -262,8 +263,9 @@ export async function listOrders(
     afterId,
     limit: query.limit,
   });
-  const payments = await latestPaymentIds(services.prisma, rows.map((r) => r.id));
-  return toPage(rows, query.limit, (row) => [row.id], (row) => toOrderView(row, payments.get(row.id) ?? null, services.logger));
+  const ids = rows.map((r) => r.id);
+  const [payments, pauses] = await Promise.all([latestPaymentIds(services.prisma, ids), latestPauses(services.prisma, ids)]);
+  return toPage(rows, query.limit, (row) => [row.id], (row) => toOrderView(row, payments.get(row.id) ?? null, pauses.get(row.id) ?? null, services.logger));
 }
 
 export async function listInstallments(services: Services, caller: Caller, id: string) {

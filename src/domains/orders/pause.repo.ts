@@ -19,6 +19,13 @@ export async function pausesOf(db: DbOrTx, orderId: string): Promise<PauseRow[]>
   return rows.map(toPauseRow);
 }
 
+/** The latest pause of each of these orders (by when it was asked), for the order view. */
+export async function latestPauses(db: DbOrTx, orderIds: string[]): Promise<Map<string, PauseRow>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await db.orderPause.findMany({ where: { orderId: { in: orderIds } }, orderBy: [{ requestedAt: "asc" }, { id: "asc" }] });
+  return new Map(rows.map((row) => [row.orderId, toPauseRow(row)]));
+}
+
 export async function findPause(db: DbOrTx, id: string): Promise<PauseRow | null> {
   const row = await db.orderPause.findUnique({ where: { id } });
   return row && toPauseRow(row);

@@ -15,6 +15,7 @@ import type { OrderRow } from "./orders.repo.js";
 import * as repo from "./pause.repo.js";
 import type { PauseRow } from "./pause.repo.js";
 import { installmentDates } from "./schedule.js";
+import { pauseView, type PauseView } from "./views.js";
 
 /**
  * SIP and XSIP pauses (issue 26, servicing.md "SIP pause"). A pause takes the next installments not yet created
@@ -24,23 +25,6 @@ import { installmentDates } from "./schedule.js";
  */
 export const DEFAULT_PAUSE = { min: 1, max: 6, times: 1 } as const;
 const SCOPE_PAUSE = "POST /api/orders/v1/{id}/pause";
-
-export type PauseView = ReturnType<typeof pauseView>;
-
-export function pauseView(row: PauseRow) {
-  return {
-    id: row.id,
-    order_id: row.orderId,
-    status: row.status,
-    installments: row.installments,
-    from_installment_no: row.fromInstallmentNo,
-    from_date: day(row.fromDate),
-    until_date: day(row.untilDate),
-    requested_at: row.requestedAt.toISOString(),
-    resumed_at: row.resumedAt?.toISOString() ?? null,
-    remark: row.remark,
-  };
-}
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 const asDate = (iso: string) => new Date(`${iso}T00:00:00Z`);

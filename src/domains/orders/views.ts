@@ -3,11 +3,13 @@ import type { Log } from "../../platform/lib/logger.js";
 import type { InstallmentRow } from "./installments.repo.js";
 import { orderedView } from "./order-details.js";
 import type { OrderRow } from "./orders.repo.js";
+import type { PauseRow } from "./pause.repo.js";
 
 /** The order resource as the API answers it (the shapes are orders.schemas.ts PlacedOrder, OrderView and InstallmentList). */
 
 export type PlacedOrder = ReturnType<typeof placedOrderView>;
 export type OrderView = ReturnType<typeof toOrderView>;
+export type PauseView = ReturnType<typeof pauseView>;
 
 /** The placement answer of an order: id, client_ref, created_at, order_type, status. */
 export function placedOrderView(row: OrderRow) {
@@ -20,8 +22,8 @@ export function placedOrderView(row: OrderRow) {
   };
 }
 
-/** An order with its latest payment's id. */
-export function toOrderView(row: OrderRow, paymentId: string | null, log: Log) {
+/** An order with its latest payment's id and its latest pause (a SIP or XSIP registration's). */
+export function toOrderView(row: OrderRow, paymentId: string | null, pause: PauseRow | null, log: Log) {
   return {
     ...placedOrderView(row),
     payment_status: row.paymentStatus,
@@ -50,6 +52,7 @@ export function toOrderView(row: OrderRow, paymentId: string | null, log: Log) {
     cancellation: row.cancellationStatus
       ? { requested_at: row.cancellationRequestedAt?.toISOString() ?? null, status: row.cancellationStatus, remark: row.cancellationRemark, reason: row.cancellationReason }
       : null,
+    pause: pause ? pauseView(pause) : null,
     bank_account_id: row.bankAccountId,
     sub_broker_arn: row.subBrokerArn,
     ...withTargetCodes(orderedView(row, log), row.toExchangeSchemeCode),
@@ -65,6 +68,24 @@ function withTargetCodes(view: ReturnType<typeof orderedView>, toExchangeSchemeC
     stp: view.stp && { ...view.stp, to_exchange_scheme_code: toExchangeSchemeCode },
   };
 }
+
+/** A SIP or XSIP registration's pause (orders.schemas.ts PauseView). */
+export function pauseView(row: PauseRow) {
+  return {
+    id: row.id,
+    order_id: row.orderId,
+    status: row.status,
+    installments: row.installments,
+    from_installment_no: row.fromInstallmentNo,
+    from_date: isoDay(row.fromDate),
+    until_date: isoDay(row.untilDate),
+    requested_at: row.requestedAt.toISOString(),
+    resumed_at: row.resumedAt?.toISOString() ?? null,
+    remark: row.remark,
+  };
+}
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /** One installment of a registration's schedule. */
 export function installmentView(row: InstallmentRow) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { todayInIndia } from "../../../src/platform/lib/india-date.js";
 import { DoubleOrderEntry } from "./order-entry.js";
+import { DoublePauses } from "./pauses.js";
 import { DoubleChildOrders } from "./child-orders.js";
 import { DoublePlans } from "./plans.js";
 import { DoubleRegistrations } from "./registrations.js";
@@ -21,6 +22,8 @@ export interface BseDouble extends DoubleServer {
   childOrders: DoubleChildOrders;
   registrations: DoubleRegistrations;
   transfers: DoubleTransfers;
+  /** SIP / XSIP pauses (PauseSIP). */
+  pauses: DoublePauses;
   /** The exchange's scheme master: the codes it trades (the default fixture's, and what a test adds). */
   schemeMaster: DoubleSchemeMaster;
   credentials: Credentials;
@@ -30,7 +33,7 @@ export interface BseDouble extends DoubleServer {
 
 /**
  * The exchange double: its server with the services built so far (logins, order entry, switch, SIP and
- * XSIP, reports, child orders, registrations and payments, STP and SWP). Later slices
+ * XSIP, reports, child orders, registrations and payments, STP and SWP, SIP pause). Later slices
  * register theirs on `double.soap(path, action, handler)` / `double.json(path, handler)`.
  */
 export async function startBseDouble(options: { now?: () => number; today?: () => string } = {}): Promise<BseDouble> {
@@ -44,6 +47,7 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
   const plans = new DoublePlans(credentials, sessions, orderEntry, server);
   const registrations = new DoubleRegistrations(credentials, sessions, orderEntry, server, plans);
   const transfers = new DoubleTransfers(credentials, server, schemeMaster);
+  const pauses = new DoublePauses(credentials, server, plans);
   const childOrders = new DoubleChildOrders(credentials, orderEntry, plans, registrations.swps, transfers.stps, server, options.now);
   return Object.assign(server, {
     sessions,
@@ -53,6 +57,7 @@ export async function startBseDouble(options: { now?: () => number; today?: () =
     childOrders,
     registrations,
     transfers,
+    pauses,
     schemeMaster,
     credentials,
     env: (overrides: Record<string, string> = {}) => ({
