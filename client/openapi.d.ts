@@ -2307,7 +2307,22 @@ export interface operations {
                  *         {
                  *           "name": "Ravi Rao",
                  *           "relationship": "SPOUSE",
-                 *           "percentage": 100
+                 *           "percentage": 100,
+                 *           "date_of_birth": "1988-09-30",
+                 *           "identity": {
+                 *             "type": "PAN",
+                 *             "number": "AAAPR4444D"
+                 *           },
+                 *           "contact": {
+                 *             "mobile": "9800000004",
+                 *             "address": {
+                 *               "line1": "12 MG Road",
+                 *               "city": "Bengaluru",
+                 *               "state": "KA",
+                 *               "pincode": "560001",
+                 *               "country": "IN"
+                 *             }
+                 *           }
                  *         }
                  *       ],
                  *       "client_ref": "example-investor-1"
@@ -2454,7 +2469,7 @@ export interface operations {
                         /** @description Whether this is the investor's primary bank account (payouts go there). */
                         is_primary: boolean;
                     }[];
-                    /** @description Nominees, whose shares add up to 100. */
+                    /** @description Nominees (at most 3, the exchange's number), whose shares add up to 100. */
                     nominees?: {
                         /** @description The nominee's name. */
                         name: string;
@@ -2463,12 +2478,67 @@ export interface operations {
                          * @enum {string}
                          */
                         relationship: "AUNT" | "BROTHER_IN_LAW" | "BROTHER" | "DAUGHTER" | "DAUGHTER_IN_LAW" | "FATHER" | "FATHER_IN_LAW" | "GRANDDAUGHTER" | "GRANDFATHER" | "GRANDMOTHER" | "GRANDSON" | "MOTHER_IN_LAW" | "MOTHER" | "NEPHEW" | "NIECE" | "SISTER" | "SISTER_IN_LAW" | "SON" | "SON_IN_LAW" | "SPOUSE" | "UNCLE" | "OTHERS" | "COURT_APPOINTED_LEGAL_GUARDIAN";
-                        /** @description The nominee's share, percent; the nominees' shares add up to 100. */
+                        /** @description The nominee's share, percent, at most 2 decimals; the nominees' shares add up to exactly 100. */
                         percentage: number;
                         /** @description Date of birth (YYYY-MM-DD). */
-                        date_of_birth?: string;
-                        /** @description Required for a nominee under 18. */
-                        guardian_name?: string;
+                        date_of_birth: string;
+                        /** @description The person's identity document: its type and number (stored encrypted; masked in responses). */
+                        identity: {
+                            /**
+                             * @description PAN, AADHAAR_LAST4 (the last four digits of the Aadhaar number only), DRIVING_LICENCE or PASSPORT.
+                             * @enum {string}
+                             */
+                            type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                            /** @description The document's number (spaces and hyphens ignored); for AADHAAR_LAST4 the last four digits, never the whole Aadhaar number. */
+                            number: string;
+                        };
+                        /** @description How to reach the nominee: at least one of email and mobile, and a postal address (stored encrypted). */
+                        contact: {
+                            /**
+                             * Format: email
+                             * @description The nominee's email (masked in responses).
+                             */
+                            email?: string;
+                            /** @description The nominee's mobile (masked in responses). */
+                            mobile?: string;
+                            /** @description The nominee's postal address. */
+                            address: {
+                                /** @description Address line 1. */
+                                line1: string;
+                                /** @description Address line 2. */
+                                line2?: string;
+                                /** @description Address line 3. */
+                                line3?: string;
+                                /** @description City. */
+                                city: string;
+                                /** @description State (for India its ISO 3166-2 code, MH, TG, ..., or its name). */
+                                state: string;
+                                /** @description PIN code (6 digits in India) or postal code. */
+                                pincode: string;
+                                /** @description ISO 3166-1 alpha-2 country code. */
+                                country: string;
+                            };
+                        };
+                        /** @description Required for a nominee under 18 (on today's date in India), refused otherwise: the guardian's name and identity. */
+                        guardian?: {
+                            /** @description The guardian's name. */
+                            name: string;
+                            /**
+                             * @description The guardian's relationship to the nominee (`guardian_relations` of GET /api/masters/v1/investor-options).
+                             * @enum {string}
+                             */
+                            relationship?: "FATHER" | "MOTHER" | "COURT_APPOINTED";
+                            /** @description The person's identity document: its type and number (stored encrypted; masked in responses). */
+                            identity: {
+                                /**
+                                 * @description PAN, AADHAAR_LAST4 (the last four digits of the Aadhaar number only), DRIVING_LICENCE or PASSPORT.
+                                 * @enum {string}
+                                 */
+                                type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                /** @description The document's number (spaces and hyphens ignored); for AADHAAR_LAST4 the last four digits, never the whole Aadhaar number. */
+                                number: string;
+                            };
+                        };
                     }[];
                     /** @description Defaults to PHYSICAL. */
                     demat?: {
@@ -2600,17 +2670,68 @@ export interface operations {
                             /** @description Whether the investor is a tax resident of a country other than India. */
                             tax_resident_other_country: boolean;
                         };
-                        /** @description Nominees, whose shares add up to 100. */
+                        /** @description Nominees (at most 3, the exchange's number), whose shares add up to 100. */
                         nominees: {
                             /** @description The nominee's name. */
                             name: string;
                             /** @description The nominee's relationship to the investor (`nominee_relationships` of the investor options). */
                             relationship: string;
-                            /** @description The nominee's share, percent; the nominees' shares add up to 100. */
+                            /** @description The nominee's share, percent, at most 2 decimals; the nominees' shares add up to exactly 100. */
                             percentage: number;
-                            /** @description Date of birth (YYYY-MM-DD). */
+                            /** @description Date of birth (YYYY-MM-DD); null only for a nominee recorded without one. */
                             date_of_birth: string | null;
-                            /** @description The guardian's name. */
+                            /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                            identity: {
+                                /**
+                                 * @description The document's type.
+                                 * @enum {string}
+                                 */
+                                type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                number: string;
+                            } | null;
+                            /** @description The nominee's contact; null for a nominee recorded before contacts were required. */
+                            contact: {
+                                /** @description Masked email (first character and domain). */
+                                email: string | null;
+                                /** @description Masked mobile (last 4 digits). */
+                                mobile: string | null;
+                                /** @description The postal address. */
+                                address: {
+                                    /** @description Address line 1. */
+                                    line1: string;
+                                    /** @description Address line 2. */
+                                    line2: string | null;
+                                    /** @description Address line 3. */
+                                    line3: string | null;
+                                    /** @description City. */
+                                    city: string;
+                                    /** @description State. */
+                                    state: string;
+                                    /** @description PIN or postal code. */
+                                    pincode: string;
+                                    /** @description ISO 3166-1 alpha-2 country code. */
+                                    country: string;
+                                };
+                            } | null;
+                            /** @description The guardian of a minor nominee. */
+                            guardian: {
+                                /** @description The guardian's name. */
+                                name: string;
+                                /** @description The guardian's relationship to the nominee. */
+                                relationship: string | null;
+                                /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                                identity: {
+                                    /**
+                                     * @description The document's type.
+                                     * @enum {string}
+                                     */
+                                    type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                    /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                    number: string;
+                                } | null;
+                            } | null;
+                            /** @description The guardian's name (kept for clients written before `guardian`). */
                             guardian_name: string | null;
                         }[];
                         /** @description The demat account, for holding_mode CDSL or NSDL. */
@@ -2815,17 +2936,68 @@ export interface operations {
                             /** @description Whether the investor is a tax resident of a country other than India. */
                             tax_resident_other_country: boolean;
                         };
-                        /** @description Nominees, whose shares add up to 100. */
+                        /** @description Nominees (at most 3, the exchange's number), whose shares add up to 100. */
                         nominees: {
                             /** @description The nominee's name. */
                             name: string;
                             /** @description The nominee's relationship to the investor (`nominee_relationships` of the investor options). */
                             relationship: string;
-                            /** @description The nominee's share, percent; the nominees' shares add up to 100. */
+                            /** @description The nominee's share, percent, at most 2 decimals; the nominees' shares add up to exactly 100. */
                             percentage: number;
-                            /** @description Date of birth (YYYY-MM-DD). */
+                            /** @description Date of birth (YYYY-MM-DD); null only for a nominee recorded without one. */
                             date_of_birth: string | null;
-                            /** @description The guardian's name. */
+                            /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                            identity: {
+                                /**
+                                 * @description The document's type.
+                                 * @enum {string}
+                                 */
+                                type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                number: string;
+                            } | null;
+                            /** @description The nominee's contact; null for a nominee recorded before contacts were required. */
+                            contact: {
+                                /** @description Masked email (first character and domain). */
+                                email: string | null;
+                                /** @description Masked mobile (last 4 digits). */
+                                mobile: string | null;
+                                /** @description The postal address. */
+                                address: {
+                                    /** @description Address line 1. */
+                                    line1: string;
+                                    /** @description Address line 2. */
+                                    line2: string | null;
+                                    /** @description Address line 3. */
+                                    line3: string | null;
+                                    /** @description City. */
+                                    city: string;
+                                    /** @description State. */
+                                    state: string;
+                                    /** @description PIN or postal code. */
+                                    pincode: string;
+                                    /** @description ISO 3166-1 alpha-2 country code. */
+                                    country: string;
+                                };
+                            } | null;
+                            /** @description The guardian of a minor nominee. */
+                            guardian: {
+                                /** @description The guardian's name. */
+                                name: string;
+                                /** @description The guardian's relationship to the nominee. */
+                                relationship: string | null;
+                                /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                                identity: {
+                                    /**
+                                     * @description The document's type.
+                                     * @enum {string}
+                                     */
+                                    type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                    /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                    number: string;
+                                } | null;
+                            } | null;
+                            /** @description The guardian's name (kept for clients written before `guardian`). */
                             guardian_name: string | null;
                         }[];
                         /** @description The demat account, for holding_mode CDSL or NSDL. */
@@ -2999,7 +3171,7 @@ export interface operations {
                      * @enum {string}
                      */
                     occupation?: "BUSINESS" | "SERVICE" | "PROFESSIONAL" | "AGRICULTURIST" | "RETIRED" | "HOUSEWIFE" | "STUDENT" | "OTHERS" | "DOCTOR" | "PRIVATE_SECTOR_SERVICE" | "PUBLIC_SECTOR_SERVICE" | "FOREX_DEALER" | "GOVERNMENT_SERVICE";
-                    /** @description The new nominees (the whole list; shares add up to 100; an empty list removes them). */
+                    /** @description The new nominees (the whole list, each with identity and contact as at creation; shares add up to 100; an empty list removes them). */
                     nominees?: {
                         /** @description The nominee's name. */
                         name: string;
@@ -3008,12 +3180,67 @@ export interface operations {
                          * @enum {string}
                          */
                         relationship: "AUNT" | "BROTHER_IN_LAW" | "BROTHER" | "DAUGHTER" | "DAUGHTER_IN_LAW" | "FATHER" | "FATHER_IN_LAW" | "GRANDDAUGHTER" | "GRANDFATHER" | "GRANDMOTHER" | "GRANDSON" | "MOTHER_IN_LAW" | "MOTHER" | "NEPHEW" | "NIECE" | "SISTER" | "SISTER_IN_LAW" | "SON" | "SON_IN_LAW" | "SPOUSE" | "UNCLE" | "OTHERS" | "COURT_APPOINTED_LEGAL_GUARDIAN";
-                        /** @description The nominee's share, percent; the nominees' shares add up to 100. */
+                        /** @description The nominee's share, percent, at most 2 decimals; the nominees' shares add up to exactly 100. */
                         percentage: number;
                         /** @description Date of birth (YYYY-MM-DD). */
-                        date_of_birth?: string;
-                        /** @description Required for a nominee under 18. */
-                        guardian_name?: string;
+                        date_of_birth: string;
+                        /** @description The person's identity document: its type and number (stored encrypted; masked in responses). */
+                        identity: {
+                            /**
+                             * @description PAN, AADHAAR_LAST4 (the last four digits of the Aadhaar number only), DRIVING_LICENCE or PASSPORT.
+                             * @enum {string}
+                             */
+                            type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                            /** @description The document's number (spaces and hyphens ignored); for AADHAAR_LAST4 the last four digits, never the whole Aadhaar number. */
+                            number: string;
+                        };
+                        /** @description How to reach the nominee: at least one of email and mobile, and a postal address (stored encrypted). */
+                        contact: {
+                            /**
+                             * Format: email
+                             * @description The nominee's email (masked in responses).
+                             */
+                            email?: string;
+                            /** @description The nominee's mobile (masked in responses). */
+                            mobile?: string;
+                            /** @description The nominee's postal address. */
+                            address: {
+                                /** @description Address line 1. */
+                                line1: string;
+                                /** @description Address line 2. */
+                                line2?: string;
+                                /** @description Address line 3. */
+                                line3?: string;
+                                /** @description City. */
+                                city: string;
+                                /** @description State (for India its ISO 3166-2 code, MH, TG, ..., or its name). */
+                                state: string;
+                                /** @description PIN code (6 digits in India) or postal code. */
+                                pincode: string;
+                                /** @description ISO 3166-1 alpha-2 country code. */
+                                country: string;
+                            };
+                        };
+                        /** @description Required for a nominee under 18 (on today's date in India), refused otherwise: the guardian's name and identity. */
+                        guardian?: {
+                            /** @description The guardian's name. */
+                            name: string;
+                            /**
+                             * @description The guardian's relationship to the nominee (`guardian_relations` of GET /api/masters/v1/investor-options).
+                             * @enum {string}
+                             */
+                            relationship?: "FATHER" | "MOTHER" | "COURT_APPOINTED";
+                            /** @description The person's identity document: its type and number (stored encrypted; masked in responses). */
+                            identity: {
+                                /**
+                                 * @description PAN, AADHAAR_LAST4 (the last four digits of the Aadhaar number only), DRIVING_LICENCE or PASSPORT.
+                                 * @enum {string}
+                                 */
+                                type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                /** @description The document's number (spaces and hyphens ignored); for AADHAAR_LAST4 the last four digits, never the whole Aadhaar number. */
+                                number: string;
+                            };
+                        };
                     }[];
                     /** @description Refused (field_not_allowed): The PAN cannot be changed after creation: a new registration (a new investor) is the honest answer. */
                     pan?: unknown;
@@ -3143,17 +3370,68 @@ export interface operations {
                             /** @description Whether the investor is a tax resident of a country other than India. */
                             tax_resident_other_country: boolean;
                         };
-                        /** @description Nominees, whose shares add up to 100. */
+                        /** @description Nominees (at most 3, the exchange's number), whose shares add up to 100. */
                         nominees: {
                             /** @description The nominee's name. */
                             name: string;
                             /** @description The nominee's relationship to the investor (`nominee_relationships` of the investor options). */
                             relationship: string;
-                            /** @description The nominee's share, percent; the nominees' shares add up to 100. */
+                            /** @description The nominee's share, percent, at most 2 decimals; the nominees' shares add up to exactly 100. */
                             percentage: number;
-                            /** @description Date of birth (YYYY-MM-DD). */
+                            /** @description Date of birth (YYYY-MM-DD); null only for a nominee recorded without one. */
                             date_of_birth: string | null;
-                            /** @description The guardian's name. */
+                            /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                            identity: {
+                                /**
+                                 * @description The document's type.
+                                 * @enum {string}
+                                 */
+                                type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                number: string;
+                            } | null;
+                            /** @description The nominee's contact; null for a nominee recorded before contacts were required. */
+                            contact: {
+                                /** @description Masked email (first character and domain). */
+                                email: string | null;
+                                /** @description Masked mobile (last 4 digits). */
+                                mobile: string | null;
+                                /** @description The postal address. */
+                                address: {
+                                    /** @description Address line 1. */
+                                    line1: string;
+                                    /** @description Address line 2. */
+                                    line2: string | null;
+                                    /** @description Address line 3. */
+                                    line3: string | null;
+                                    /** @description City. */
+                                    city: string;
+                                    /** @description State. */
+                                    state: string;
+                                    /** @description PIN or postal code. */
+                                    pincode: string;
+                                    /** @description ISO 3166-1 alpha-2 country code. */
+                                    country: string;
+                                };
+                            } | null;
+                            /** @description The guardian of a minor nominee. */
+                            guardian: {
+                                /** @description The guardian's name. */
+                                name: string;
+                                /** @description The guardian's relationship to the nominee. */
+                                relationship: string | null;
+                                /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                                identity: {
+                                    /**
+                                     * @description The document's type.
+                                     * @enum {string}
+                                     */
+                                    type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                    /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                    number: string;
+                                } | null;
+                            } | null;
+                            /** @description The guardian's name (kept for clients written before `guardian`). */
                             guardian_name: string | null;
                         }[];
                         /** @description The demat account, for holding_mode CDSL or NSDL. */

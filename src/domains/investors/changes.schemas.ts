@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { catalogValues } from "../../integrations/exchange/code-tables.js";
-import { Address, Contact, Fatca, InvestorId, Nominee } from "./investors.schemas.js";
+import { Address, Contact, Fatca, InvestorId } from "./investors.schemas.js";
+import { Nominee } from "./nominees.schemas.js";
 
 /** What a change after creation may name: these, each validated exactly as at creation. */
 export const CHANGEABLE_FIELDS = ["contact", "address", "fatca", "occupation", "nominees"] as const;
@@ -24,7 +25,7 @@ export const PatchInvestorRequest = z
     address: Address.optional().describe("The new address (the whole address)."),
     fatca: Fatca.optional().describe("The new FATCA declaration (the whole declaration; sent to the exchange again)."),
     occupation: z.enum(catalogValues("occupations")).optional().describe("The primary holder's new occupation (`occupations` of GET /api/masters/v1/investor-options)."),
-    nominees: z.array(Nominee).optional().describe("The new nominees (the whole list; shares add up to 100; an empty list removes them)."),
+    nominees: z.array(Nominee).optional().describe("The new nominees (the whole list, each with identity and contact as at creation; shares add up to 100; an empty list removes them)."),
     pan: refused("The PAN"),
     primary_holder: refused("The primary holder's identity (PAN, name, date of birth)"),
     joint_holders: refused("The joint holders"),

@@ -21,7 +21,10 @@ export function changedFields(input: Partial<Record<ChangeableField, unknown>>):
 }
 
 /** The details with a change's values in place of the old ones. */
-export function withChange(details: InvestorDetails, change: Partial<Pick<PatchInvestorInput, ChangeableField>>): InvestorDetails {
+export function withChange(
+  details: InvestorDetails,
+  change: Partial<Pick<InvestorDetails, "contact" | "address" | "fatca" | "nominees">> & { occupation?: InvestorDetails["primary_holder"]["occupation"] | undefined },
+): InvestorDetails {
   return {
     ...details,
     primary_holder: change.occupation ? { ...details.primary_holder, occupation: change.occupation } : details.primary_holder,

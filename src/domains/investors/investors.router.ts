@@ -48,7 +48,13 @@ export const investorsRouter = router({
               country_of_birth: "IN", place_of_birth: "Bengaluru", tax_resident_other_country: false,
             },
             bank_accounts: [{ account_type: "SB", account_number: "50001234567890", ifsc: "HDFC0000001", is_primary: true }],
-            nominees: [{ name: "Ravi Rao", relationship: "SPOUSE", percentage: 100 }],
+            nominees: [
+              {
+                name: "Ravi Rao", relationship: "SPOUSE", percentage: 100, date_of_birth: "1988-09-30",
+                identity: { type: "PAN", number: "AAAPR4444D" },
+                contact: { mobile: "9800000004", address: { line1: "12 MG Road", city: "Bengaluru", state: "KA", pincode: "560001", country: "IN" } },
+              },
+            ],
             client_ref: "example-investor-1",
           },
         },
