@@ -3,6 +3,7 @@ import type { Db } from "../../platform/db/client.js";
 import type { DataCipher } from "../../platform/lib/crypto.js";
 import { recordEvent } from "../events/events.repo.js";
 import type { RegistrationOutcome } from "../../integrations/exchange/port.js";
+import { applyBankAccountChange, BankAccountChange } from "./bank-accounts.service.js";
 import * as changes from "./changes.repo.js";
 import { withChange } from "./changes.service.js";
 import * as repo from "./investors.repo.js";
@@ -11,7 +12,7 @@ import { decryptDetails } from "./investors.service.js";
 
 /** investor_changes.values_encrypted, decrypted: the values as the PATCH validated them, read back by their shape only. */
 const StoredChangeValues = StoredInvestorDetails.pick({ contact: true, address: true, fatca: true, nominees: true })
-  .extend({ occupation: StoredInvestorDetails.shape.primary_holder.shape.occupation })
+  .extend({ occupation: StoredInvestorDetails.shape.primary_holder.shape.occupation, bank_accounts: BankAccountChange })
   .partial();
 
 export function decryptChangeValues(cipher: DataCipher, change: { valuesEncrypted: string }): z.infer<typeof StoredChangeValues> {
@@ -37,8 +38,10 @@ export async function applyChangeOutcome(db: Db, cipher: DataCipher, changeId: s
     if (applied) {
       await changes.lockInvestor(tx, change.investorId);
       const investor = (await repo.findInvestorById(tx, change.investorId))!;
-      const updated = withChange(decryptDetails(cipher, investor), decryptChangeValues(cipher, change));
+      const values = decryptChangeValues(cipher, change);
+      const updated = withChange(decryptDetails(cipher, investor), values);
       await changes.replaceDetails(tx, change.investorId, cipher.encrypt(JSON.stringify(updated)));
+      if (values.bank_accounts) await applyBankAccountChange(tx, cipher, investor, values.bank_accounts);
       await recordEvent(tx, { ...about, event: "investor.updated", data: { investor_id: change.investorId, change_id: changeId, fields: change.fields } });
     } else {
       await recordEvent(tx, {

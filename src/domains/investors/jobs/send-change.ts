@@ -1,9 +1,10 @@
 import type { TaskHandler } from "../../shared/jobs/task.js";
 import { decryptChangeValues, applyChangeOutcome } from "../change-lifecycle.js";
+import { bankAccountsAfter } from "../bank-accounts.service.js";
 import { findChange } from "../changes.repo.js";
 import { withChange } from "../changes.service.js";
 import { findInvestorById } from "../investors.repo.js";
-import { decryptAccountNumber, decryptDetails } from "../investors.service.js";
+import { decryptDetails } from "../investors.service.js";
 import { toUccRegistration } from "../ucc.js";
 
 /**
@@ -15,13 +16,9 @@ export const sendInvestorChange: TaskHandler<"investors__send_change"> = async (
   const change = await findChange(services.prisma, change_id);
   if (!change || change.status !== "PENDING") return;
   const investor = (await findInvestorById(services.prisma, change.investorId))!;
-  const details = withChange(decryptDetails(services.cipher, investor), decryptChangeValues(services.cipher, change));
-  const bankAccounts = investor.bankAccounts.map((account) => ({
-    accountType: account.accountType,
-    accountNumber: decryptAccountNumber(services.cipher, account),
-    ifsc: account.ifsc,
-    isPrimary: account.isPrimary,
-  }));
+  const values = decryptChangeValues(services.cipher, change);
+  const details = withChange(decryptDetails(services.cipher, investor), values);
+  const bankAccounts = bankAccountsAfter(services.cipher, investor, values.bank_accounts);
   const ucc = toUccRegistration(investor.uccCode, investor, details, bankAccounts);
   const outcome = await services.exchange.modifyInvestor({ changeId: change.id, ucc, fatcaChanged: change.fields.includes("fatca") || change.fields.includes("occupation") });
   const moved = await applyChangeOutcome(services.prisma, services.cipher, change.id, outcome);
