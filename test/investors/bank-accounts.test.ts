@@ -4,6 +4,7 @@ import { useTestApp } from "../helpers/app.js";
 import { investorBody } from "../helpers/factories.js";
 import { pendingInvestor, registeredInvestor, registeredMandate, twoDistributors } from "../helpers/investors.js";
 import { queuedJobs, runTask } from "../helpers/jobs.js";
+import { createOpenScheme, lumpsumOrder, placedOrder } from "../helpers/orders.js";
 
 const app = useTestApp();
 let token = "";
@@ -127,6 +128,21 @@ describe("DELETE /api/investors/v1/{id}/bank-accounts/{bank_account_id}", () => 
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("INVALID_STATE");
     expect(res.body.error.message).toContain("mandate");
+  });
+
+  it("refuses an account a PENDING or ACCEPTED order names, and allows it once the order is done", async () => {
+    const investor = await registeredInvestor(app, token);
+    const added = await add(investor.id, account(61));
+    await runTask(app, sendInvestorChange, { change_id: added.body.pending_change.id });
+    expect((await app.http("GET", `/api/simulation/investors/v1/${investor.id}/apply-change`, { token })).status).toBe(200);
+    await createOpenScheme(app, "BNK61");
+    const orderId = await placedOrder(app, { token, account: investor.account }, lumpsumOrder("BNK61"));
+    await app.prisma.order.update({ where: { id: orderId }, data: { bankAccountId: investor.bankAccountId } });
+    const res = await remove(investor.id, investor.bankAccountId);
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toContain("order");
+    await app.prisma.order.update({ where: { id: orderId }, data: { status: "CANCELLED" } });
+    expect((await remove(investor.id, investor.bankAccountId)).status).toBe(200);
   });
 
   it("removes a PENDING investor's account at once; removing the primary makes the oldest left primary", async () => {
