@@ -129,13 +129,7 @@ export async function rejectAccepted(db: Db, orderId: string, exchangeRemark: st
   return db.$transaction(async (tx) => {
     if (!(await repo.moveOrder(tx, orderId, ["ACCEPTED"], { status: "REJECTED", providerRemark: remark, failureCode }))) return false;
     const { distributorId } = await repo.getOrderById(tx, orderId);
-    await recordEvent(tx, {
-      distributorId,
-      resourceType: "order",
-      resourceId: orderId,
-      event: "order.rejected",
-      data: { order_id: orderId, status: "REJECTED", provider_remark: remark },
-    });
+    await recordOrderMove(tx, distributorId, orderId, "REJECTED", remark);
     await endWithoutUnits(tx, orderId, `REFUNDED: ORDER REJECTED`);
     await cancelAfterFailedInstallments(tx, orderId);
     return true;
@@ -183,13 +177,18 @@ export async function refuseCancellation(db: Db, orderId: string, exchangeRemark
   return repo.refuseCancellation(db, orderId, maskFreeText(exchangeRemark));
 }
 
-async function recordCancelled(tx: Tx, distributorId: string, orderId: string, remark: string | null = null): Promise<void> {
+function recordCancelled(tx: Tx, distributorId: string, orderId: string, remark: string | null = null): Promise<void> {
+  return recordOrderMove(tx, distributorId, orderId, "CANCELLED", remark);
+}
+
+/** `order.rejected` / `order.cancelled`: the two moves whose event is `{order_id, status, provider_remark}`. */
+async function recordOrderMove(tx: Tx, distributorId: string, orderId: string, status: "REJECTED" | "CANCELLED", remark: string | null): Promise<void> {
   await recordEvent(tx, {
     distributorId,
     resourceType: "order",
     resourceId: orderId,
-    event: "order.cancelled",
-    data: { order_id: orderId, status: "CANCELLED", provider_remark: remark },
+    event: status === "REJECTED" ? "order.rejected" : "order.cancelled",
+    data: { order_id: orderId, status, provider_remark: remark },
   });
 }
 

@@ -1,6 +1,7 @@
 import { Counter, Histogram } from "prom-client";
 import { metricsRegistry, secondsSince } from "../../platform/metrics/registry.js";
 import type { ExchangePort } from "./port.js";
+import { isPortMethod } from "./port-methods.js";
 
 const calls = new Counter({
   name: "mf_exchange_calls_total",
@@ -16,16 +17,6 @@ const duration = new Histogram({
   buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60],
   registers: [metricsRegistry],
 });
-
-/** Every method of the port, so each is metered (the type check fails when the port gains one not listed here). */
-const PORT_METHODS = [
-  "registerInvestor", "investorStatus", "modifyInvestor", "registerMandate", "mandateStatus", "cancelMandate", "mandateAuthUrl", "placeOrder",
-  "cancelOrder", "pauseSip", "resumeSip", "orderStatus", "allotments", "createPayment", "paymentStatus", "matchInstallments", "orderStatusForDate",
-  "allotmentsForDate",
-] as const satisfies ReadonlyArray<keyof ExchangePort>;
-type Unlisted = Exclude<keyof ExchangePort, (typeof PORT_METHODS)[number]>;
-const allListed: [Unlisted] extends [never] ? true : Unlisted = true;
-void allListed;
 
 type Outcome = "ok" | "refused" | "error";
 
@@ -54,7 +45,7 @@ export function meteredExchange<T extends { exchange: ExchangePort }>(chosen: T)
     get(object, property) {
       const value: unknown = Reflect.get(object, property, object);
       if (typeof value !== "function" || property === "constructor") return value;
-      if (!(PORT_METHODS as readonly PropertyKey[]).includes(property)) return (value as (...args: unknown[]) => unknown).bind(object);
+      if (!isPortMethod(property)) return (value as (...args: unknown[]) => unknown).bind(object);
       if (!metered.has(property)) metered.set(property, meter(object, String(property)));
       return metered.get(property);
     },

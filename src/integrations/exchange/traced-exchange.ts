@@ -1,6 +1,7 @@
 import { SpanKind } from "@opentelemetry/api";
 import { inSpan, tracingEnabled } from "../../platform/tracing/tracer.js";
 import type { ExchangePort } from "./port.js";
+import { isPortMethod } from "./port-methods.js";
 
 /**
  * The exchange port with each call in a client span named after the port's method (`placeOrder`), with
@@ -13,7 +14,7 @@ export function traceExchange<E extends { exchange: ExchangePort }>(created: E):
   const exchange = new Proxy(port, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== "function" || typeof property !== "string" || !PORT_METHODS.has(property)) return value;
+      if (typeof value !== "function" || typeof property !== "string" || !isPortMethod(property)) return value;
       const method = value as (...args: unknown[]) => Promise<unknown>;
       return (...args: unknown[]) => {
         if (!tracingEnabled()) return method.apply(target, args);
@@ -25,9 +26,3 @@ export function traceExchange<E extends { exchange: ExchangePort }>(created: E):
   });
   return { ...created, exchange };
 }
-
-/** The port's methods (ExchangePort): the calls that go to the exchange. */
-const PORT_METHODS = new Set<string>([
-  "registerInvestor", "investorStatus", "modifyInvestor", "registerMandate", "mandateStatus", "cancelMandate", "mandateAuthUrl", "placeOrder",
-  "cancelOrder", "pauseSip", "resumeSip", "orderStatus", "allotments", "createPayment", "paymentStatus", "matchInstallments",
-] satisfies Array<keyof ExchangePort>);
