@@ -145,12 +145,13 @@ describe("DELETE /api/investors/v1/{id}/bank-accounts/{bank_account_id}", () => 
     expect((await remove(investor.id, investor.bankAccountId)).status).toBe(200);
   });
 
-  it("removes a PENDING investor's account at once; removing the primary makes the oldest left primary", async () => {
+  it("removes a PENDING investor's account at once (the row stays, marked removed); removing the primary makes the oldest left primary", async () => {
     const { id, bankAccountId } = await pendingInvestor(app, token);
     const added = await add(id, account(51));
     const res = await remove(id, bankAccountId);
     expect(res.status).toBe(200);
     expect(res.body.bank_accounts).toEqual([{ id: added.body.bank_accounts[1].id, account_type: "SB", account_number: "XXXXXXXX0051", ifsc: "ICIC0000001", is_primary: true }]);
-    expect(await app.prisma.bankAccount.count({ where: { id: bankAccountId } })).toBe(0);
+    const row = await app.prisma.bankAccount.findUniqueOrThrow({ where: { id: bankAccountId } });
+    expect([row.removedAt instanceof Date, row.isPrimary]).toEqual([true, false]);
   });
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { DataCipher } from "../../platform/lib/crypto.js";
 import { idempotent, type Stored } from "../../platform/idempotency/idempotency.js";
-import { formatPath, invalidState, notFound, validationError } from "../../platform/lib/errors.js";
+import { formatPath, invalidState, notFound, validationError, type ErrorDetail } from "../../platform/lib/errors.js";
 import { newId } from "../../platform/lib/ids.js";
 import type { DbOrTx } from "../../platform/db/client.js";
 import { enqueue } from "../shared/jobs/enqueue.js";
@@ -22,10 +22,14 @@ export const MAX_BANK_ACCOUNTS = 5;
 const SCOPE_ADD = "POST /api/investors/v1/{id}/bank-accounts";
 const SCOPE_DELETE = "DELETE /api/investors/v1/{id}/bank-accounts/{bank_account_id}";
 
-/** A pending change's bank account move (investor_changes.values_encrypted `bank_accounts`): one added (its id chosen now) or one removed. */
+/**
+ * A pending change's bank account move (investor_changes.values_encrypted `bank_accounts`): one added (its id
+ * chosen now), one removed, or one made the primary (the PATCH's `bank_accounts`).
+ */
 export const BankAccountChange = z.union([
   z.strictObject({ add: BankAccountInput.extend({ id: z.string() }) }),
   z.strictObject({ remove: z.string() }),
+  z.strictObject({ primary: z.string() }),
 ]);
 export type BankAccountChange = z.infer<typeof BankAccountChange>;
 
@@ -54,6 +58,8 @@ export function bankAccountsAfter(cipher: DataCipher, investor: InvestorRow, mov
     const removed = list.find((a) => a.id === move.remove);
     list = list.filter((a) => a.id !== move.remove);
     if (removed?.isPrimary && list[0]) list[0] = { ...list[0], isPrimary: true };
+  } else if (move) {
+    list = list.map((a) => ({ ...a, isPrimary: a.id === move.primary }));
   }
   return list.map(({ id: _id, ...account }) => account);
 }
@@ -70,9 +76,49 @@ export async function applyBankAccountChange(tx: DbOrTx, cipher: DataCipher, inv
       ifsc,
       isPrimary: is_primary,
     });
+  } else if ("remove" in move) {
+    await accounts.markRemoved(tx, investor.id, move.remove);
   } else {
-    await accounts.deleteBankAccount(tx, investor.id, move.remove);
+    await accounts.setPrimary(tx, investor.id, move.primary);
   }
+}
+
+/**
+ * Why a removal can no longer be made (null when it can): something named the account while the removal was
+ * pending. The job asks before sending it and the exchange's answer is checked again before it is applied.
+ */
+export async function removalBlocker(db: DbOrTx, move: BankAccountChange | undefined): Promise<string | null> {
+  if (!move || !("remove" in move)) return null;
+  const uses = await accounts.bankAccountUses(db, move.remove);
+  if (uses.mandates > 0) return `bank account ${move.remove} is named by a mandate made while its removal was pending; it was not removed`;
+  if (uses.liveOrders > 0) return `bank account ${move.remove} is named by a PENDING or ACCEPTED order placed while its removal was pending; it was not removed`;
+  return null;
+}
+
+/** Whether the investor's bank account is being removed (a change the exchange has not yet decided asks for it): no new mandate may name it. */
+export function bankAccountBeingRemoved(db: DbOrTx, investorId: string, bankAccountId: string): Promise<boolean> {
+  return accounts.isBeingRemoved(db, investorId, bankAccountId);
+}
+
+/**
+ * The PATCH's `bank_accounts` (ids and primary flags) as a move: every id one of the investor's accounts,
+ * named once, and exactly one primary after it (400 with field paths otherwise).
+ */
+export function primaryMove(investor: InvestorRow, items: ReadonlyArray<{ id: string; is_primary: boolean }>): BankAccountChange {
+  const details: ErrorDetail[] = [];
+  items.forEach((item, i) => {
+    if (!investor.bankAccounts.some((a) => a.id === item.id)) {
+      details.push({ path: `bank_accounts[${i}].id`, reason: "bank_account_not_found", message: "is not a bank account of the investor: use an id from its bank_accounts" });
+    } else if (items.findIndex((other) => other.id === item.id) !== i) {
+      details.push({ path: `bank_accounts[${i}].id`, reason: "duplicate", message: "is listed twice" });
+    }
+  });
+  if (details.length > 0) throw validationError(details);
+  const primaries = investor.bankAccounts.filter((a) => items.find((item) => item.id === a.id)?.is_primary ?? a.isPrimary);
+  if (primaries.length !== 1) {
+    throw validationError([{ path: "bank_accounts", reason: "rule_violated", message: `exactly one bank account must be primary after the change (${primaries.length} would be)` }]);
+  }
+  return { primary: primaries[0]!.id };
 }
 
 type BankAccountBody = z.infer<typeof BankAccountInput>;
@@ -115,6 +161,7 @@ async function moveBankAccount(
       fields: ["bank_accounts"],
       valuesEncrypted: cipher.encrypt(JSON.stringify({ bank_accounts: move })),
     });
+    if ("remove" in move) await accounts.markRemovalRequested(tx, move.remove, change.id);
     await enqueue(tx, "investors__send_change", { change_id: change.id }, { jobKey: `investors__send_change:${change.id}` });
     return { status: 200, body: toInvestorView(investor, details, change) };
   });
@@ -143,13 +190,13 @@ export function addBankAccount(services: Services, caller: Caller, id: string, i
   });
 }
 
-/** Removes a bank account: never the only one, nor one a mandate or a PENDING/ACCEPTED order names. */
+/** Removes a bank account (softly, the row stays for what names it): never the only one, nor one a PENDING or REGISTERED mandate or a PENDING/ACCEPTED order names. */
 export function deleteBankAccount(services: Services, caller: Caller, id: string, bankAccountId: string, idempotencyKey: string | undefined) {
   return moveBankAccount(services, caller, id, SCOPE_DELETE, { id, bank_account_id: bankAccountId }, idempotencyKey, async (tx, investor) => {
     if (!investor.bankAccounts.some((a) => a.id === bankAccountId)) throw notFound("Bank account");
     if (investor.bankAccounts.length === 1) throw invalidState(`Bank account ${bankAccountId} is the investor's only one; add another first`);
     const uses = await accounts.bankAccountUses(tx, bankAccountId);
-    if (uses.mandates > 0) throw invalidState(`Bank account ${bankAccountId} is named by a mandate; it cannot be removed`);
+    if (uses.mandates > 0) throw invalidState(`Bank account ${bankAccountId} is named by a PENDING or REGISTERED mandate; cancel the mandate first`);
     if (uses.liveOrders > 0) throw invalidState(`Bank account ${bankAccountId} is named by a PENDING or ACCEPTED order; remove it once the order is done`);
     return { remove: bankAccountId };
   });
