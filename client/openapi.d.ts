@@ -174,8 +174,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an investor's contact, address, FATCA, occupation or nominees
-         * @description Any of `contact`, `address`, `fatca`, `occupation`, `nominees`, each whole and validated as at creation. PAN, tax status, holding type and the holders' identities are refused (400 field_not_allowed: a new registration is the honest answer). A PENDING investor is changed in place (its registration sends the new details). A REGISTERED investor gets a `pending_change` that the exchange applies or refuses (UCC modification, investor.updated or investor.update_rejected); until then the investor keeps showing its registered details. One change at a time. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor. Send an Idempotency-Key header to make retries safe.
+         * Change an investor's contact, address, FATCA, occupation, nominees or primary bank account
+         * @description Any of `contact`, `address`, `fatca`, `occupation`, `nominees`, each whole and validated as at creation, and `bank_accounts` with `{id, is_primary}` of the investor's accounts to move the primary (exactly one after it). PAN, tax status, holding type and the holders' identities are refused (400 field_not_allowed: a new registration is the honest answer). A PENDING investor is changed in place (its registration sends the new details). A REGISTERED investor gets a `pending_change` that the exchange applies or refuses (UCC modification, investor.updated or investor.update_rejected); until then the investor keeps showing its registered details. One change at a time. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor. Send an Idempotency-Key header to make retries safe.
          */
         patch: operations["investors-update"];
         trace?: never;
@@ -212,7 +212,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a bank account from an investor
-         * @description Never the only one, nor one a mandate or a PENDING or ACCEPTED order names. Removing the primary makes the oldest account left the primary. A PENDING investor loses it at once; a REGISTERED investor gets a `pending_change` (fields `bank_accounts`) that the exchange applies or refuses, keeping its registered accounts until then. One change at a time. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor. Send an Idempotency-Key header to make retries safe.
+         * @description Never the only one, nor one a PENDING or REGISTERED mandate or a PENDING or ACCEPTED order names. Removing the primary makes the oldest account left the primary. The account stops being shown and usable; orders, payments and mandates that named it keep its id. A PENDING investor loses it at once; a REGISTERED investor gets a `pending_change` (fields `bank_accounts`) that the exchange applies or refuses, keeping its registered accounts until then; meanwhile a new order or mandate naming the account is refused (400), and the removal is rejected if something came to name it. One change at a time. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor. Send an Idempotency-Key header to make retries safe.
          */
         delete: operations["investors-deleteBankAccount"];
         options?: never;
@@ -3055,6 +3055,13 @@ export interface operations {
                         /** @description Required for a nominee under 18. */
                         guardian_name?: string;
                     }[];
+                    /** @description Primary flags of the investor's bank accounts (only `is_primary` may change): the one named primary takes the place of the investor's primary; exactly one primary after the change. Add or remove accounts with POST and DELETE /api/investors/v1/{id}/bank-accounts. */
+                    bank_accounts?: {
+                        /** @description The bank account's id (`bank_accounts[].id`). */
+                        id: string;
+                        /** @description Whether it is to be the primary account. */
+                        is_primary: boolean;
+                    }[];
                     /** @description Refused (field_not_allowed): The PAN cannot be changed after creation: a new registration (a new investor) is the honest answer. */
                     pan?: unknown;
                     /** @description Refused (field_not_allowed): The primary holder's identity (PAN, name, date of birth) cannot be changed after creation: a new registration (a new investor) is the honest answer. */
@@ -3749,7 +3756,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Conflict: the account is the investor's only one or a mandate or a live order names it, or the investor has a change the exchange has not yet decided, or is REJECTED (INVALID_STATE), or the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body). */
+            /** @description Conflict: the account is the investor's only one or a live mandate or order names it, or the investor has a change the exchange has not yet decided, or is REJECTED (INVALID_STATE), or the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -102,7 +102,8 @@ export function bankAccountBeingRemoved(db: DbOrTx, investorId: string, bankAcco
 
 /**
  * The PATCH's `bank_accounts` (ids and primary flags) as a move: every id one of the investor's accounts,
- * named once, and exactly one primary after it (400 with field paths otherwise).
+ * named once, and exactly one primary after it (400 with field paths otherwise). The one named primary
+ * takes the place of the investor's primary; naming none keeps the primary, unless it is named not primary.
  */
 export function primaryMove(investor: InvestorRow, items: ReadonlyArray<{ id: string; is_primary: boolean }>): BankAccountChange {
   const details: ErrorDetail[] = [];
@@ -114,11 +115,13 @@ export function primaryMove(investor: InvestorRow, items: ReadonlyArray<{ id: st
     }
   });
   if (details.length > 0) throw validationError(details);
-  const primaries = investor.bankAccounts.filter((a) => items.find((item) => item.id === a.id)?.is_primary ?? a.isPrimary);
-  if (primaries.length !== 1) {
-    throw validationError([{ path: "bank_accounts", reason: "rule_violated", message: `exactly one bank account must be primary after the change (${primaries.length} would be)` }]);
+  const named = items.filter((item) => item.is_primary);
+  const current = investor.bankAccounts.find((a) => a.isPrimary && !items.some((item) => item.id === a.id && !item.is_primary));
+  const primary = named.length === 1 ? named[0]!.id : named.length === 0 ? current?.id : undefined;
+  if (!primary) {
+    throw validationError([{ path: "bank_accounts", reason: "rule_violated", message: `exactly one bank account must be primary after the change (${named.length} would be)` }]);
   }
-  return { primary: primaries[0]!.id };
+  return { primary };
 }
 
 type BankAccountBody = z.infer<typeof BankAccountInput>;

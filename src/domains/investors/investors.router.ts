@@ -83,9 +83,10 @@ export const investorsRouter = router({
       openapi: { method: "PATCH", path: "/api/investors/v1/{id}" },
       docs: {
         tag: INVESTORS_TAG,
-        summary: "Change an investor's contact, address, FATCA, occupation or nominees",
+        summary: "Change an investor's contact, address, FATCA, occupation, nominees or primary bank account",
         description:
-          "Any of `contact`, `address`, `fatca`, `occupation`, `nominees`, each whole and validated as at creation. PAN, tax status, " +
+          "Any of `contact`, `address`, `fatca`, `occupation`, `nominees`, each whole and validated as at creation, and " +
+          "`bank_accounts` with `{id, is_primary}` of the investor's accounts to move the primary (exactly one after it). PAN, tax status, " +
           "holding type and the holders' identities are refused (400 field_not_allowed: a new registration is the honest answer). " +
           "A PENDING investor is changed in place (its registration sends the new details). A REGISTERED investor gets a " +
           "`pending_change` that the exchange applies or refuses (UCC modification, investor.updated or investor.update_rejected); " +
@@ -143,13 +144,15 @@ export const investorsRouter = router({
         tag: INVESTORS_TAG,
         summary: "Remove a bank account from an investor",
         description:
-          "Never the only one, nor one a mandate or a PENDING or ACCEPTED order names. Removing the primary makes the oldest " +
-          "account left the primary. A PENDING investor loses it at once; a REGISTERED investor gets a `pending_change` (fields " +
-          "`bank_accounts`) that the exchange applies or refuses, keeping its registered accounts until then. One change at a time. " +
+          "Never the only one, nor one a PENDING or REGISTERED mandate or a PENDING or ACCEPTED order names. Removing the primary " +
+          "makes the oldest account left the primary. The account stops being shown and usable; orders, payments and mandates that " +
+          "named it keep its id. A PENDING investor loses it at once; a REGISTERED investor gets a `pending_change` (fields " +
+          "`bank_accounts`) that the exchange applies or refuses, keeping its registered accounts until then; meanwhile a new order " +
+          "or mandate naming the account is refused (400), and the removal is rejected if something came to name it. One change at a time. " +
           PATH_ID + " Send an Idempotency-Key header to make retries safe.",
         notFound: "The investor, or the bank account among its accounts, is unknown or another distributor's (NOT_FOUND): check the ids.",
         conflict:
-          "Conflict: the account is the investor's only one or a mandate or a live order names it, or the investor has a change the " +
+          "Conflict: the account is the investor's only one or a live mandate or order names it, or the investor has a change the " +
           `exchange has not yet decided, or is REJECTED (INVALID_STATE), or ${IDEMPOTENCY_CONFLICT}.`,
         idempotent: true,
       },
