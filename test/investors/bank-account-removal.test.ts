@@ -3,6 +3,7 @@ import { sendInvestorChange } from "../../src/domains/investors/jobs/send-change
 import { useTestApp } from "../helpers/app.js";
 import { mandateBody, registeredInvestor, twoDistributors, type TestInvestor } from "../helpers/investors.js";
 import { runTask } from "../helpers/jobs.js";
+import { acceptedLink, LINK_SCHEME, lumpsumProposal, publicPath } from "../helpers/order-links.js";
 import { acceptedOrder, createOpenScheme, lumpsumOrder, placedOrder } from "../helpers/orders.js";
 
 const app = useTestApp();
@@ -79,6 +80,17 @@ describe("a removal the exchange has not yet decided", () => {
     }
     expect(await app.prisma.mandate.count({ where: { bankAccountId: investor.secondId } })).toBe(0);
     expect((await placeOrder(investor, investor.bankAccountId)).status).toBe(201);
+  });
+
+  it("refuses paying an order link by net banking from the account (400 on bank_account_id)", async () => {
+    const investor = await twoAccountInvestor();
+    await createOpenScheme(app, LINK_SCHEME);
+    const { linkId } = await acceptedLink(app, token, lumpsumProposal(investor));
+    await remove(investor.id, investor.secondId);
+    const res = await app.http("POST", publicPath(linkId, "pay"), { token, json: { mode: "NETBANKING", bank_account_id: investor.secondId } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: "bank_account_id", reason: "rule_violated", message: expect.stringContaining("is being removed") }]);
+    expect(await app.prisma.payment.count({ where: { bankAccountId: investor.secondId } })).toBe(0);
   });
 
   it("the job rejects the removal, unsent, when an order came to name the account meanwhile", async () => {
