@@ -84,7 +84,7 @@ export const Fatca = z.strictObject({
   tax_resident_other_country: z.boolean().describe(TAX_RESIDENT),
 });
 
-const BankAccountInput = z.strictObject({
+export const BankAccountInput = z.strictObject({
   account_type: oneOf("bank_account_types"),
   account_number: z
     .string()

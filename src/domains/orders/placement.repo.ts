@@ -16,7 +16,8 @@ export interface PlacementAccount {
   id: string;
   investorId: string;
   holdingMode: HoldingMode | null;
-  investor: { status: InvestorStatus; bankAccounts: Array<{ id: string }> };
+  /** The investor's bank accounts (never a removed one); `beingRemoved`: a removal the exchange has not yet decided names it. */
+  investor: { status: InvestorStatus; bankAccounts: Array<{ id: string; beingRemoved: boolean }> };
 }
 
 /** A SIP master row of an exchange code, as placement checks it. */
@@ -138,7 +139,9 @@ export async function readPlacementFacts(
 ): Promise<{ account: PlacementAccount | null; scheme: PlacementScheme | null }> {
   const [row] = await db.$queryRawUnsafe<PlacementFactsRow[]>(
     `SELECT a.id AS account_id, a.investor_id, a.holding_mode, i.status AS investor_status,
-            ARRAY(SELECT b.id FROM bank_accounts b WHERE b.investor_id = a.investor_id) AS bank_account_ids,
+            ARRAY(SELECT b.id FROM bank_accounts b WHERE b.investor_id = a.investor_id AND b.removed_at IS NULL) AS bank_account_ids,
+            ARRAY(SELECT b.id FROM bank_accounts b JOIN investor_changes c ON c.id = b.removal_change_id AND c.status = 'PENDING'
+                   WHERE b.investor_id = a.investor_id AND b.removed_at IS NULL) AS removing_bank_account_ids,
             s.scheme_code, s.isin_growth, s.isin_reinvestment, s.nav::text AS nav,
             CASE WHEN s.scheme_code IS NULL THEN NULL ELSE ${EXCHANGE_CODES_JSON} END AS codes
        FROM (SELECT 1) AS one
@@ -153,7 +156,7 @@ export async function readPlacementFacts(
     id: row.account_id,
     investorId: row.investor_id!,
     holdingMode: narrowOrNull(HOLDING_MODES, row.holding_mode, "investment_accounts.holding_mode"),
-    investor: { status: narrowTo(INVESTOR_STATUSES, row.investor_status!, "investors.status"), bankAccounts: row.bank_account_ids!.map((id) => ({ id })) },
+    investor: { status: narrowTo(INVESTOR_STATUSES, row.investor_status!, "investors.status"), bankAccounts: row.bank_account_ids!.map((id) => ({ id, beingRemoved: row.removing_bank_account_ids!.includes(id) })) },
   };
   return { account, scheme: toPlacementScheme(row) };
 }
@@ -193,6 +196,7 @@ interface PlacementFactsRow extends SchemeFactsRow {
   holding_mode: string | null;
   investor_status: string | null;
   bank_account_ids: string[] | null;
+  removing_bank_account_ids: string[] | null;
 }
 
 const decimal = (text: string | null) => (text === null ? null : new Decimal(text));
