@@ -145,4 +145,18 @@ describe("transaction feeds through the holdings refresh", () => {
     expect(report.files.find((f) => f.outcome === "REJECTED")!.reason).toMatch(/^MFSD201_broken\.csv: missing mandatory columns: fmcode, td_fund/);
     expect(await app.prisma.holdingTransaction.count()).toBe(before);
   });
+
+  it("still reads a holdings file beside the transaction files of the same folder as positions", async () => {
+    await writeFile(
+      path.join(feedDir, "kfintech", "MFSD203_20250430.csv"),
+      "PRCODE,FUND,ACNO,FUNDDESC,SCHEMEISIN,BALUNITS,PLDG,LNAV,VALINV,MOH,BROKCODE,PAN,INV_NAME,CRDATE,BRANCH\r\n" +
+        `117TSGP,117,7700001,Test Small Cap Fund - Growth,INF000T01KF7,78.001,0,25.1,1957.83,SINGLE,ARN-271001,${PAN_A},Chitra Testname,04/30/2025,Pune\r\n`,
+    );
+    const report = await refresh();
+    expect(report.files.filter((f) => f.outcome === "IMPORTED")).toEqual([
+      expect.objectContaining({ registrar: "KFINTECH", file: "MFSD203_20250430.csv", rows: 1, imported: 1 }),
+    ]);
+    expect(report.files.find((f) => f.file === "MFSD203_20250430.csv")!.kind).toBeUndefined();
+    expect(await app.prisma.holdingPosition.count({ where: { distributorId: d1.distributor_id } })).toBe(1);
+  });
 });
