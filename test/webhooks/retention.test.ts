@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvent } from "../../src/domains/events/events.repo.js";
 import { deliverWebhooks } from "../../src/domains/webhooks/jobs/deliver.js";
 import { purgeOldDeliveries } from "../../src/domains/webhooks/jobs/purge-old-deliveries.js";
+import { startWorker } from "../../src/worker.js";
 import { useTestApp } from "../helpers/app.js";
 import { runTask } from "../helpers/jobs.js";
 import { startReceiver, type Receiver } from "../helpers/receiver.js";
@@ -114,5 +115,22 @@ describe("webhooks__purge_old_deliveries", () => {
     await runTask(app, purgeOldDeliveries, { batch_size: 1 });
     expect(await deliveryIds()).toEqual([d.fresh, d.failed10, d.pending, d.inFlight].map(String).sort());
     expect(await purgeJobs()).toEqual([]);
+  });
+
+  it("runs on a real worker from its crontab's job (the payload carries graphile-worker's _cron)", async () => {
+    await age(d.fresh!, "DELIVERED", 31);
+    await app.prisma.$executeRawUnsafe(
+      `SELECT graphile_worker.add_job('webhooks__purge_old_deliveries', '{"_cron": {"ts": "2026-11-27T21:45:00Z", "backfilled": false}}'::json)`,
+    );
+    const worker = await startWorker(app.services, app.databaseUrl);
+    try {
+      await expect.poll(() => deliveryIds(), { timeout: 10_000 }).toEqual([d.failed10, d.pending, d.inFlight].map(String).sort());
+      await expect.poll(async () => (await purgeJobs()).length, { timeout: 10_000 }).toBe(0);
+      expect(app.logs.some((l) => l.includes("job payload rejected by its schema"))).toBe(false);
+      const summary = app.logs.filter((l) => l.includes("old webhook deliveries purged")).map((l) => JSON.parse(l) as Record<string, unknown>).at(-1);
+      expect(summary).toMatchObject({ task: "webhooks__purge_old_deliveries", deliveries: 1, attempts: 1, more: false, retention_days: 30 });
+    } finally {
+      await worker.stop();
+    }
   });
 });
