@@ -13,6 +13,11 @@ const REGISTRATION_TYPES = [["SIP", 60], ["XSIP", 30], ["STP", 5], ["SWP", 5]] a
 const SETTLED = [["ALLOTTED", 90], ["REJECTED", 4], ["FAILED", 3], ["CANCELLED", 3]] as const;
 const REGISTRATION_STATUSES = [["ACCEPTED", 85], ["CANCELLED", 12], ["REJECTED", 3]] as const;
 
+/** The first rows take each type in turn, so even a tiny scale has every type; then by the shares. */
+function firstOrPick<T>(n: number, u: number, table: ReadonlyArray<readonly [T, number]>): T {
+  return n < table.length ? table[n]![0] : pick(u, table);
+}
+
 export interface Registration {
   r: number;
   id: string;
@@ -41,13 +46,13 @@ export function registrationAt(r: number, plan: OrderPlan, scale: Scale, now: nu
   const investor = investorOf(r, 23, investorBlocks(scale.investors)[distributor]!);
   const due = Math.max(0, Math.floor((now - DAY_MS - at) / MONTH_MS));
   const children = status === "REJECTED" ? 0 : Math.min(INSTALLMENTS, status === "CANCELLED" ? Math.floor(due / 2) : due);
-  return { r, id: idAt("ord", at, plan.standalone + r), type: pick(unit(r, 24), REGISTRATION_TYPES), status, distributor, investor, at, children };
+  return { r, id: idAt("ord", at, plan.standalone + r), type: firstOrPick(r, unit(r, 24), REGISTRATION_TYPES), status, distributor, investor, at, children };
 }
 
 export const dueOf = (registration: Registration, k: number) => registration.at + (k + 1) * MONTH_MS;
 
 export function planOrders(scale: Scale, now: number): OrderPlan {
-  let registrations = Math.max(1, Math.round(scale.orders * 0.022));
+  let registrations = Math.max(4, Math.round(scale.orders * 0.022));
   for (;;) {
     const draft = { registrations, children: 0, standalone: 0, pending: 0, accepted: 0 };
     let children = 0;
@@ -76,7 +81,7 @@ export function standaloneAt(s: number, plan: OrderPlan, scale: Scale, now: numb
   const status = fromEnd <= plan.pending ? "PENDING" : fromEnd <= plan.pending + plan.accepted ? "ACCEPTED" : pick(unit(s, 31), SETTLED);
   const distributor = distributorIndex(s, 32);
   const investor = investorOf(s, 33, investorBlocks(scale.investors)[distributor]!);
-  return { id: idAt("ord", at, s), type: pick(unit(s, 34), STANDALONE_TYPES), status, distributor, investor, at };
+  return { id: idAt("ord", at, s), type: firstOrPick(s, unit(s, 34), STANDALONE_TYPES), status, distributor, investor, at };
 }
 
 /** A child order's status: allotted mostly; the last days' still at the exchange. */
