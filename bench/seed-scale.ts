@@ -15,7 +15,7 @@ import { UNLIMITED_BUDGET } from "./budget.js";
 import { dropIndexes, rebuildIndexes, type Progress } from "./scale/copy.js";
 import { copyEvents } from "./scale/events.js";
 import { planOrders } from "./scale/order-shapes.js";
-import { copyInstallments, copyOrders } from "./scale/orders.js";
+import { copyInstallments, copyOrders, copyPayments } from "./scale/orders.js";
 import { copyInvestors, createDistributors } from "./scale/people.js";
 import { copyPositions } from "./scale/positions.js";
 import { SEEDED_TABLES, parseSeedOptions } from "./scale/scale-options.js";
@@ -52,6 +52,7 @@ try {
   await copyInvestors(client, services, distributors, scale, now, progress);
   await copyOrders(client, distributors, plan, scale, now, progress);
   await copyInstallments(client, plan, scale, now, progress);
+  await copyPayments(client, distributors, plan, scale, now, progress);
   await copyEvents(client, distributors, plan, scale, now, progress);
   await copySubscriptions(client, services, distributors, progress);
   await copyDeliveries(client, distributors, plan, scale, now, progress);

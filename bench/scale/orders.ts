@@ -1,5 +1,6 @@
 /**
- * Orders of all eight types with their SIP-type installments (order_installments) and child orders, written
+ * Orders of all eight types with their SIP-type installments (order_installments) and child orders, and the
+ * payments of those that take money, written
  * through COPY in the order order-shapes.ts numbers them.
  */
 import type pg from "pg";
@@ -32,12 +33,16 @@ interface OrderFields {
   cancelled?: boolean;
 }
 
-function orderLine(o: OrderFields, scale: Scale, now: number): string {
+function paymentStatusOf(o: OrderFields): string {
   const pays = o.type === "LUMPSUM_PURCHASE" || o.type === "SIP_TOPUP" || ((o.type === "SIP" || o.type === "XSIP") && o.parentId !== undefined);
+  return pays ? PAID_BY_STATUS[o.status]! : "NOT_REQUIRED";
+}
+
+function orderLine(o: OrderFields, scale: Scale, now: number): string {
   const atExchange = o.status !== "CANCELLED" && (o.status !== "PENDING" || o.n % 2 === 0) && o.status !== "REJECTED";
   const allotted = o.status === "ALLOTTED";
   const amount = o.amount ?? `${((Number(o.units) * NAV)).toFixed(2)}`;
-  return row([o.id, o.distributorId, investorId(o.investor, scale, now), accountId(o.investor, scale, now), o.type, o.status, pays ? PAID_BY_STATUS[o.status]! : "NOT_REQUIRED",
+  return row([o.id, o.distributorId, investorId(o.investor, scale, now), accountId(o.investor, scale, now), o.type, o.status, paymentStatusOf(o),
     o.type === "LUMPSUM_PURCHASE" ? (o.n % 3 ? "ADDITIONAL" : "FRESH") : null, String(100000 + (o.n % 500)),
     allotted ? `${o.investor}/${o.n % 7}` : null, o.amount, o.units, o.details, atExchange ? String(9_000_000_000 + o.n) : null,
     FAILURE[o.status] ?? null, o.status === "REJECTED" ? "REJECTED BY EXCHANGE" : null,
@@ -53,29 +58,52 @@ function* registrations(plan: OrderPlan, scale: Scale, now: number): Generator<R
 /** The child order id of a registration's k-th installment; `first` numbers the registration's first child. */
 const childId = (registration: Registration, k: number, first: number, plan: OrderPlan) => idAt("ord", dueOf(registration, k), plan.standalone + plan.registrations + first + k);
 
+/** Every order, in the order order-shapes.ts numbers them. */
+function* allOrders(distributors: string[], plan: OrderPlan, scale: Scale, now: number): Generator<OrderFields> {
+  for (let s = 0; s < plan.standalone; s++) {
+    const o = standaloneAt(s, plan, scale, now);
+    const byUnits = o.type === "REDEMPTION" || o.type === "SWITCH";
+    yield { ...o, distributorId: distributors[o.distributor]!, n: s, amount: byUnits ? null : `${1000 + (s % 200) * 500}.00`, units: byUnits ? `${(s % 900) + 1}.125` : null, details: "{}" };
+  }
+  let first = 0;
+  for (const reg of registrations(plan, scale, now)) {
+    const amount = `${500 + (reg.r % 40) * 250}.00`;
+    const details = reg.type === "SIP" || reg.type === "XSIP"
+      ? JSON.stringify({ sip: { frequency: "MONTHLY", start_date: day(dueOf(reg, 0)), installments: INSTALLMENTS, installment_day: new Date(dueOf(reg, 0)).getUTCDate() } })
+      : "{}";
+    const base = { distributorId: distributors[reg.distributor]!, investor: reg.investor, type: reg.type, amount: reg.type === "SWP" || reg.type === "STP" ? null : amount, units: reg.type === "SWP" || reg.type === "STP" ? "10.000" : null };
+    yield { ...base, id: reg.id, status: reg.status, n: plan.standalone + reg.r, at: reg.at, details, cancelled: reg.status === "CANCELLED" };
+    for (let k = 0; k < reg.children; k++) {
+      const n = plan.standalone + plan.registrations + first + k;
+      yield { ...base, id: childId(reg, k, first, plan), status: childStatus(reg, k, now), n, at: dueOf(reg, k), details: "{}", parentId: reg.id, installmentNo: k + 1 };
+    }
+    first += reg.children;
+  }
+}
+
 export async function copyOrders(client: pg.Client, distributors: string[], plan: OrderPlan, scale: Scale, now: number, progress: Progress): Promise<void> {
   function* lines(): Generator<string> {
-    for (let s = 0; s < plan.standalone; s++) {
-      const o = standaloneAt(s, plan, scale, now);
-      const byUnits = o.type === "REDEMPTION" || o.type === "SWITCH";
-      yield orderLine({ ...o, distributorId: distributors[o.distributor]!, n: s, amount: byUnits ? null : `${1000 + (s % 200) * 500}.00`, units: byUnits ? `${(s % 900) + 1}.125` : null, details: "{}" }, scale, now);
-    }
-    let first = 0;
-    for (const reg of registrations(plan, scale, now)) {
-      const amount = `${500 + (reg.r % 40) * 250}.00`;
-      const details = reg.type === "SIP" || reg.type === "XSIP"
-        ? JSON.stringify({ sip: { frequency: "MONTHLY", start_date: day(dueOf(reg, 0)), installments: INSTALLMENTS, installment_day: new Date(dueOf(reg, 0)).getUTCDate() } })
-        : "{}";
-      const base = { distributorId: distributors[reg.distributor]!, investor: reg.investor, type: reg.type, amount: reg.type === "SWP" || reg.type === "STP" ? null : amount, units: reg.type === "SWP" || reg.type === "STP" ? "10.000" : null };
-      yield orderLine({ ...base, id: reg.id, status: reg.status, n: plan.standalone + reg.r, at: reg.at, details, cancelled: reg.status === "CANCELLED" }, scale, now);
-      for (let k = 0; k < reg.children; k++) {
-        const n = plan.standalone + plan.registrations + first + k;
-        yield orderLine({ ...base, id: childId(reg, k, first, plan), status: childStatus(reg, k, now), n, at: dueOf(reg, k), details: "{}", parentId: reg.id, installmentNo: k + 1 }, scale, now);
-      }
-      first += reg.children;
-    }
+    for (const o of allOrders(distributors, plan, scale, now)) yield orderLine(o, scale, now);
   }
   await copyLines(client, "orders", COLUMNS, lines(), progress);
+}
+
+const PAYMENT_BY_STATUS: Record<string, string> = { PAID: "CAPTURED", FAILED: "FAILED", REFUNDED: "REFUNDED", PENDING: "PENDING" };
+
+/** One payment for each order that takes money and got as far as paying (UNPAID and NOT_REQUIRED have none). */
+export async function copyPayments(client: pg.Client, distributors: string[], plan: OrderPlan, scale: Scale, now: number, progress: Progress): Promise<void> {
+  function* lines(): Generator<string> {
+    for (const o of allOrders(distributors, plan, scale, now)) {
+      const paymentStatus = paymentStatusOf(o);
+      const status = PAYMENT_BY_STATUS[paymentStatus];
+      if (!status) continue;
+      const mandate = o.parentId !== undefined;
+      yield row([idAt("pay", o.at, o.n), o.distributorId, investorId(o.investor, scale, now), o.id, mandate ? "MANDATE" : o.n % 3 ? "UPI" : "NETBANKING", o.amount, status,
+        "{}", status === "CAPTURED" || status === "REFUNDED" ? stamp(o.at + 60_000) : null, status === "REFUNDED" ? stamp(o.at + 5 * DAY_MS) : null,
+        status === "FAILED" ? "bank_declined" : null, stamp(o.at), stamp(o.at + 60_000)]);
+    }
+  }
+  await copyLines(client, "payments", ["id", "distributor_id", "investor_id", "order_id", "mode", "amount", "status", "details", "captured_at", "refunded_at", "failure_code", "created_at", "updated_at"], lines(), progress);
 }
 
 /** Every accepted or cancelled registration's schedule: its children's installments CREATED, the rest SCHEDULED (or CANCELLED). */

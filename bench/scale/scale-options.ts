@@ -10,7 +10,7 @@ export const DEFAULT_SCALE: Scale = { investors: 1_000_000, orders: 10_000_000, 
 export const DEFAULT_DATA_DIR = path.resolve(".data/scale");
 
 /** The tables the generator fills (and empties with --truncate). */
-export const SEEDED_TABLES = ["investors", "investment_accounts", "bank_accounts", "orders", "order_installments", "events", "webhook_subscriptions", "webhook_deliveries", "webhook_attempts", "holding_positions"];
+export const SEEDED_TABLES = ["investors", "investment_accounts", "bank_accounts", "orders", "order_installments", "payments", "events", "webhook_subscriptions", "webhook_deliveries", "webhook_attempts", "holding_positions"];
 
 export interface SeedOptions {
   scale: Scale;

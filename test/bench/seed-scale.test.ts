@@ -47,6 +47,10 @@ describe("bench:seed-scale (tiny)", () => {
       expect(await count("SELECT count(*) AS n FROM orders o LEFT JOIN investment_accounts a ON a.id = o.investment_account_id AND a.investor_id = o.investor_id AND a.distributor_id = o.distributor_id WHERE a.id IS NULL")).toBe(0);
       expect(await count("SELECT count(*) AS n FROM order_installments i JOIN orders c ON c.id = i.child_order_id WHERE c.parent_order_id <> i.order_id OR c.installment_no <> i.installment_no")).toBe(0);
       expect(await count("SELECT count(*) AS n FROM order_installments WHERE status = 'CREATED' AND child_order_id IS NULL")).toBe(0);
+      // A payment for each order that got as far as paying, following its payment_status.
+      const paying = await count("SELECT count(*) AS n FROM orders WHERE payment_status IN ('PAID', 'FAILED', 'REFUNDED', 'PENDING')");
+      expect(paying).toBeGreaterThan(50);
+      expect(await count("SELECT count(*) AS n FROM payments p JOIN orders o ON o.id = p.order_id AND o.distributor_id = p.distributor_id AND o.investor_id = p.investor_id")).toBe(paying);
       expect(await count("SELECT count(*) AS n FROM webhook_deliveries d JOIN events e ON e.id = d.event_id AND e.distributor_id = d.distributor_id AND e.event = d.event")).toBe(300);
       expect(await count("SELECT count(*) AS n FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.distributor_id = d.distributor_id")).toBe(300);
       expect(await count("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'PENDING' AND next_attempt_at <= now()")).toBeGreaterThanOrEqual(2);
