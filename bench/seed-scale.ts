@@ -36,12 +36,13 @@ const progress: Progress = (table, rows, ms) => {
 };
 try {
   const { rows: filled } = await client.query<{ n: string }>(`SELECT (SELECT count(*) FROM orders) + (SELECT count(*) FROM events) + (SELECT count(*) FROM investors) AS n`);
-  if (Number(filled[0]!.n) > 0) {
-    if (!options.truncate) throw new Error("the database already holds orders, events or investors: pass --truncate to empty the generated tables first");
-    await client.query(`TRUNCATE ${SEEDED_TABLES.join(", ")}`);
-    await client.query(`DELETE FROM api_clients WHERE distributor_id IN (SELECT id FROM distributors WHERE arn LIKE 'ARN-9%')`);
-    await client.query(`DELETE FROM access_tokens WHERE distributor_id IN (SELECT id FROM distributors WHERE arn LIKE 'ARN-9%')`);
-  }
+  if (Number(filled[0]!.n) > 0 && !options.truncate) throw new Error("the database already holds orders, events or investors: pass --truncate to empty the generated tables first");
+  // CASCADE: what references the generated investors (mandates, changes) goes with them.
+  if (options.truncate) await client.query(`TRUNCATE ${SEEDED_TABLES.join(", ")} CASCADE`);
+  // The generated distributors of an earlier (or interrupted) run, with their credentials.
+  await client.query(`DELETE FROM access_tokens WHERE distributor_id IN (SELECT id FROM distributors WHERE arn LIKE 'ARN-9%')`);
+  await client.query(`DELETE FROM api_clients WHERE distributor_id IN (SELECT id FROM distributors WHERE arn LIKE 'ARN-9%')`);
+  await client.query(`DELETE FROM distributors WHERE arn LIKE 'ARN-9%'`);
   const now = Date.now();
   const services = runtime.services;
   const distributors = await createDistributors(services);

@@ -14,6 +14,8 @@ import type { Stack } from "../harness/stack.js";
 
 export interface Subject {
   token: string;
+  /** The smallest distributor's (on the almost empty side, the same as `token`). */
+  tailToken: string;
   /** Orders and investors of the subject distributor, sampled. */
   orderIds: string[];
   investorIds: string[];
@@ -35,6 +37,7 @@ export function hotPaths(stack: Stack, subject: Subject): HotPath[] {
   const headers = { authorization: `Bearer ${subject.token}`, "content-type": "application/json" };
   // Placement is the stack's own distributor's (its investor is the fixture's); the rest the subject's.
   const placementHeaders = { ...headers, authorization: `Bearer ${stack.token}` };
+  const tailHeaders = { ...headers, authorization: `Bearer ${subject.tailToken}` };
   const expect = async (path: string, status: number, init: RequestInit = {}) => {
     const response = await stack.app.request(path, { headers, ...init });
     const text = await response.text();
@@ -52,7 +55,9 @@ export function hotPaths(stack: Stack, subject: Subject): HotPath[] {
     { name: "order list, status=ACCEPTED", run: () => expect("/api/orders/v1?limit=20&status=ACCEPTED", 200) },
     { name: "order list, status=PENDING", run: () => expect("/api/orders/v1?limit=20&status=PENDING", 200) },
     { name: "order list, investor_id", run: () => expect(`/api/orders/v1?limit=20&investor_id=${subject.busyInvestorId}`, 200) },
+    { name: "order list, first page, smallest distributor", run: () => expect("/api/orders/v1?limit=20", 200, { headers: tailHeaders }) },
     { name: "investor list", run: () => expect("/api/investors/v1?limit=20", 200) },
+    { name: "investor list, smallest distributor", run: () => expect("/api/investors/v1?limit=20", 200, { headers: tailHeaders }) },
     { name: "GET /api/investors/v1/{id}", run: (i) => expect(`/api/investors/v1/${at(subject.investorIds, i)}`, 200) },
     { name: "holdings lookup", run: (i) => expect("/api/holdings/v1/lookup", 200, { method: "POST", body: JSON.stringify({ pan: at(subject.pans, i) }) }) },
     { name: "webhook deliveries, status + event", run: () => expect("/api/webhooks/v1/deliveries?limit=20&status=DELIVERED&event=order.allotted", 200) },

@@ -8,7 +8,7 @@ import { createDistributor } from "../../src/domains/auth/distributors.service.j
 import type { Services } from "../../src/domains/shared/services.js";
 import { copyLines, row, type Progress } from "./copy.js";
 import { panOf, stamp, unit } from "./ids.js";
-import { DISTRIBUTOR_SHARES, accountId, bankId, investorBlocks, investorId, pick, timeOf, type Scale } from "./shapes.js";
+import { DISTRIBUTOR_SHARES, accountId, bankId, investorBlocks, investorId, investorTime, pick, type Scale } from "./shapes.js";
 
 /** The ARN of the n-th generated distributor (the first holds ~70% of the data). */
 export const scaleArn = (d: number) => `ARN-9${String(d + 1).padStart(5, "0")}`;
@@ -42,7 +42,7 @@ export async function copyInvestors(client: pg.Client, services: Services, distr
   const { cipher } = services;
   function* investors(): Generator<string> {
     for (let n = 0; n < scale.investors; n++) {
-      const at = stamp(timeOf(n, scale.investors, now));
+      const at = stamp(investorTime(n, scale, now));
       const status = pick(unit(n, 11), STATUSES);
       const dob = `19${60 + (n % 40)}-0${1 + (n % 9)}-1${n % 10}`;
       yield row([investorId(n, scale, now), distributorOf(n), status, cipher.lookupHash(panOf(n)), cipher.encrypt(details(n, dob)), "INDIVIDUAL", "SINGLE",
@@ -51,14 +51,14 @@ export async function copyInvestors(client: pg.Client, services: Services, distr
   }
   await copyLines(client, "investors", ["id", "distributor_id", "status", "pan_hash", "details_encrypted", "tax_status", "holding_type", "client_ref", "ucc_code", "provider_remark", "created_at", "updated_at"], investors(), progress);
   function* accounts(): Generator<string> {
-    for (let n = 0; n < scale.investors; n++) yield row([accountId(n, scale, now), distributorOf(n), investorId(n, scale, now), "PHYSICAL", stamp(timeOf(n, scale.investors, now))]);
+    for (let n = 0; n < scale.investors; n++) yield row([accountId(n, scale, now), distributorOf(n), investorId(n, scale, now), "PHYSICAL", stamp(investorTime(n, scale, now))]);
   }
   await copyLines(client, "investment_accounts", ["id", "distributor_id", "investor_id", "holding_mode", "created_at"], accounts(), progress);
   // One account number per investor, encrypted (the same cipher text for all would not be the service's shape).
   function* banks(): Generator<string> {
     for (let n = 0; n < scale.investors; n++) {
       const number = String(100000000000 + n);
-      yield row([bankId(n, scale, now), distributorOf(n), investorId(n, scale, now), "SB", cipher.encrypt(number), number.slice(-4), "HDFC0001234", true, stamp(timeOf(n, scale.investors, now))]);
+      yield row([bankId(n, scale, now), distributorOf(n), investorId(n, scale, now), "SB", cipher.encrypt(number), number.slice(-4), "HDFC0001234", true, stamp(investorTime(n, scale, now))]);
     }
   }
   await copyLines(client, "bank_accounts", ["id", "distributor_id", "investor_id", "account_type", "account_number_encrypted", "account_number_last4", "ifsc", "is_primary", "created_at"], banks(), progress);

@@ -54,9 +54,28 @@ export function investorBlocks(investors: number): Array<{ start: number; count:
   return blocks;
 }
 
-export const investorId = (n: number, scale: Scale, now: number) => idAt("inv", timeOf(n, scale.investors, now), n);
-export const accountId = (n: number, scale: Scale, now: number) => idAt("iac", timeOf(n, scale.investors, now), n);
-export const bankId = (n: number, scale: Scale, now: number) => idAt("bnk", timeOf(n, scale.investors, now), n);
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+const strides = new Map<number, number>();
+/**
+ * When investor n joined. Investors are numbered in distributor blocks, but each block's investors joined all
+ * through the span, interleaved with the others' (n is spread by a stride coprime with the count), as in
+ * production: a distributor's newest-first list skips the other distributors' rows unless an index says.
+ */
+export function investorTime(n: number, scale: Scale, now: number): number {
+  let stride = strides.get(scale.investors);
+  if (stride === undefined) {
+    stride = 1_000_003;
+    while (gcd(stride % scale.investors, scale.investors) !== 1) stride += 2;
+    strides.set(scale.investors, stride);
+  }
+  return timeOf((n * stride) % scale.investors, scale.investors, now);
+}
+
+export const investorId = (n: number, scale: Scale, now: number) => idAt("inv", investorTime(n, scale, now), n);
+export const accountId = (n: number, scale: Scale, now: number) => idAt("iac", investorTime(n, scale, now), n);
+export const bankId = (n: number, scale: Scale, now: number) => idAt("bnk", investorTime(n, scale, now), n);
 export const eventId = (n: number, scale: Scale, now: number) => idAt("evt", timeOf(n, scale.events, now), n);
 
 /** Within a block, which investor a row (order) of salt `salt` belongs to: a few investors order much more. */

@@ -1,6 +1,6 @@
 /**
  * Who the benchmark at scale acts as on each side. On the generated database: its biggest distributor (~70% of
- * the data), with API credentials set for the run. On the almost empty one: the stack's own distributor with a
+ * the data), with API credentials set for the run, and its smallest (0.3%) for the lists' other extreme. On the almost empty one: the stack's own distributor with a
  * few orders placed. Both place lump sums with bench/harness/placement-fixture.ts's investor and scheme.
  */
 import { randomBytes } from "node:crypto";
@@ -9,9 +9,20 @@ import { lumpSumFixture } from "../harness/placement-fixture.js";
 import type { Stack } from "../harness/stack.js";
 import { panOf } from "./ids.js";
 import { scaleArn } from "./people.js";
+import { DISTRIBUTOR_SHARES } from "./shapes.js";
 import type { Subject } from "./hot-paths.js";
 
 const SAMPLE = 200;
+
+/** A bearer token of the generated distributor with this ARN (credentials set for the run). */
+async function tokenOf(stack: Stack, arn: string): Promise<{ distributorId: string; token: string }> {
+  const distributor = await stack.services.prisma.distributor.findUnique({ where: { arn } });
+  if (!distributor) throw new Error(`no distributor ${arn}: run npm run bench:seed-scale first`);
+  const clientId = `scale-bench-${randomBytes(4).toString("hex")}`;
+  const clientSecret = randomBytes(24).toString("hex");
+  await setClientCredentials(stack.services.prisma, { distributorId: distributor.id, clientId, clientSecret });
+  return { distributorId: distributor.id, token: (await stack.services.auth.issueToken(clientId, clientSecret)).access_token };
+}
 
 export async function subjectOf(stack: Stack, generated: boolean): Promise<Subject> {
   const { prisma } = stack.services;
@@ -21,14 +32,10 @@ export async function subjectOf(stack: Stack, generated: boolean): Promise<Subje
   const { body: placement } = await lumpSumFixture(stack);
   let distributorId = stack.distributorId;
   let token = stack.token;
+  let tailToken = stack.token;
   if (generated) {
-    const big = await prisma.distributor.findUnique({ where: { arn: scaleArn(0) } });
-    if (!big) throw new Error(`no distributor ${scaleArn(0)}: run npm run bench:seed-scale first`);
-    distributorId = big.id;
-    const clientId = `scale-bench-${randomBytes(4).toString("hex")}`;
-    const clientSecret = randomBytes(24).toString("hex");
-    await setClientCredentials(prisma, { distributorId, clientId, clientSecret });
-    token = (await stack.services.auth.issueToken(clientId, clientSecret)).access_token;
+    ({ distributorId, token } = await tokenOf(stack, scaleArn(0)));
+    ({ token: tailToken } = await tokenOf(stack, scaleArn(DISTRIBUTOR_SHARES.length - 1)));
   } else {
     for (let i = 0; i < 30; i++) {
       const response = await stack.app.request("/api/orders/v1/", { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(placement) });
@@ -43,5 +50,5 @@ export async function subjectOf(stack: Stack, generated: boolean): Promise<Subje
   const [deepOrderId] = await ids(`SELECT id FROM orders WHERE distributor_id = $1 ORDER BY id DESC OFFSET ${Math.floor(n / 2)} LIMIT 1`);
   // The generated investors' PANs are panOf(n); the biggest distributor's are the first ones (bench/scale/shapes.ts).
   const pans = generated ? Array.from({ length: SAMPLE }, (_, i) => panOf(i * 7)) : ["ABCPE1234F"];
-  return { token, orderIds, investorIds, busyInvestorId: busyInvestorId!, deepOrderId: deepOrderId!, pans, placement };
+  return { token, tailToken, orderIds, investorIds, busyInvestorId: busyInvestorId!, deepOrderId: deepOrderId!, pans, placement };
 }
