@@ -1,7 +1,7 @@
 /**
  * Orders of all eight types with their SIP-type installments (order_installments) and child orders, and the
  * payments of those that take money, written
- * through COPY in the order order-shapes.ts numbers them.
+ * through COPY in the order bench/scale/order-shapes.ts numbers them.
  */
 import type pg from "pg";
 import { copyLines, row, type Progress } from "./copy.js";
@@ -58,7 +58,7 @@ function* registrations(plan: OrderPlan, scale: Scale, now: number): Generator<R
 /** The child order id of a registration's k-th installment; `first` numbers the registration's first child. */
 const childId = (registration: Registration, k: number, first: number, plan: OrderPlan) => idAt("ord", dueOf(registration, k), plan.standalone + plan.registrations + first + k);
 
-/** Every order, in the order order-shapes.ts numbers them. */
+/** Every order, in the order bench/scale/order-shapes.ts numbers them. */
 function* allOrders(distributors: string[], plan: OrderPlan, scale: Scale, now: number): Generator<OrderFields> {
   for (let s = 0; s < plan.standalone; s++) {
     const o = standaloneAt(s, plan, scale, now);

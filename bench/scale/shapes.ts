@@ -1,7 +1,7 @@
 /**
  * The shape of a few years of a distributor platform: how much each distributor holds, the mix of order types
  * and statuses, the events and webhooks they cause. Every row of a kind is numbered 0..count-1 and everything
- * about it follows from its number (ids.ts), so tables can be written one after another without lookups.
+ * about it follows from its number (bench/scale/ids.ts), so tables can be written one after another without lookups.
  */
 import { idAt, unit } from "./ids.js";
 

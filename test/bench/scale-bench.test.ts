@@ -11,7 +11,7 @@ const PATHS = [
   "status sync's pick (first batch)", "webhook claim", "installment scheduler's pick", "token check (live token by hash)",
 ];
 
-/** bench:scale --smoke on a tiny generated database: every hot path runs on both sides and prints its row. Nothing is timed. */
+/** bench/scale-bench.ts --smoke on a tiny generated database: every hot path runs on both sides and prints its row. Nothing is timed. */
 describe("bench:scale (--smoke)", () => {
   it("prints each hot path's figures on both databases and saves the plans", async () => {
     const db = await createTestDatabase();
