@@ -81,6 +81,10 @@ export function flagsOf(plan: string, sizes: Map<string, number>): string[] {
   const top = /actual time=[\d.]+\.\.[\d.]+ rows=(\d+)/.exec(plan);
   const returned = top ? Number(top[1]) : 0;
   if (removed > 1000 && removed > 10 * (returned + 1)) flags.push(`reads ${removed.toLocaleString("en")} rows it throws away for ${returned} returned`);
+  // A scan node that produced far more rows than the statement answers (a whole distributor's rows sorted for a page).
+  let scanned = 0;
+  for (const m of plan.matchAll(/(?:Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan)[^\n]*actual time=[\d.]+\.\.[\d.]+ rows=([\d.]+) loops=(\d+)/g)) scanned = Math.max(scanned, Number(m[1]) * Number(m[2]));
+  if (scanned > 100 && scanned > 10 * (returned + 1)) flags.push(`scans ${Math.round(scanned).toLocaleString("en")} rows for ${returned} returned`);
   const buffers = /Buffers: shared(?: hit=(\d+))?(?: read=(\d+))?/.exec(plan);
   const pages = buffers ? Number(buffers[1] ?? 0) + Number(buffers[2] ?? 0) : 0;
   if (pages > 2000) flags.push(`touches ${pages.toLocaleString("en")} buffers`);
