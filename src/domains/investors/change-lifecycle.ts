@@ -4,6 +4,7 @@ import type { DataCipher } from "../../platform/lib/crypto.js";
 import { recordEvent } from "../events/events.repo.js";
 import type { RegistrationOutcome } from "../../integrations/exchange/port.js";
 import * as changes from "./changes.repo.js";
+import { findConsentById, setOptedOut } from "./consents.repo.js";
 import { withChange } from "./changes.service.js";
 import * as repo from "./investors.repo.js";
 import { StoredInvestorDetails } from "./investors.schemas.js";
@@ -11,7 +12,11 @@ import { decryptDetails } from "./investors.service.js";
 
 /** investor_changes.values_encrypted, decrypted: the values as the PATCH validated them, read back by their shape only. */
 const StoredChangeValues = StoredInvestorDetails.pick({ contact: true, address: true, fatca: true, nominees: true })
-  .extend({ occupation: StoredInvestorDetails.shape.primary_holder.shape.occupation })
+  .extend({
+    occupation: StoredInvestorDetails.shape.primary_holder.shape.occupation,
+    // A confirmed nomination opt-out (consents.service.ts): the consent link that holds its evidence.
+    nomination: z.object({ opted_out: z.literal(true), consent_id: z.string() }),
+  })
   .partial();
 
 export function decryptChangeValues(cipher: DataCipher, change: { valuesEncrypted: string }): z.infer<typeof StoredChangeValues> {
@@ -37,8 +42,11 @@ export async function applyChangeOutcome(db: Db, cipher: DataCipher, changeId: s
     if (applied) {
       await changes.lockInvestor(tx, change.investorId);
       const investor = (await repo.findInvestorById(tx, change.investorId))!;
-      const updated = withChange(decryptDetails(cipher, investor), decryptChangeValues(cipher, change));
-      await changes.replaceDetails(tx, change.investorId, cipher.encrypt(JSON.stringify(updated)));
+      const values = decryptChangeValues(cipher, change);
+      const updated = withChange(decryptDetails(cipher, investor), values);
+      await changes.replaceDetails(tx, change.investorId, cipher.encrypt(JSON.stringify(updated)), updated.nominees.length > 0);
+      const consent = values.nomination && (await findConsentById(tx, values.nomination.consent_id));
+      if (consent?.confirmedAt && updated.nominees.length === 0) await setOptedOut(tx, change.investorId, { id: consent.id, confirmedAt: consent.confirmedAt });
       await recordEvent(tx, { ...about, event: "investor.updated", data: { investor_id: change.investorId, change_id: changeId, fields: change.fields } });
     } else {
       await recordEvent(tx, {

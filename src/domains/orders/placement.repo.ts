@@ -1,5 +1,6 @@
 import type { DbOrTx } from "../../platform/db/client.js";
 import { HOLDING_MODES, INVESTOR_STATUSES, type HoldingMode, type InvestorStatus } from "../investors/investor.states.js";
+import { NOMINATION_STATUSES, type NominationStatus } from "../investors/consent.states.js";
 import { Decimal } from "../../platform/lib/money.js";
 import { EXCHANGE_TRANSACTION_MODES } from "../../integrations/exchange/masters/scheme-master.js";
 import type { ExchangeSchemeRow } from "../masters/exchange-schemes.repo.js";
@@ -16,7 +17,7 @@ export interface PlacementAccount {
   id: string;
   investorId: string;
   holdingMode: HoldingMode | null;
-  investor: { status: InvestorStatus; bankAccounts: Array<{ id: string }> };
+  investor: { status: InvestorStatus; nominationStatus: NominationStatus; bankAccounts: Array<{ id: string }> };
 }
 
 /** A SIP master row of an exchange code, as placement checks it. */
@@ -137,7 +138,7 @@ export async function readPlacementFacts(
   schemeCode: string | null,
 ): Promise<{ account: PlacementAccount | null; scheme: PlacementScheme | null }> {
   const [row] = await db.$queryRawUnsafe<PlacementFactsRow[]>(
-    `SELECT a.id AS account_id, a.investor_id, a.holding_mode, i.status AS investor_status,
+    `SELECT a.id AS account_id, a.investor_id, a.holding_mode, i.status AS investor_status, i.nomination_status,
             ARRAY(SELECT b.id FROM bank_accounts b WHERE b.investor_id = a.investor_id) AS bank_account_ids,
             s.scheme_code, s.isin_growth, s.isin_reinvestment, s.nav::text AS nav,
             CASE WHEN s.scheme_code IS NULL THEN NULL ELSE ${EXCHANGE_CODES_JSON} END AS codes
@@ -153,7 +154,10 @@ export async function readPlacementFacts(
     id: row.account_id,
     investorId: row.investor_id!,
     holdingMode: narrowOrNull(HOLDING_MODES, row.holding_mode, "investment_accounts.holding_mode"),
-    investor: { status: narrowTo(INVESTOR_STATUSES, row.investor_status!, "investors.status"), bankAccounts: row.bank_account_ids!.map((id) => ({ id })) },
+    investor: {
+      status: narrowTo(INVESTOR_STATUSES, row.investor_status!, "investors.status"),
+      nominationStatus: narrowTo(NOMINATION_STATUSES, row.nomination_status!, "investors.nomination_status"),
+      bankAccounts: row.bank_account_ids!.map((id) => ({ id })) },
   };
   return { account, scheme: toPlacementScheme(row) };
 }
@@ -192,6 +196,7 @@ interface PlacementFactsRow extends SchemeFactsRow {
   investor_id: string | null;
   holding_mode: string | null;
   investor_status: string | null;
+  nomination_status: string | null;
   bank_account_ids: string[] | null;
 }
 
