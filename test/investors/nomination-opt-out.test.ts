@@ -171,6 +171,8 @@ describe("the consent page /consents/{id}", () => {
     const changeId: string = before.body.pending_change.id;
     expect(await queuedJobs(app, "investors__send_change", "change_id", changeId)).toHaveLength(1);
     await runTask(app, sendInvestorChange, { change_id: changeId });
+    const booked = await app.prisma.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind: "UCC_CHANGE", reference: changeId } } });
+    expect(booked).toMatchObject({ status: "PENDING", payload: { nominees: 0, nominationOptedOut: true, fatcaChanged: false } });
     expect((await app.http("GET", `/api/simulation/investors/v1/${id}/apply-change`, { token })).status).toBe(200);
     const after = await app.http("GET", `/api/investors/v1/${id}`, { token });
     expect(after.body.nomination).toMatchObject({ status: "OPTED_OUT", evidence: { ip: "127.0.0.1", user_agent: UA, declaration_version: DECLARATION_VERSION } });

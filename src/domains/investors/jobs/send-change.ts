@@ -22,7 +22,9 @@ export const sendInvestorChange: TaskHandler<"investors__send_change"> = async (
     ifsc: account.ifsc,
     isPrimary: account.isPrimary,
   }));
-  const ucc = toUccRegistration(investor.uccCode, investor, details, bankAccounts);
+  // A confirmed opt-out (consents.service.ts) is sent as the nomination it will be once applied.
+  const nominationStatus = change.fields.includes("nomination") ? "OPTED_OUT" : investor.nominationStatus;
+  const ucc = toUccRegistration(investor.uccCode, { ...investor, nominationStatus }, details, bankAccounts);
   const outcome = await services.exchange.modifyInvestor({ changeId: change.id, ucc, fatcaChanged: change.fields.includes("fatca") || change.fields.includes("occupation") });
   const moved = await applyChangeOutcome(services.prisma, services.cipher, change.id, outcome);
   log.info({ change_id, investor_id: change.investorId, outcome: outcome.status, moved }, "UCC modification sent");
