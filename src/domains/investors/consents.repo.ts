@@ -55,3 +55,19 @@ export async function setOptedOut(tx: DbOrTx, investorId: string, consent: { id:
     data: { nominationStatus: "OPTED_OUT", nominationOptedOutAt: consent.confirmedAt, nominationConsentId: consent.id },
   });
 }
+
+/** A page of investors still at NONE (by id), for the backfill of nomination_status (nomination-backfill.ts). */
+export async function investorsWithoutNomination(db: DbOrTx, afterId: string, limit: number): Promise<Array<{ id: string; detailsEncrypted: string }>> {
+  return db.investor.findMany({
+    where: { nominationStatus: "NONE", id: { gt: afterId } },
+    orderBy: { id: "asc" },
+    take: limit,
+    select: { id: true, detailsEncrypted: true },
+  });
+}
+
+/** NONE -> NOMINATED for investors whose details name nominees (a row moved meanwhile is left as it is). */
+export async function markNominated(db: DbOrTx, ids: string[]): Promise<number> {
+  const { count } = await db.investor.updateMany({ where: { id: { in: ids }, nominationStatus: "NONE" }, data: { nominationStatus: "NOMINATED" } });
+  return count;
+}
