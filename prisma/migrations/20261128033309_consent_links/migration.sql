@@ -35,4 +35,5 @@ ALTER TABLE "consent_links" ADD CONSTRAINT "consent_links_status_check"
 ALTER TABLE "investors" ADD CONSTRAINT "investors_nomination_status_check"
   CHECK ("nomination_status" IN ('NOMINATED', 'OPTED_OUT', 'NONE'));
 -- Nominees live in the encrypted details, which SQL cannot read: investors created before this migration start
--- at NONE; an investor with nominees becomes NOMINATED at its next change (or by re-saving its nominees).
+-- at NONE; `npm run mf -- investors:backfill-nomination` (src/domains/investors/nomination-backfill.ts) marks those
+-- with nominees NOMINATED: run it once after this migration.
