@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { registerInvestor } from "../../src/domains/investors/jobs/register.js";
 import { sendInvestorChange } from "../../src/domains/investors/jobs/send-change.js";
 import { DECLARATION_VERSION } from "../../src/domains/investors/nomination-declaration.js";
 import { maskName } from "../../src/platform/lib/mask.js";
@@ -111,6 +112,11 @@ describe("the consent page /consents/{id}", () => {
       evidence: { confirmed_at: link.confirmedAt!.toISOString(), ip: "127.0.0.1", user_agent: UA, declaration_version: DECLARATION_VERSION },
     });
     expect(await eventsOf(id)).toEqual([{ event: "investor.updated", data: { investor_id: id, change_id: consentId, fields: ["nomination"] } }]);
+    // Its registration tells the exchange it opted out.
+    await runTask(app, registerInvestor, { investor_id: id });
+    const { uccCode } = await app.prisma.investor.findUniqueOrThrow({ where: { id } });
+    const ucc = await app.prisma.sandboxExchangeRecord.findUniqueOrThrow({ where: { kind_reference: { kind: "UCC", reference: uccCode } } });
+    expect(ucc.payload).toMatchObject({ nominees: 0, nominationOptedOut: true });
 
     const after = await sendPage(app, "GET", `/consents/${consentId}`);
     expect(after.status).toBe(200);
