@@ -174,10 +174,50 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an investor's contact, address, FATCA, occupation or nominees
-         * @description Any of `contact`, `address`, `fatca`, `occupation`, `nominees`, each whole and validated as at creation. PAN, tax status, holding type and the holders' identities are refused (400 field_not_allowed: a new registration is the honest answer). A PENDING investor is changed in place (its registration sends the new details). A REGISTERED investor gets a `pending_change` that the exchange applies or refuses (UCC modification, investor.updated or investor.update_rejected); until then the investor keeps showing its registered details. One change at a time. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor. Send an Idempotency-Key header to make retries safe.
+         * Change an investor's contact, address, FATCA, occupation, nominees or primary bank account
+         * @description Any of `contact`, `address`, `fatca`, `occupation`, `nominees`, each whole and validated as at creation, and `bank_accounts` with `{id, is_primary}` of the investor's accounts to move the primary (exactly one after it). PAN, tax status, holding type and the holders' identities are refused (400 field_not_allowed: a new registration is the honest answer). A PENDING investor is changed in place (its registration sends the new details). A REGISTERED investor gets a `pending_change` that the exchange applies or refuses (UCC modification, investor.updated or investor.update_rejected); until then the investor keeps showing its registered details. One change at a time. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor. Send an Idempotency-Key header to make retries safe.
          */
         patch: operations["investors-update"];
+        trace?: never;
+    };
+    "/api/investors/v1/{id}/bank-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a bank account to an investor
+         * @description One bank account, validated as at creation (its type for the tax status; not one the investor has); at most 5 in all. A primary one becomes the investor's primary. A PENDING investor gets it at once (answered masked in `bank_accounts`); a REGISTERED investor gets a `pending_change` (fields `bank_accounts`) that the exchange applies or refuses, keeping its registered accounts until then. One change at a time. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor. Send an Idempotency-Key header to make retries safe.
+         */
+        post: operations["investors-addBankAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investors/v1/{id}/bank-accounts/{bank_account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a bank account from an investor
+         * @description Never the only one, nor one a PENDING or REGISTERED mandate or a PENDING or ACCEPTED order names. Removing the primary makes the oldest account left the primary. The account stops being shown and usable; orders, payments and mandates that named it keep its id. A PENDING investor loses it at once; a REGISTERED investor gets a `pending_change` (fields `bank_accounts`) that the exchange applies or refuses, keeping its registered accounts until then; meanwhile a new order or mandate naming the account is refused (400), and the removal is rejected if something came to name it. One change at a time. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor. Send an Idempotency-Key header to make retries safe.
+         */
+        delete: operations["investors-deleteBankAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/investors/v1/{id}/holdings": {
@@ -2347,7 +2387,22 @@ export interface operations {
                  *         {
                  *           "name": "Ravi Rao",
                  *           "relationship": "SPOUSE",
-                 *           "percentage": 100
+                 *           "percentage": 100,
+                 *           "date_of_birth": "1988-09-30",
+                 *           "identity": {
+                 *             "type": "PAN",
+                 *             "number": "AAAPR4444D"
+                 *           },
+                 *           "contact": {
+                 *             "mobile": "9800000004",
+                 *             "address": {
+                 *               "line1": "12 MG Road",
+                 *               "city": "Bengaluru",
+                 *               "state": "KA",
+                 *               "pincode": "560001",
+                 *               "country": "IN"
+                 *             }
+                 *           }
                  *         }
                  *       ],
                  *       "client_ref": "example-investor-1"
@@ -2494,7 +2549,7 @@ export interface operations {
                         /** @description Whether this is the investor's primary bank account (payouts go there). */
                         is_primary: boolean;
                     }[];
-                    /** @description Nominees, whose shares add up to 100. */
+                    /** @description Nominees (at most 3, the exchange's number), whose shares add up to 100. */
                     nominees?: {
                         /** @description The nominee's name. */
                         name: string;
@@ -2503,12 +2558,67 @@ export interface operations {
                          * @enum {string}
                          */
                         relationship: "AUNT" | "BROTHER_IN_LAW" | "BROTHER" | "DAUGHTER" | "DAUGHTER_IN_LAW" | "FATHER" | "FATHER_IN_LAW" | "GRANDDAUGHTER" | "GRANDFATHER" | "GRANDMOTHER" | "GRANDSON" | "MOTHER_IN_LAW" | "MOTHER" | "NEPHEW" | "NIECE" | "SISTER" | "SISTER_IN_LAW" | "SON" | "SON_IN_LAW" | "SPOUSE" | "UNCLE" | "OTHERS" | "COURT_APPOINTED_LEGAL_GUARDIAN";
-                        /** @description The nominee's share, percent; the nominees' shares add up to 100. */
+                        /** @description The nominee's share, percent, at most 2 decimals; the nominees' shares add up to exactly 100. */
                         percentage: number;
                         /** @description Date of birth (YYYY-MM-DD). */
-                        date_of_birth?: string;
-                        /** @description Required for a nominee under 18. */
-                        guardian_name?: string;
+                        date_of_birth: string;
+                        /** @description The person's identity document: its type and number (stored encrypted; masked in responses). */
+                        identity: {
+                            /**
+                             * @description PAN, AADHAAR_LAST4 (the last four digits of the Aadhaar number only), DRIVING_LICENCE or PASSPORT.
+                             * @enum {string}
+                             */
+                            type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                            /** @description The document's number (spaces and hyphens ignored); for AADHAAR_LAST4 the last four digits, never the whole Aadhaar number. */
+                            number: string;
+                        };
+                        /** @description How to reach the nominee: at least one of email and mobile, and a postal address (stored encrypted). */
+                        contact: {
+                            /**
+                             * Format: email
+                             * @description The nominee's email (masked in responses).
+                             */
+                            email?: string;
+                            /** @description The nominee's mobile (masked in responses). */
+                            mobile?: string;
+                            /** @description The nominee's postal address. */
+                            address: {
+                                /** @description Address line 1. */
+                                line1: string;
+                                /** @description Address line 2. */
+                                line2?: string;
+                                /** @description Address line 3. */
+                                line3?: string;
+                                /** @description City. */
+                                city: string;
+                                /** @description State (for India its ISO 3166-2 code, MH, TG, ..., or its name). */
+                                state: string;
+                                /** @description PIN code (6 digits in India) or postal code. */
+                                pincode: string;
+                                /** @description ISO 3166-1 alpha-2 country code. */
+                                country: string;
+                            };
+                        };
+                        /** @description Required for a nominee under 18 (on today's date in India), refused otherwise: the guardian's name and identity. */
+                        guardian?: {
+                            /** @description The guardian's name. */
+                            name: string;
+                            /**
+                             * @description The guardian's relationship to the nominee (`guardian_relations` of GET /api/masters/v1/investor-options).
+                             * @enum {string}
+                             */
+                            relationship?: "FATHER" | "MOTHER" | "COURT_APPOINTED";
+                            /** @description The person's identity document: its type and number (stored encrypted; masked in responses). */
+                            identity: {
+                                /**
+                                 * @description PAN, AADHAAR_LAST4 (the last four digits of the Aadhaar number only), DRIVING_LICENCE or PASSPORT.
+                                 * @enum {string}
+                                 */
+                                type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                /** @description The document's number (spaces and hyphens ignored); for AADHAAR_LAST4 the last four digits, never the whole Aadhaar number. */
+                                number: string;
+                            };
+                        };
                     }[];
                     /** @description Defaults to PHYSICAL. */
                     demat?: {
@@ -2640,17 +2750,68 @@ export interface operations {
                             /** @description Whether the investor is a tax resident of a country other than India. */
                             tax_resident_other_country: boolean;
                         };
-                        /** @description Nominees, whose shares add up to 100. */
+                        /** @description Nominees (at most 3, the exchange's number), whose shares add up to 100. */
                         nominees: {
                             /** @description The nominee's name. */
                             name: string;
                             /** @description The nominee's relationship to the investor (`nominee_relationships` of the investor options). */
                             relationship: string;
-                            /** @description The nominee's share, percent; the nominees' shares add up to 100. */
+                            /** @description The nominee's share, percent, at most 2 decimals; the nominees' shares add up to exactly 100. */
                             percentage: number;
-                            /** @description Date of birth (YYYY-MM-DD). */
+                            /** @description Date of birth (YYYY-MM-DD); null only for a nominee recorded without one. */
                             date_of_birth: string | null;
-                            /** @description The guardian's name. */
+                            /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                            identity: {
+                                /**
+                                 * @description The document's type.
+                                 * @enum {string}
+                                 */
+                                type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                number: string;
+                            } | null;
+                            /** @description The nominee's contact; null for a nominee recorded before contacts were required. */
+                            contact: {
+                                /** @description Masked email (first character and domain). */
+                                email: string | null;
+                                /** @description Masked mobile (last 4 digits). */
+                                mobile: string | null;
+                                /** @description The postal address. */
+                                address: {
+                                    /** @description Address line 1. */
+                                    line1: string;
+                                    /** @description Address line 2. */
+                                    line2: string | null;
+                                    /** @description Address line 3. */
+                                    line3: string | null;
+                                    /** @description City. */
+                                    city: string;
+                                    /** @description State. */
+                                    state: string;
+                                    /** @description PIN or postal code. */
+                                    pincode: string;
+                                    /** @description ISO 3166-1 alpha-2 country code. */
+                                    country: string;
+                                };
+                            } | null;
+                            /** @description The guardian of a minor nominee. */
+                            guardian: {
+                                /** @description The guardian's name. */
+                                name: string;
+                                /** @description The guardian's relationship to the nominee. */
+                                relationship: string | null;
+                                /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                                identity: {
+                                    /**
+                                     * @description The document's type.
+                                     * @enum {string}
+                                     */
+                                    type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                    /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                    number: string;
+                                } | null;
+                            } | null;
+                            /** @description The guardian's name (kept for clients written before `guardian`). */
                             guardian_name: string | null;
                         }[];
                         /** @description The demat account, for holding_mode CDSL or NSDL. */
@@ -2876,17 +3037,68 @@ export interface operations {
                             /** @description Whether the investor is a tax resident of a country other than India. */
                             tax_resident_other_country: boolean;
                         };
-                        /** @description Nominees, whose shares add up to 100. */
+                        /** @description Nominees (at most 3, the exchange's number), whose shares add up to 100. */
                         nominees: {
                             /** @description The nominee's name. */
                             name: string;
                             /** @description The nominee's relationship to the investor (`nominee_relationships` of the investor options). */
                             relationship: string;
-                            /** @description The nominee's share, percent; the nominees' shares add up to 100. */
+                            /** @description The nominee's share, percent, at most 2 decimals; the nominees' shares add up to exactly 100. */
                             percentage: number;
-                            /** @description Date of birth (YYYY-MM-DD). */
+                            /** @description Date of birth (YYYY-MM-DD); null only for a nominee recorded without one. */
                             date_of_birth: string | null;
-                            /** @description The guardian's name. */
+                            /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                            identity: {
+                                /**
+                                 * @description The document's type.
+                                 * @enum {string}
+                                 */
+                                type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                number: string;
+                            } | null;
+                            /** @description The nominee's contact; null for a nominee recorded before contacts were required. */
+                            contact: {
+                                /** @description Masked email (first character and domain). */
+                                email: string | null;
+                                /** @description Masked mobile (last 4 digits). */
+                                mobile: string | null;
+                                /** @description The postal address. */
+                                address: {
+                                    /** @description Address line 1. */
+                                    line1: string;
+                                    /** @description Address line 2. */
+                                    line2: string | null;
+                                    /** @description Address line 3. */
+                                    line3: string | null;
+                                    /** @description City. */
+                                    city: string;
+                                    /** @description State. */
+                                    state: string;
+                                    /** @description PIN or postal code. */
+                                    pincode: string;
+                                    /** @description ISO 3166-1 alpha-2 country code. */
+                                    country: string;
+                                };
+                            } | null;
+                            /** @description The guardian of a minor nominee. */
+                            guardian: {
+                                /** @description The guardian's name. */
+                                name: string;
+                                /** @description The guardian's relationship to the nominee. */
+                                relationship: string | null;
+                                /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                                identity: {
+                                    /**
+                                     * @description The document's type.
+                                     * @enum {string}
+                                     */
+                                    type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                    /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                    number: string;
+                                } | null;
+                            } | null;
+                            /** @description The guardian's name (kept for clients written before `guardian`). */
                             guardian_name: string | null;
                         }[];
                         /** @description The demat account, for holding_mode CDSL or NSDL. */
@@ -3081,7 +3293,7 @@ export interface operations {
                      * @enum {string}
                      */
                     occupation?: "BUSINESS" | "SERVICE" | "PROFESSIONAL" | "AGRICULTURIST" | "RETIRED" | "HOUSEWIFE" | "STUDENT" | "OTHERS" | "DOCTOR" | "PRIVATE_SECTOR_SERVICE" | "PUBLIC_SECTOR_SERVICE" | "FOREX_DEALER" | "GOVERNMENT_SERVICE";
-                    /** @description The new nominees (the whole list; shares add up to 100; an empty list removes them). */
+                    /** @description The new nominees (the whole list, each with identity and contact as at creation; shares add up to 100; an empty list removes them). */
                     nominees?: {
                         /** @description The nominee's name. */
                         name: string;
@@ -3090,12 +3302,74 @@ export interface operations {
                          * @enum {string}
                          */
                         relationship: "AUNT" | "BROTHER_IN_LAW" | "BROTHER" | "DAUGHTER" | "DAUGHTER_IN_LAW" | "FATHER" | "FATHER_IN_LAW" | "GRANDDAUGHTER" | "GRANDFATHER" | "GRANDMOTHER" | "GRANDSON" | "MOTHER_IN_LAW" | "MOTHER" | "NEPHEW" | "NIECE" | "SISTER" | "SISTER_IN_LAW" | "SON" | "SON_IN_LAW" | "SPOUSE" | "UNCLE" | "OTHERS" | "COURT_APPOINTED_LEGAL_GUARDIAN";
-                        /** @description The nominee's share, percent; the nominees' shares add up to 100. */
+                        /** @description The nominee's share, percent, at most 2 decimals; the nominees' shares add up to exactly 100. */
                         percentage: number;
                         /** @description Date of birth (YYYY-MM-DD). */
-                        date_of_birth?: string;
-                        /** @description Required for a nominee under 18. */
-                        guardian_name?: string;
+                        date_of_birth: string;
+                        /** @description The person's identity document: its type and number (stored encrypted; masked in responses). */
+                        identity: {
+                            /**
+                             * @description PAN, AADHAAR_LAST4 (the last four digits of the Aadhaar number only), DRIVING_LICENCE or PASSPORT.
+                             * @enum {string}
+                             */
+                            type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                            /** @description The document's number (spaces and hyphens ignored); for AADHAAR_LAST4 the last four digits, never the whole Aadhaar number. */
+                            number: string;
+                        };
+                        /** @description How to reach the nominee: at least one of email and mobile, and a postal address (stored encrypted). */
+                        contact: {
+                            /**
+                             * Format: email
+                             * @description The nominee's email (masked in responses).
+                             */
+                            email?: string;
+                            /** @description The nominee's mobile (masked in responses). */
+                            mobile?: string;
+                            /** @description The nominee's postal address. */
+                            address: {
+                                /** @description Address line 1. */
+                                line1: string;
+                                /** @description Address line 2. */
+                                line2?: string;
+                                /** @description Address line 3. */
+                                line3?: string;
+                                /** @description City. */
+                                city: string;
+                                /** @description State (for India its ISO 3166-2 code, MH, TG, ..., or its name). */
+                                state: string;
+                                /** @description PIN code (6 digits in India) or postal code. */
+                                pincode: string;
+                                /** @description ISO 3166-1 alpha-2 country code. */
+                                country: string;
+                            };
+                        };
+                        /** @description Required for a nominee under 18 (on today's date in India), refused otherwise: the guardian's name and identity. */
+                        guardian?: {
+                            /** @description The guardian's name. */
+                            name: string;
+                            /**
+                             * @description The guardian's relationship to the nominee (`guardian_relations` of GET /api/masters/v1/investor-options).
+                             * @enum {string}
+                             */
+                            relationship?: "FATHER" | "MOTHER" | "COURT_APPOINTED";
+                            /** @description The person's identity document: its type and number (stored encrypted; masked in responses). */
+                            identity: {
+                                /**
+                                 * @description PAN, AADHAAR_LAST4 (the last four digits of the Aadhaar number only), DRIVING_LICENCE or PASSPORT.
+                                 * @enum {string}
+                                 */
+                                type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                /** @description The document's number (spaces and hyphens ignored); for AADHAAR_LAST4 the last four digits, never the whole Aadhaar number. */
+                                number: string;
+                            };
+                        };
+                    }[];
+                    /** @description Primary flags of the investor's bank accounts (only `is_primary` may change): the one named primary takes the place of the investor's primary; exactly one primary after the change. Add or remove accounts with POST and DELETE /api/investors/v1/{id}/bank-accounts. */
+                    bank_accounts?: {
+                        /** @description The bank account's id (`bank_accounts[].id`). */
+                        id: string;
+                        /** @description Whether it is to be the primary account. */
+                        is_primary: boolean;
                     }[];
                     /** @description Refused (field_not_allowed): The PAN cannot be changed after creation: a new registration (a new investor) is the honest answer. */
                     pan?: unknown;
@@ -3225,17 +3499,68 @@ export interface operations {
                             /** @description Whether the investor is a tax resident of a country other than India. */
                             tax_resident_other_country: boolean;
                         };
-                        /** @description Nominees, whose shares add up to 100. */
+                        /** @description Nominees (at most 3, the exchange's number), whose shares add up to 100. */
                         nominees: {
                             /** @description The nominee's name. */
                             name: string;
                             /** @description The nominee's relationship to the investor (`nominee_relationships` of the investor options). */
                             relationship: string;
-                            /** @description The nominee's share, percent; the nominees' shares add up to 100. */
+                            /** @description The nominee's share, percent, at most 2 decimals; the nominees' shares add up to exactly 100. */
                             percentage: number;
-                            /** @description Date of birth (YYYY-MM-DD). */
+                            /** @description Date of birth (YYYY-MM-DD); null only for a nominee recorded without one. */
                             date_of_birth: string | null;
-                            /** @description The guardian's name. */
+                            /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                            identity: {
+                                /**
+                                 * @description The document's type.
+                                 * @enum {string}
+                                 */
+                                type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                number: string;
+                            } | null;
+                            /** @description The nominee's contact; null for a nominee recorded before contacts were required. */
+                            contact: {
+                                /** @description Masked email (first character and domain). */
+                                email: string | null;
+                                /** @description Masked mobile (last 4 digits). */
+                                mobile: string | null;
+                                /** @description The postal address. */
+                                address: {
+                                    /** @description Address line 1. */
+                                    line1: string;
+                                    /** @description Address line 2. */
+                                    line2: string | null;
+                                    /** @description Address line 3. */
+                                    line3: string | null;
+                                    /** @description City. */
+                                    city: string;
+                                    /** @description State. */
+                                    state: string;
+                                    /** @description PIN or postal code. */
+                                    pincode: string;
+                                    /** @description ISO 3166-1 alpha-2 country code. */
+                                    country: string;
+                                };
+                            } | null;
+                            /** @description The guardian of a minor nominee. */
+                            guardian: {
+                                /** @description The guardian's name. */
+                                name: string;
+                                /** @description The guardian's relationship to the nominee. */
+                                relationship: string | null;
+                                /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                                identity: {
+                                    /**
+                                     * @description The document's type.
+                                     * @enum {string}
+                                     */
+                                    type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                    /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                    number: string;
+                                } | null;
+                            } | null;
+                            /** @description The guardian's name (kept for clients written before `guardian`). */
                             guardian_name: string | null;
                         }[];
                         /** @description The demat account, for holding_mode CDSL or NSDL. */
@@ -3342,6 +3667,630 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "investors-addBankAccount": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours answers the first response again (nothing is created twice); the same key with another body is 409 CONFLICT. 1-255 printable ASCII characters, e.g. a UUID. Optional: without it the request simply runs. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description An investor id (inv_...). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "account_type": "SB",
+                 *       "account_number": "50001234567891",
+                 *       "ifsc": "ICIC0000001",
+                 *       "is_primary": false
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description One of the `bank_account_types` values of GET /api/masters/v1/investor-options.
+                     * @enum {string}
+                     */
+                    account_type: "SB" | "CB" | "NE" | "NO";
+                    /** @description The bank account number (masked in responses: last 4 digits). */
+                    account_number: string;
+                    /** @description The bank branch's IFSC. */
+                    ifsc: string;
+                    /** @description Whether this is the investor's primary bank account (payouts go there). */
+                    is_primary: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                        id: string;
+                        /**
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "REGISTERED" | "REJECTED";
+                        /** @description Your own reference, echoed in responses; unique per distributor where the operation says so. */
+                        client_ref: string | null;
+                        /** @description The investor's client code (UCC) at the exchange. */
+                        ucc_code: string;
+                        /** @description The exchange's own remark on the registration (anything PAN-shaped masked). */
+                        provider_remark: string | null;
+                        /** @description Masked PAN of the primary holder (ABXXXXX34F). */
+                        pan: string;
+                        /** @description The primary holder's name. */
+                        name: string;
+                        /** @description The investor's tax status (GET /api/masters/v1/investor-options, `tax_statuses`). */
+                        tax_status: string;
+                        /** @description SINGLE, JOINT or ANYONE_OR_SURVIVOR (`holding_types` of the investor options). */
+                        holding_type: string;
+                        /** @description The first holder: PAN, name, date of birth and KYC. */
+                        primary_holder: {
+                            /** @description Masked PAN. */
+                            pan: string;
+                            /** @description The first holder's name, as on the PAN. */
+                            name: string;
+                            /** @description Date of birth (YYYY-MM-DD). */
+                            date_of_birth: string;
+                            /** @description Gender (`genders` of the investor options). */
+                            gender: string;
+                            /** @description The occupation (`occupations` of the investor options). */
+                            occupation: string;
+                            /** @description How KYC was done (`kyc_types` of the investor options). */
+                            kyc_type: string;
+                            /** @description Masked CKYC number. */
+                            ckyc_number: string | null;
+                        };
+                        /** @description Up to 2 joint holders (holding_type JOINT or ANYONE_OR_SURVIVOR). */
+                        joint_holders: {
+                            /** @description Masked PAN. */
+                            pan: string;
+                            /** @description The joint holder's name, as on the PAN. */
+                            name: string;
+                            /** @description Date of birth (YYYY-MM-DD). */
+                            date_of_birth: string;
+                            /** @description How KYC was done (`kyc_types` of the investor options). */
+                            kyc_type: string;
+                        }[];
+                        /** @description The guardian of a minor investor. */
+                        guardian: {
+                            /** @description The guardian's name, as on the PAN. */
+                            name: string;
+                            /** @description Masked PAN. */
+                            pan: string;
+                            /** @description The nominee's relationship to the investor (`nominee_relationships` of the investor options). */
+                            relationship: string;
+                        } | null;
+                        /** @description Email and mobile with whose they are. */
+                        contact: {
+                            /** @description Masked email (first character and domain). */
+                            email: string;
+                            /** @description Masked mobile (last 4 digits). */
+                            mobile: string;
+                            /** @description Whose email it is (`contact_relations` of the investor options). */
+                            email_relation: string;
+                            /** @description Whose mobile it is (`contact_relations` of the investor options). */
+                            mobile_relation: string;
+                        };
+                        /** @description The investor's address. */
+                        address: {
+                            /** @description Address line 1. */
+                            line1: string;
+                            /** @description Address line 2. */
+                            line2: string | null;
+                            /** @description City. */
+                            city: string;
+                            /** @description The state (GET /api/masters/v1/countries/IN/states). */
+                            state_code: string;
+                            /** @description PIN code, 6 digits. */
+                            pincode: string;
+                            /** @description ISO 3166-1 alpha-2 country code. */
+                            country_code: string;
+                        };
+                        /** @description The FATCA declaration. */
+                        fatca: {
+                            /** @description The FATCA occupation type (`fatca_occupation_types` of the investor options). */
+                            occupation_type: string;
+                            /** @description The income slab code (`income_slabs` of the investor options). */
+                            income_slab: string;
+                            /** @description Politically exposed person (`pep_options` of the investor options). */
+                            pep: string;
+                            /** @description Source of wealth (`wealth_sources` of the investor options). */
+                            source_of_wealth: string;
+                            /** @description ISO 3166-1 alpha-2 country of birth. */
+                            country_of_birth: string;
+                            /** @description City or town of birth. */
+                            place_of_birth: string;
+                            /** @description Whether the investor is a tax resident of a country other than India. */
+                            tax_resident_other_country: boolean;
+                        };
+                        /** @description Nominees (at most 3, the exchange's number), whose shares add up to 100. */
+                        nominees: {
+                            /** @description The nominee's name. */
+                            name: string;
+                            /** @description The nominee's relationship to the investor (`nominee_relationships` of the investor options). */
+                            relationship: string;
+                            /** @description The nominee's share, percent, at most 2 decimals; the nominees' shares add up to exactly 100. */
+                            percentage: number;
+                            /** @description Date of birth (YYYY-MM-DD); null only for a nominee recorded without one. */
+                            date_of_birth: string | null;
+                            /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                            identity: {
+                                /**
+                                 * @description The document's type.
+                                 * @enum {string}
+                                 */
+                                type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                number: string;
+                            } | null;
+                            /** @description The nominee's contact; null for a nominee recorded before contacts were required. */
+                            contact: {
+                                /** @description Masked email (first character and domain). */
+                                email: string | null;
+                                /** @description Masked mobile (last 4 digits). */
+                                mobile: string | null;
+                                /** @description The postal address. */
+                                address: {
+                                    /** @description Address line 1. */
+                                    line1: string;
+                                    /** @description Address line 2. */
+                                    line2: string | null;
+                                    /** @description Address line 3. */
+                                    line3: string | null;
+                                    /** @description City. */
+                                    city: string;
+                                    /** @description State. */
+                                    state: string;
+                                    /** @description PIN or postal code. */
+                                    pincode: string;
+                                    /** @description ISO 3166-1 alpha-2 country code. */
+                                    country: string;
+                                };
+                            } | null;
+                            /** @description The guardian of a minor nominee. */
+                            guardian: {
+                                /** @description The guardian's name. */
+                                name: string;
+                                /** @description The guardian's relationship to the nominee. */
+                                relationship: string | null;
+                                /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                                identity: {
+                                    /**
+                                     * @description The document's type.
+                                     * @enum {string}
+                                     */
+                                    type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                    /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                    number: string;
+                                } | null;
+                            } | null;
+                            /** @description The guardian's name (kept for clients written before `guardian`). */
+                            guardian_name: string | null;
+                        }[];
+                        /** @description The demat account, for holding_mode CDSL or NSDL. */
+                        demat: {
+                            /** @description How the payment is made (UPI, NETBANKING, MANDATE, CHEQUE), or for a demat account its depository mode. */
+                            mode: string;
+                            /** @description The depository participant's id. */
+                            dp_id: string | null;
+                            /** @description Masked. */
+                            client_id: string | null;
+                        };
+                        /** @description The investor's investment account, for orders. */
+                        investment_account_id: string;
+                        /** @description The investor's investment accounts (one per holding mode); orders name one. */
+                        investment_accounts: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /**
+                             * @description How the units are held: CDSL or NSDL (demat) or PHYSICAL (a folio with the registrar).
+                             * @enum {string}
+                             */
+                            holding_mode: "PHYSICAL" | "CDSL" | "NSDL";
+                            /** @description When the resource was created (ISO 8601, UTC). */
+                            created_at: string;
+                        }[];
+                        /** @description The investor's bank accounts; exactly one is primary. */
+                        bank_accounts: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /** @description The bank account's type (`bank_account_types` of the investor options). */
+                            account_type: string;
+                            /** @description Masked account number (last 4 digits). */
+                            account_number: string;
+                            /** @description The bank branch's IFSC. */
+                            ifsc: string;
+                            /** @description Whether this is the investor's primary bank account (payouts go there). */
+                            is_primary: boolean;
+                        }[];
+                        /** @description The investor's latest change after registration (PATCH), null when none; the details above stay the registered ones until the exchange applies it. */
+                        pending_change: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /** @description When the change was asked for (ISO 8601). */
+                            requested_at: string;
+                            /**
+                             * @description PENDING (sent to the exchange), APPLIED (the details above are the new ones) or REJECTED.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "APPLIED" | "REJECTED";
+                            /** @description The fields the change names (contact, address, fatca, occupation, nominees). */
+                            fields: string[];
+                            /** @description The exchange's remark (anything PAN-shaped masked). */
+                            provider_remark: string | null;
+                        } | null;
+                        /** @description Nominees or an opt-out the investor confirmed on a consent link (POST /api/investors/v1/{id}/nomination-opt-out). */
+                        nomination: {
+                            /**
+                             * @description NOMINATED (the investor has nominees), OPTED_OUT (the investor confirmed the opt-out declaration and has no nominees) or NONE. A FRESH purchase, SIP or XSIP in PHYSICAL holding mode needs NOMINATED or OPTED_OUT.
+                             * @enum {string}
+                             */
+                            status: "NOMINATED" | "OPTED_OUT" | "NONE";
+                            /** @description When the investor confirmed the opt-out (ISO 8601); null unless OPTED_OUT. */
+                            opted_out_at: string | null;
+                            /** @description The opt-out's evidence; null unless OPTED_OUT. */
+                            evidence: {
+                                /** @description When the investor confirmed (ISO 8601). */
+                                confirmed_at: string;
+                                /** @description The client address the confirmation came from, as the service resolved it (TRUST_PROXY_HOPS). */
+                                ip: string;
+                                /** @description The browser's User-Agent (up to 512 characters). */
+                                user_agent: string | null;
+                                /** @description The version of the declaration text the investor confirmed. */
+                                declaration_version: string;
+                            } | null;
+                        };
+                        /** @description When the resource was created (ISO 8601, UTC). */
+                        created_at: string;
+                        /** @description When the resource last changed (ISO 8601, UTC). */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: the investor has 5 bank accounts, or a change the exchange has not yet decided, or is REJECTED (INVALID_STATE), or the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "investors-deleteBankAccount": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours answers the first response again (nothing is created twice); the same key with another body is 409 CONFLICT. 1-255 printable ASCII characters, e.g. a UUID. Optional: without it the request simply runs. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description An investor id (inv_...). */
+                id: string;
+                /** @description The bank account's id (`bank_accounts[].id`). */
+                bank_account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                        id: string;
+                        /**
+                         * @description The resource's state; the values are listed in the schema, their moves in docs/decisions.md.
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "REGISTERED" | "REJECTED";
+                        /** @description Your own reference, echoed in responses; unique per distributor where the operation says so. */
+                        client_ref: string | null;
+                        /** @description The investor's client code (UCC) at the exchange. */
+                        ucc_code: string;
+                        /** @description The exchange's own remark on the registration (anything PAN-shaped masked). */
+                        provider_remark: string | null;
+                        /** @description Masked PAN of the primary holder (ABXXXXX34F). */
+                        pan: string;
+                        /** @description The primary holder's name. */
+                        name: string;
+                        /** @description The investor's tax status (GET /api/masters/v1/investor-options, `tax_statuses`). */
+                        tax_status: string;
+                        /** @description SINGLE, JOINT or ANYONE_OR_SURVIVOR (`holding_types` of the investor options). */
+                        holding_type: string;
+                        /** @description The first holder: PAN, name, date of birth and KYC. */
+                        primary_holder: {
+                            /** @description Masked PAN. */
+                            pan: string;
+                            /** @description The first holder's name, as on the PAN. */
+                            name: string;
+                            /** @description Date of birth (YYYY-MM-DD). */
+                            date_of_birth: string;
+                            /** @description Gender (`genders` of the investor options). */
+                            gender: string;
+                            /** @description The occupation (`occupations` of the investor options). */
+                            occupation: string;
+                            /** @description How KYC was done (`kyc_types` of the investor options). */
+                            kyc_type: string;
+                            /** @description Masked CKYC number. */
+                            ckyc_number: string | null;
+                        };
+                        /** @description Up to 2 joint holders (holding_type JOINT or ANYONE_OR_SURVIVOR). */
+                        joint_holders: {
+                            /** @description Masked PAN. */
+                            pan: string;
+                            /** @description The joint holder's name, as on the PAN. */
+                            name: string;
+                            /** @description Date of birth (YYYY-MM-DD). */
+                            date_of_birth: string;
+                            /** @description How KYC was done (`kyc_types` of the investor options). */
+                            kyc_type: string;
+                        }[];
+                        /** @description The guardian of a minor investor. */
+                        guardian: {
+                            /** @description The guardian's name, as on the PAN. */
+                            name: string;
+                            /** @description Masked PAN. */
+                            pan: string;
+                            /** @description The nominee's relationship to the investor (`nominee_relationships` of the investor options). */
+                            relationship: string;
+                        } | null;
+                        /** @description Email and mobile with whose they are. */
+                        contact: {
+                            /** @description Masked email (first character and domain). */
+                            email: string;
+                            /** @description Masked mobile (last 4 digits). */
+                            mobile: string;
+                            /** @description Whose email it is (`contact_relations` of the investor options). */
+                            email_relation: string;
+                            /** @description Whose mobile it is (`contact_relations` of the investor options). */
+                            mobile_relation: string;
+                        };
+                        /** @description The investor's address. */
+                        address: {
+                            /** @description Address line 1. */
+                            line1: string;
+                            /** @description Address line 2. */
+                            line2: string | null;
+                            /** @description City. */
+                            city: string;
+                            /** @description The state (GET /api/masters/v1/countries/IN/states). */
+                            state_code: string;
+                            /** @description PIN code, 6 digits. */
+                            pincode: string;
+                            /** @description ISO 3166-1 alpha-2 country code. */
+                            country_code: string;
+                        };
+                        /** @description The FATCA declaration. */
+                        fatca: {
+                            /** @description The FATCA occupation type (`fatca_occupation_types` of the investor options). */
+                            occupation_type: string;
+                            /** @description The income slab code (`income_slabs` of the investor options). */
+                            income_slab: string;
+                            /** @description Politically exposed person (`pep_options` of the investor options). */
+                            pep: string;
+                            /** @description Source of wealth (`wealth_sources` of the investor options). */
+                            source_of_wealth: string;
+                            /** @description ISO 3166-1 alpha-2 country of birth. */
+                            country_of_birth: string;
+                            /** @description City or town of birth. */
+                            place_of_birth: string;
+                            /** @description Whether the investor is a tax resident of a country other than India. */
+                            tax_resident_other_country: boolean;
+                        };
+                        /** @description Nominees (at most 3, the exchange's number), whose shares add up to 100. */
+                        nominees: {
+                            /** @description The nominee's name. */
+                            name: string;
+                            /** @description The nominee's relationship to the investor (`nominee_relationships` of the investor options). */
+                            relationship: string;
+                            /** @description The nominee's share, percent, at most 2 decimals; the nominees' shares add up to exactly 100. */
+                            percentage: number;
+                            /** @description Date of birth (YYYY-MM-DD); null only for a nominee recorded without one. */
+                            date_of_birth: string | null;
+                            /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                            identity: {
+                                /**
+                                 * @description The document's type.
+                                 * @enum {string}
+                                 */
+                                type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                number: string;
+                            } | null;
+                            /** @description The nominee's contact; null for a nominee recorded before contacts were required. */
+                            contact: {
+                                /** @description Masked email (first character and domain). */
+                                email: string | null;
+                                /** @description Masked mobile (last 4 digits). */
+                                mobile: string | null;
+                                /** @description The postal address. */
+                                address: {
+                                    /** @description Address line 1. */
+                                    line1: string;
+                                    /** @description Address line 2. */
+                                    line2: string | null;
+                                    /** @description Address line 3. */
+                                    line3: string | null;
+                                    /** @description City. */
+                                    city: string;
+                                    /** @description State. */
+                                    state: string;
+                                    /** @description PIN or postal code. */
+                                    pincode: string;
+                                    /** @description ISO 3166-1 alpha-2 country code. */
+                                    country: string;
+                                };
+                            } | null;
+                            /** @description The guardian of a minor nominee. */
+                            guardian: {
+                                /** @description The guardian's name. */
+                                name: string;
+                                /** @description The guardian's relationship to the nominee. */
+                                relationship: string | null;
+                                /** @description The identity document, masked; null for a nominee recorded before identities were required. */
+                                identity: {
+                                    /**
+                                     * @description The document's type.
+                                     * @enum {string}
+                                     */
+                                    type: "PAN" | "AADHAAR_LAST4" | "DRIVING_LICENCE" | "PASSPORT";
+                                    /** @description The number, masked: a PAN as ABXXXXX34F, an Aadhaar as XXXXXXXX1234, others their last 4 characters. */
+                                    number: string;
+                                } | null;
+                            } | null;
+                            /** @description The guardian's name (kept for clients written before `guardian`). */
+                            guardian_name: string | null;
+                        }[];
+                        /** @description The demat account, for holding_mode CDSL or NSDL. */
+                        demat: {
+                            /** @description How the payment is made (UPI, NETBANKING, MANDATE, CHEQUE), or for a demat account its depository mode. */
+                            mode: string;
+                            /** @description The depository participant's id. */
+                            dp_id: string | null;
+                            /** @description Masked. */
+                            client_id: string | null;
+                        };
+                        /** @description The investor's investment account, for orders. */
+                        investment_account_id: string;
+                        /** @description The investor's investment accounts (one per holding mode); orders name one. */
+                        investment_accounts: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /**
+                             * @description How the units are held: CDSL or NSDL (demat) or PHYSICAL (a folio with the registrar).
+                             * @enum {string}
+                             */
+                            holding_mode: "PHYSICAL" | "CDSL" | "NSDL";
+                            /** @description When the resource was created (ISO 8601, UTC). */
+                            created_at: string;
+                        }[];
+                        /** @description The investor's bank accounts; exactly one is primary. */
+                        bank_accounts: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /** @description The bank account's type (`bank_account_types` of the investor options). */
+                            account_type: string;
+                            /** @description Masked account number (last 4 digits). */
+                            account_number: string;
+                            /** @description The bank branch's IFSC. */
+                            ifsc: string;
+                            /** @description Whether this is the investor's primary bank account (payouts go there). */
+                            is_primary: boolean;
+                        }[];
+                        /** @description The investor's latest change after registration (PATCH), null when none; the details above stay the registered ones until the exchange applies it. */
+                        pending_change: {
+                            /** @description The resource's id; its prefix names its kind (`inv_`, `ord_`, `mdt_`...). */
+                            id: string;
+                            /** @description When the change was asked for (ISO 8601). */
+                            requested_at: string;
+                            /**
+                             * @description PENDING (sent to the exchange), APPLIED (the details above are the new ones) or REJECTED.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "APPLIED" | "REJECTED";
+                            /** @description The fields the change names (contact, address, fatca, occupation, nominees). */
+                            fields: string[];
+                            /** @description The exchange's remark (anything PAN-shaped masked). */
+                            provider_remark: string | null;
+                        } | null;
+                        /** @description Nominees or an opt-out the investor confirmed on a consent link (POST /api/investors/v1/{id}/nomination-opt-out). */
+                        nomination: {
+                            /**
+                             * @description NOMINATED (the investor has nominees), OPTED_OUT (the investor confirmed the opt-out declaration and has no nominees) or NONE. A FRESH purchase, SIP or XSIP in PHYSICAL holding mode needs NOMINATED or OPTED_OUT.
+                             * @enum {string}
+                             */
+                            status: "NOMINATED" | "OPTED_OUT" | "NONE";
+                            /** @description When the investor confirmed the opt-out (ISO 8601); null unless OPTED_OUT. */
+                            opted_out_at: string | null;
+                            /** @description The opt-out's evidence; null unless OPTED_OUT. */
+                            evidence: {
+                                /** @description When the investor confirmed (ISO 8601). */
+                                confirmed_at: string;
+                                /** @description The client address the confirmation came from, as the service resolved it (TRUST_PROXY_HOPS). */
+                                ip: string;
+                                /** @description The browser's User-Agent (up to 512 characters). */
+                                user_agent: string | null;
+                                /** @description The version of the declaration text the investor confirmed. */
+                                declaration_version: string;
+                            } | null;
+                        };
+                        /** @description When the resource was created (ISO 8601, UTC). */
+                        created_at: string;
+                        /** @description When the resource last changed (ISO 8601, UTC). */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. Or: The investor, or the bank account among its accounts, is unknown or another distributor's (NOT_FOUND): check the ids. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: the account is the investor's only one or a live mandate or order names it, or the investor has a change the exchange has not yet decided, or is REJECTED (INVALID_STATE), or the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

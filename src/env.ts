@@ -46,6 +46,7 @@ const EnvSchema = z.object({
   WEBHOOK_RETRY_DELAYS: z.string().optional(),
   WEBHOOK_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(1000).default(20),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   MF_RATE_LIMIT_RPS: z.coerce.number().positive().max(1_000_000).default(100),
   MF_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(200),
@@ -94,9 +95,10 @@ export interface Config {
   exchangeMasters: { dir: string | undefined; cron: string };
   /**
    * `maxSubscriptions`: ACTIVE and DISABLED subscriptions a distributor may hold; `attemptTimeoutMs`: one
-   * attempt's whole exchange (connect, TLS, answer), from which the delivery lease is computed (attempts.ts).
+   * attempt's whole exchange (connect, TLS, answer), from which the delivery lease is computed (attempts.ts);
+   * `retentionDays`: how long a DELIVERED delivery and its attempts are kept (jobs/purge-old-deliveries.ts).
    */
-  webhooks: { allowPrivateTargets: boolean; retryDelaysMs: number[]; maxSubscriptions: number; attemptTimeoutMs: number };
+  webhooks: { allowPrivateTargets: boolean; retryDelaysMs: number[]; maxSubscriptions: number; attemptTimeoutMs: number; retentionDays: number };
   logLevel: Env["LOG_LEVEL"];
   /** Per API client, per process: a token bucket refilled at `rps`, holding at most `burst`. */
   rateLimit: { rps: number; burst: number };
@@ -186,6 +188,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       retryDelaysMs,
       maxSubscriptions: env.WEBHOOK_MAX_SUBSCRIPTIONS,
       attemptTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      retentionDays: env.WEBHOOK_RETENTION_DAYS,
     },
     logLevel: env.LOG_LEVEL,
     rateLimit: { rps: env.MF_RATE_LIMIT_RPS, burst: env.MF_RATE_LIMIT_BURST },

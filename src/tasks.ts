@@ -14,6 +14,7 @@ import { expireLinkJob } from "./domains/order-links/jobs/expire-link.js";
 import { submitToRegistrarJob } from "./domains/broker-changes/jobs/submit-to-registrar.js";
 import { deliverWebhooks } from "./domains/webhooks/jobs/deliver.js";
 import { sweepWebhookDeliveries } from "./domains/webhooks/jobs/sweep.js";
+import { PURGE_OLD_DELIVERIES_CRON_ITEM, purgeOldDeliveries } from "./domains/webhooks/jobs/purge-old-deliveries.js";
 import { cancelMandateAtExchange, checkMandateStatus, registerMandate, syncPendingMandates } from "./domains/mandates/jobs/register.js";
 import type { Services } from "./domains/shared/services.js";
 import type { Config } from "./env.js";
@@ -50,6 +51,7 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   broker_changes__submit: submitToRegistrarJob,
   webhooks__deliver: deliverWebhooks,
   webhooks__sweep: sweepWebhookDeliveries,
+  webhooks__purge_old_deliveries: purgeOldDeliveries,
   holdings__refresh: refreshHoldingsJob,
   masters__import_exchange: importExchangeMastersJob,
   masters__check_calendar: checkCalendarJob,
@@ -70,6 +72,7 @@ export const CRON_ITEMS: CronItem[] = [
   // 08:15 India time.
   { task: "masters__check_calendar", match: "45 2 * * *", identifier: "masters__check_calendar" },
   RECONCILIATION_CRON_ITEM,
+  PURGE_OLD_DELIVERIES_CRON_ITEM,
 ];
 
 function withoutCronMarker(payload: unknown): unknown {

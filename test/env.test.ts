@@ -86,6 +86,16 @@ describe("configuration", () => {
     }
   });
 
+  it("keeps delivered webhooks 30 days by default, reads 1..3650 days and refuses anything else", () => {
+    expect(loadConfig({}).webhooks.retentionDays).toBe(30);
+    expect(loadConfig({ WEBHOOK_RETENTION_DAYS: "1" }).webhooks.retentionDays).toBe(1);
+    expect(loadConfig({ WEBHOOK_RETENTION_DAYS: "3650" }).webhooks.retentionDays).toBe(3650);
+    for (const value of ["0", "3651", "7.5", "-3", "month"]) {
+      expect(() => loadConfig({ WEBHOOK_RETENTION_DAYS: value }), value).toThrow(ConfigError);
+      expect(() => loadConfig({ WEBHOOK_RETENTION_DAYS: value }), value).toThrow(/WEBHOOK_RETENTION_DAYS/);
+    }
+  });
+
   it("names the variable that is wrong", () => {
     expect(() => loadConfig({ MF_ROLE: "web" })).toThrow(/MF_ROLE/);
     expect(() => loadConfig({ PORT: "http" })).toThrow(/PORT/);

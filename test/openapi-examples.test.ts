@@ -7,6 +7,7 @@ import { openApiText } from "../src/openapi.js";
 import { EXAMPLE_PLACEHOLDERS } from "../src/domains/shared/docs.js";
 import { seedSandbox } from "../src/seed/sandbox.js";
 import { useTestApp } from "./helpers/app.js";
+import { pendingInvestor } from "./helpers/investors.js";
 import { runTask } from "./helpers/jobs.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- OpenAPI documents are walked as JSON
@@ -100,6 +101,9 @@ describe("openapi.json examples on a fresh sandbox", () => {
     expect((await postExample("investors-sync")).status).toBe(200);
     const changed = await postExample("investors-update", { id: replacements[EXAMPLE_PLACEHOLDERS.investorId]! });
     expect(changed.body.pending_change).toMatchObject({ status: "PENDING", fields: ["contact"] });
+    const fresh = await pendingInvestor(app, token);
+    const added = await postExample("investors-addBankAccount", { id: fresh.id });
+    expect(added.body.bank_accounts).toEqual([expect.objectContaining({ is_primary: true }), expect.objectContaining({ account_number: "XXXXXXXX7891", is_primary: false })]);
     const sub = await app.http("POST", "/api/webhooks/v1/subscriptions", { token, json: { url: "https://hooks.example.com/rotated", events: ["order.*"] } });
     expect((await postExample("webhooks-rotateSecret", { id: sub.body.data.id })).body.data).toMatchObject({ id: sub.body.data.id, previous_secret_expires_at: expect.any(String) });
     expect((await postExample("webhooks-replay")).body).toEqual({ success: true, data: { replayed: 0 } });
@@ -115,7 +119,7 @@ describe("openapi.json examples on a fresh sandbox", () => {
   });
 
   it("every example with a JSON body is posted by this file, the upload's file part aside", () => {
-    const posted = ["orders-pause", "auth-token", "investors-create", "mandates-create", "orders-place", "brokerChanges-create", "webhooks-subscribe", "orderLinks-create", "publicLinks-pay", "holdings-lookup", "investors-sync", "investors-update", "webhooks-rotateSecret", "webhooks-replay"];
+    const posted = ["orders-pause", "auth-token", "investors-create", "mandates-create", "orders-place", "brokerChanges-create", "webhooks-subscribe", "orderLinks-create", "publicLinks-pay", "holdings-lookup", "investors-sync", "investors-update", "investors-addBankAccount", "webhooks-rotateSecret", "webhooks-replay"];
     const withJson = Object.values(document.paths as Json)
       .flatMap((item) => Object.values(item as Json))
       .filter((op: Json) => op.requestBody?.content["application/json"])

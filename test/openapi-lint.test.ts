@@ -106,7 +106,7 @@ describe("openapi.json statuses, headers and errors", () => {
       .filter(({ op }) => (op.parameters ?? []).some((p: Json) => p.$ref === "#/components/parameters/IdempotencyKey"))
       .map(({ op }) => op.operationId);
     expect(keyed.sort()).toEqual([
-      "brokerChanges-create", "investors-create", "investors-optOut", "investors-update", "mandates-create", "orderLinks-create", "orders-pause", "orders-place", "webhooks-replay",
+      "brokerChanges-create", "investors-addBankAccount", "investors-create", "investors-deleteBankAccount", "investors-optOut", "investors-update", "mandates-create", "orderLinks-create", "orders-pause", "orders-place", "webhooks-replay",
       "webhooks-rotateSecret", "webhooks-subscribe",
     ]);
     expect(doc.components.parameters.IdempotencyKey).toMatchObject({ in: "header", name: "Idempotency-Key", required: false });

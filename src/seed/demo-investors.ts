@@ -34,7 +34,13 @@ export async function seedDemoInvestors(services: Services, distributorId: strin
         country_of_birth: "IN", place_of_birth: "Mumbai", tax_resident_other_country: false,
       },
       bank_accounts: [{ account_type: "SB", account_number: `5000${demo.mobile.slice(-6)}`, ifsc: "HDFC0000001", is_primary: true }],
-      nominees: [{ name: "Sandbox Nominee", relationship: "SPOUSE", percentage: 100 }],
+      nominees: [
+        {
+          name: "Sandbox Nominee", relationship: "SPOUSE", percentage: 100, date_of_birth: "1985-01-01",
+          identity: { type: "AADHAAR_LAST4", number: demo.mobile.slice(-4) },
+          contact: { mobile: demo.mobile, address: { line1: "1 Sandbox Street", city: "Mumbai", state: "MH", pincode: "400001", country: "IN" } },
+        },
+      ],
       client_ref: demo.clientRef,
     });
     const { body: investor } = await createInvestor(services, caller, request, undefined);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
 import { brokerChangeDistributors, createBrokerChange, wetSignatureBody } from "../helpers/broker-changes.js";
+import { liveBytes } from "../helpers/memory.js";
 import { filePart, pdfOfSize, repeated, uploadSignedForm } from "../helpers/uploads.js";
 
 const app = useTestApp();
@@ -20,10 +21,11 @@ describe("POST /api/broker-changes/v1/{id}/image: memory", () => {
     const piece = pdfOfSize(MB);
     const warmUp = await uploadSignedForm(app.baseUrl, ctx.token, id, [filePart(() => repeated(piece, 12))]);
     expect(warmUp.status).toBe(413);
-    global.gc?.();
-    const before = process.memoryUsage().rss;
+    // Live memory sampled after collections: RSS also counts what the allocator has not handed back yet and
+    // grew past the bound on a loaded machine, while a service that buffered the body would hold 100 MB live.
+    const before = liveBytes();
     let peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    const sampler = setInterval(() => (peak = Math.max(peak, liveBytes())), 20);
     try {
       for (let i = 0; i < 3; i++) {
         const answer = await uploadSignedForm(app.baseUrl, ctx.token, id, [filePart(() => repeated(piece, 100))]);
@@ -34,7 +36,7 @@ describe("POST /api/broker-changes/v1/{id}/image: memory", () => {
     } finally {
       clearInterval(sampler);
     }
-    expect((peak - before) / MB).toBeLessThan(60);
+    expect((peak - before) / MB).toBeLessThan(40);
     expect(await app.prisma.brokerChangeDocument.count({ where: { brokerChangeId: id } })).toBe(0);
   });
 });

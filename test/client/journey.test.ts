@@ -34,7 +34,13 @@ describe("the typed client (openapi-typescript + openapi-fetch)", () => {
         address: { line1: "12 MG Road", city: "Pune", state_code: "MH", pincode: "411001", country_code: "IN" },
         fatca: { occupation_type: "SERVICE", income_slab: "34", pep: "NO", source_of_wealth: "SALARY", country_of_birth: "IN", place_of_birth: "Pune", tax_resident_other_country: false },
         bank_accounts: [{ account_type: "SB", account_number: "001234567890", ifsc: "HDFC0001234", is_primary: true }],
-        nominees: [{ name: "Ravi Rao", relationship: "SPOUSE", percentage: 100 }],
+        nominees: [
+          {
+            name: "Ravi Rao", relationship: "SPOUSE", percentage: 100, date_of_birth: "1986-07-21",
+            identity: { type: "PAN", number: "BCDPR2345K" },
+            contact: { mobile: "9811122233", address: { line1: "12 MG Road", city: "Pune", state: "MH", pincode: "411001", country: "IN" } },
+          },
+        ],
       },
     });
     expect(created.response.status).toBe(201);

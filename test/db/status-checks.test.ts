@@ -11,7 +11,8 @@ import { BSE_BUY_SELL } from "../../src/integrations/exchange/bse/child-orders.r
 import { BSE_ORDER_REF_KINDS, BSE_ORDER_REF_OUTCOMES } from "../../src/integrations/exchange/bse/order-refs.repo.js";
 import { RECORD_KINDS, RECORD_STATUSES } from "../../src/integrations/exchange/sandbox/sandbox.repo.js";
 import { IMPORT_OUTCOMES } from "../../src/domains/holdings/import.js";
-import { HOLDING_NATURE_VALUES, REGISTRARS } from "../../src/integrations/registrars/feeds/feed.js";
+import { FEED_FILE_KINDS, HOLDING_NATURE_VALUES, REGISTRARS } from "../../src/integrations/registrars/feeds/feed.js";
+import { TRANSACTION_TYPES } from "../../src/integrations/registrars/feeds/transaction-types.js";
 import { EVENT_NAMES, EVENT_RESOURCE_TYPES } from "../../src/domains/events/catalog.js";
 import { BANK_ACCOUNT_TYPES, HOLDING_MODES, HOLDING_TYPES, INVESTOR_CHANGE_STATUSES, INVESTOR_STATUSES, TAX_STATUSES } from "../../src/domains/investors/investor.states.js";
 import { CONSENT_LINK_STATUSES, NOMINATION_STATUSES } from "../../src/domains/investors/consent.states.js";
@@ -79,6 +80,9 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["holding_snapshots", "registrar", REGISTRARS],
   ["holding_feed_files", "registrar", REGISTRARS],
   ["holding_feed_files", "outcome", IMPORT_OUTCOMES],
+  ["holding_feed_files", "kind", FEED_FILE_KINDS],
+  ["holding_transactions", "type", TRANSACTION_TYPES],
+  ["holding_transactions", "registrar", REGISTRARS],
   ["sandbox_exchange_records", "kind", RECORD_KINDS],
   ["sandbox_exchange_records", "status", RECORD_STATUSES],
   ["bse_order_refs", "outcome", BSE_ORDER_REF_OUTCOMES],

@@ -15,6 +15,19 @@ export function yearsAgo(years: number): string {
   return date.toISOString().slice(0, 10);
 }
 
+/** A valid nominee as SEBI's 2025 framework wants it: an adult with a PAN, a mobile and an address; overrides replace fields. */
+export function nomineeBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: "Ravi Rao",
+    relationship: "SPOUSE",
+    percentage: 100,
+    date_of_birth: "1986-07-21",
+    identity: { type: "PAN", number: "BCDPR2345K" },
+    contact: { mobile: "9811122233", address: { line1: "12 MG Road", city: "Pune", state: "MH", pincode: "411001", country: "IN" } },
+    ...overrides,
+  };
+}
+
 /** A valid POST /api/investors/v1 body: a resident individual, single holding, physical mode. */
 export function investorBody(overrides: Record<string, unknown> = {}) {
   return {
@@ -40,7 +53,7 @@ export function investorBody(overrides: Record<string, unknown> = {}) {
       tax_resident_other_country: false,
     },
     bank_accounts: [{ account_type: "SB", account_number: "001234567890", ifsc: "HDFC0001234", is_primary: true }],
-    nominees: [{ name: "Ravi Rao", relationship: "SPOUSE", percentage: 100 }],
+    nominees: [nomineeBody()],
     ...overrides,
   };
 }

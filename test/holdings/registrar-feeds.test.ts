@@ -3,8 +3,6 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { once } from "node:events";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readCamsFeed } from "../../src/integrations/registrars/feeds/cams.js";
 import { parseFields, readCsv, type CsvItem } from "../../src/integrations/registrars/feeds/csv.js";
@@ -21,6 +19,7 @@ import {
   type FeedPosition,
 } from "../../src/integrations/registrars/feeds/feed.js";
 import { readKfintechFeed } from "../../src/integrations/registrars/feeds/kfintech.js";
+import { collectGarbage } from "../helpers/memory.js";
 
 // Every PAN and name below is made up.
 
@@ -391,11 +390,6 @@ describe("KFintech MFSD203", () => {
 
 describe("streaming", () => {
   const ROWS = 200_000;
-
-  function collectGarbage(): void {
-    setFlagsFromString("--expose-gc");
-    (runInNewContext("gc") as () => void)();
-  }
 
   async function writeRows(name: string, header: string, row: (i: number) => string) {
     const file = path.join(dir, name);

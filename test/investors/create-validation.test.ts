@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
-import { investorBody, randomPan, yearsAgo } from "../helpers/factories.js";
+import { investorBody, nomineeBody, randomPan, yearsAgo } from "../helpers/factories.js";
 
 const app = useTestApp();
 let token = "";
@@ -25,7 +25,7 @@ const INVALID: Array<[string, (b: ReturnType<typeof investorBody>) => unknown, s
   ["unknown wealth source", (b) => ({ ...b, fatca: { ...b.fatca, source_of_wealth: "LOTTERY" } }), ["fatca.source_of_wealth"]],
   ["unknown fatca occupation", (b) => ({ ...b, fatca: { ...b.fatca, occupation_type: "X" } }), ["fatca.occupation_type"]],
   ["unknown country of birth", (b) => ({ ...b, fatca: { ...b.fatca, country_of_birth: "XX" } }), ["fatca.country_of_birth"]],
-  ["unknown nominee relationship", (b) => ({ ...b, nominees: [{ name: "A B", relationship: "FRIEND", percentage: 100 }] }), ["nominees[0].relationship"]],
+  ["unknown nominee relationship", (b) => ({ ...b, nominees: [nomineeBody({ relationship: "FRIEND" })] }), ["nominees[0].relationship"]],
   ["unknown bank account type", (b) => ({ ...b, bank_accounts: [{ ...b.bank_accounts[0]!, account_type: "XX" }] }), ["bank_accounts[0].account_type"]],
   ["bad IFSC", (b) => ({ ...b, bank_accounts: [{ ...b.bank_accounts[0]!, ifsc: "HDFC1234567" }] }), ["bank_accounts[0].ifsc"]],
   ["bad account number", (b) => ({ ...b, bank_accounts: [{ ...b.bank_accounts[0]!, account_number: "12-34" }] }), ["bank_accounts[0].account_number"]],
@@ -45,9 +45,9 @@ const INVALID: Array<[string, (b: ReturnType<typeof investorBody>) => unknown, s
   ["guardian for an adult", (b) => ({ ...b, guardian: { name: "G H", pan: randomPan(), relationship: "FATHER" } }), ["guardian"]],
   ["CKYC without number", (b) => ({ ...b, primary_holder: { ...b.primary_holder, kyc_type: "CKYC" } }), ["primary_holder.ckyc_number"]],
   ["CKYC number of 13 digits", (b) => ({ ...b, primary_holder: { ...b.primary_holder, kyc_type: "CKYC", ckyc_number: "1234567890123" } }), ["primary_holder.ckyc_number"]],
-  ["nominees not adding to 100", (b) => ({ ...b, nominees: [{ name: "A B", relationship: "SON", percentage: 50 }, { name: "C D", relationship: "SON", percentage: 40 }] }), ["nominees"]],
-  ["four nominees", (b) => ({ ...b, nominees: [1, 2, 3, 4].map(() => ({ name: "A B", relationship: "SON", percentage: 25 })) }), ["nominees"]],
-  ["minor nominee without guardian", (b) => ({ ...b, nominees: [{ name: "A B", relationship: "SON", percentage: 100, date_of_birth: yearsAgo(5) }] }), ["nominees[0].guardian_name"]],
+  ["nominees not adding to 100", (b) => ({ ...b, nominees: [nomineeBody({ percentage: 50 }), nomineeBody({ percentage: 40 })] }), ["nominees"]],
+  ["four nominees", (b) => ({ ...b, nominees: [1, 2, 3, 4].map(() => nomineeBody({ percentage: 25 })) }), ["nominees"]],
+  ["minor nominee without guardian", (b) => ({ ...b, nominees: [nomineeBody({ relationship: "SON", date_of_birth: yearsAgo(5) })] }), ["nominees[0].guardian"]],
   ["joint holding with one holder", (b) => ({ ...b, holding_type: "JOINT" }), ["joint_holders"]],
   ["single holding with a joint holder", (b) => ({ ...b, joint_holders: [{ pan: randomPan(), name: "J K", date_of_birth: "1980-01-01", kyc_type: "KRA" }] }), ["joint_holders"]],
   ["four holders", (b) => ({ ...b, holding_type: "ANYONE_OR_SURVIVOR", joint_holders: [1, 2, 3].map(() => ({ pan: randomPan(), name: "J K", date_of_birth: "1980-01-01", kyc_type: "KRA" })) }), ["joint_holders"]],

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
 import { twoDistributors } from "../helpers/investors.js";
-import { investorBody, randomPan, yearsAgo } from "../helpers/factories.js";
+import { investorBody, nomineeBody, randomPan, yearsAgo } from "../helpers/factories.js";
 import { queuedJobs } from "../helpers/jobs.js";
 
 const app = useTestApp();
@@ -114,8 +114,14 @@ describe("POST /api/investors/v1", () => {
           { account_type: "NO", account_number: "11223344", ifsc: "ICIC0000001", is_primary: false },
         ],
         nominees: [
-          { name: "Kid Rao", relationship: "SON", percentage: 60.5, date_of_birth: yearsAgo(10), guardian_name: "Asha Rao" },
-          { name: "Old Rao", relationship: "FATHER", percentage: 39.5 },
+          nomineeBody({
+            name: "Kid Rao",
+            relationship: "SON",
+            percentage: 60.5,
+            date_of_birth: yearsAgo(10),
+            guardian: { name: "Asha Rao", relationship: "MOTHER", identity: { type: "PASSPORT", number: "K1234567" } },
+          }),
+          nomineeBody({ name: "Old Rao", relationship: "FATHER", percentage: 39.5, date_of_birth: "1950-03-03" }),
         ],
         demat: { mode: "NSDL", dp_id: "IN300123", client_id: "12345678" },
       }),

@@ -4,7 +4,7 @@ import { sendInvestorChange } from "../../src/domains/investors/jobs/send-change
 import { DECLARATION_VERSION } from "../../src/domains/investors/nomination-declaration.js";
 import { maskName } from "../../src/platform/lib/mask.js";
 import { useTestApp } from "../helpers/app.js";
-import { investorBody } from "../helpers/factories.js";
+import { investorBody, nomineeBody } from "../helpers/factories.js";
 import { pendingInvestor, registeredInvestor, twoDistributors } from "../helpers/investors.js";
 import { queuedJobs, runTask } from "../helpers/jobs.js";
 import { expectPageHeaders, formOf, sameOrigin, sendPage } from "../helpers/pages.js";
@@ -127,7 +127,7 @@ describe("the consent page /consents/{id}", () => {
     expect((await sendPage(app, "POST", `/consents/${consentId}/confirm`, { form: { form_token: formToken }, headers: sameOrigin(cookie) })).status).toBe(403);
     expect(await eventsOf(id)).toHaveLength(1);
     // Nominees added later make it NOMINATED and end the opt-out.
-    const patched = await app.http("PATCH", `/api/investors/v1/${id}`, { token, json: { nominees: [{ name: "Ravi Rao", relationship: "SPOUSE", percentage: 100 }] } });
+    const patched = await app.http("PATCH", `/api/investors/v1/${id}`, { token, json: { nominees: [nomineeBody()] } });
     expect(patched.body.nomination).toEqual({ status: "NOMINATED", opted_out_at: null, evidence: null });
   });
 

@@ -3,7 +3,7 @@ import { decryptDetails } from "../../src/domains/investors/investors.service.js
 import { registerInvestor } from "../../src/domains/investors/jobs/register.js";
 import { sendInvestorChange } from "../../src/domains/investors/jobs/send-change.js";
 import { useTestApp } from "../helpers/app.js";
-import { investorBody } from "../helpers/factories.js";
+import { investorBody, nomineeBody } from "../helpers/factories.js";
 import { pendingInvestor, registeredInvestor, twoDistributors } from "../helpers/investors.js";
 import { queuedJobs, runTask } from "../helpers/jobs.js";
 
@@ -134,7 +134,7 @@ describe("PATCH /api/investors/v1/{id}", () => {
     expect(empty.body.error.details).toEqual([{ path: "", reason: "required", message: expect.stringContaining("contact, address") }]);
     const badShape = await patch(id, { contact: { ...NEW_CONTACT, mobile: "12" } });
     expect(badShape.body.error.details).toEqual([expect.objectContaining({ path: "contact.mobile", reason: "invalid_format" })]);
-    const badRule = await patch(id, { nominees: [{ name: "Ravi Rao", relationship: "SPOUSE", percentage: 60 }], address: { ...NEW_ADDRESS, pincode: "0123456" } });
+    const badRule = await patch(id, { nominees: [nomineeBody({ percentage: 60 })], address: { ...NEW_ADDRESS, pincode: "0123456" } });
     expect(badRule.status).toBe(400);
     expect(badRule.body.error.details.map((d: { path: string; reason: string }) => [d.path, d.reason])).toEqual([
       ["nominees", "rule_violated"],

@@ -34,6 +34,8 @@ export const IMPORT_OUTCOMES = ["IMPORTED", "DUPLICATE", "REJECTED"] as const;
 export type ImportOutcome = (typeof IMPORT_OUTCOMES)[number];
 
 export interface ImportReport {
+  /** Only on a transaction feed's report (import-transactions.ts); a positions batch has none. */
+  kind?: "TRANSACTIONS";
   registrar: Registrar;
   file: string;
   companion: string | null;
@@ -59,7 +61,7 @@ export interface ImportReport {
 
 const MAX_PROBLEMS_KEPT = 100;
 const PAN_CACHE_LIMIT = 50_000;
-const IMPORT_LOCK = 7206006;
+export const IMPORT_LOCK = 7206006;
 
 const POSITION_COLUMNS = [
   "distributor_id", "registrar", "amc_code", "folio_no", "registrar_scheme_code", "scheme_code", "amc_name", "isin",
@@ -147,18 +149,18 @@ async function importOnce(client: pg.ClientBase, cipher: DataCipher, batch: Feed
 }
 
 /** Distributor ids by ARN digits (leading zeros dropped): `ARN-000123`, `ARN-123` and `123` are one code. */
-async function distributorsByArn(client: pg.ClientBase): Promise<Map<string, string>> {
+export async function distributorsByArn(client: pg.ClientBase): Promise<Map<string, string>> {
   const { rows } = await client.query<{ id: string; arn: string }>("SELECT id, arn FROM distributors");
   return new Map(rows.map((row) => [arnKey(row.arn), row.id]));
 }
 
-function arnKey(arn: string): string {
+export function arnKey(arn: string): string {
   const match = /^(?:ARN[\s-]*)?0*(\d+)$/i.exec(arn.trim());
   return match ? `ARN-${match[1]}` : arn.trim().toUpperCase();
 }
 
 /** Our scheme code (and AMC name) for each ISIN of the scheme master, growth or reinvestment; the lowest code wins. */
-async function schemesByIsin(client: pg.ClientBase): Promise<Map<string, { schemeCode: string; amcName: string }>> {
+export async function schemesByIsin(client: pg.ClientBase): Promise<Map<string, { schemeCode: string; amcName: string }>> {
   const { rows } = await client.query<{ isin: string; scheme_code: string; amc_name: string }>(
     `SELECT DISTINCT ON (isin) isin, scheme_code, amc_name FROM (
        SELECT isin_growth AS isin, scheme_code, amc_name FROM schemes WHERE isin_growth IS NOT NULL

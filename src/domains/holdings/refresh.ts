@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Services } from "../shared/services.js";
 import { holdingsFeedDir, listFeedBatches, type WaitingFile } from "../../integrations/registrars/feed-dir.js";
 import { importBatch, withImportClient, type ImportReport } from "./import.js";
+import { importTransactionBatch } from "./import-transactions.js";
 import { countImportedRows } from "./import-metrics.js";
 import { removeSandboxFeeds, writeSandboxFeeds } from "../../integrations/registrars/sandbox/sandbox-registrar.js";
 import { feedFileImported } from "./holdings.repo.js";
@@ -64,11 +65,14 @@ async function importFeedDir(services: Services, feedDir: string, only: string[]
       withImportClient(databaseUrl, async (client) => {
         const reports: ImportReport[] = [];
         for (const batch of list) {
-          const report = await importBatch(client, services.cipher, batch);
-          countImportedRows(report);
+          const report = batch.kind === "TRANSACTIONS"
+            ? await importTransactionBatch(client, services.cipher, batch)
+            : await importBatch(client, services.cipher, batch);
+          if (report.kind !== "TRANSACTIONS") countImportedRows(report);
           if (report.outcome !== "DUPLICATE") {
             const { problems, ...counts } = report;
-            log.info({ ...counts, first_problems: problems.slice(0, 5) }, `holdings feed ${report.outcome.toLowerCase()}`);
+            const what = report.kind === "TRANSACTIONS" ? "transaction feed" : "holdings feed";
+            log.info({ ...counts, first_problems: problems.slice(0, 5) }, `${what} ${report.outcome.toLowerCase()}`);
           }
           reports.push(report);
         }
@@ -84,7 +88,10 @@ async function importFeedDir(services: Services, feedDir: string, only: string[]
 /** One line per batch, for the CLI and the simulation message. */
 export function describeRefresh(report: RefreshReport): string {
   const count = (o: string) => report.files.filter((f) => f.outcome === o).length;
-  const imported = report.files.filter((f) => f.outcome === "IMPORTED").reduce((n, f) => n + f.imported, 0);
-  return `${count("IMPORTED")} feed(s) imported (${imported} positions), ${count("DUPLICATE")} already imported, ` +
+  const done = report.files.filter((f) => f.outcome === "IMPORTED");
+  const imported = done.filter((f) => f.kind !== "TRANSACTIONS").reduce((n, f) => n + f.imported, 0);
+  const transactions = done.filter((f) => f.kind === "TRANSACTIONS").reduce((n, f) => n + f.imported, 0);
+  const also = report.files.some((f) => f.kind === "TRANSACTIONS") ? `, ${transactions} transactions` : "";
+  return `${count("IMPORTED")} feed(s) imported (${imported} positions${also}), ${count("DUPLICATE")} already imported, ` +
     `${count("REJECTED")} rejected, ${report.waiting.length} waiting`;
 }

@@ -1,10 +1,18 @@
 import { z } from "zod";
 import { catalogValues } from "../../integrations/exchange/code-tables.js";
-import { Address, Contact, Fatca, InvestorId, Nominee } from "./investors.schemas.js";
+import { Address, Contact, Fatca, InvestorId } from "./investors.schemas.js";
+import { Nominee } from "./nominees.schemas.js";
 
 /** What a change after creation may name: these, each validated exactly as at creation. */
-export const CHANGEABLE_FIELDS = ["contact", "address", "fatca", "occupation", "nominees"] as const;
+export const CHANGEABLE_FIELDS = ["contact", "address", "fatca", "occupation", "nominees", "bank_accounts"] as const;
 export type ChangeableField = (typeof CHANGEABLE_FIELDS)[number];
+/** The changeable fields kept in the investor's details (bank accounts are rows of their own). */
+export type DetailField = Exclude<ChangeableField, "bank_accounts">;
+
+const PrimaryFlag = z.strictObject({
+  id: z.string().min(1).max(64).describe("The bank account's id (`bank_accounts[].id`)."),
+  is_primary: z.boolean().describe("Whether it is to be the primary account."),
+});
 
 const NEW_REGISTRATION = "cannot be changed after creation: a new registration (a new investor) is the honest answer";
 
@@ -24,7 +32,17 @@ export const PatchInvestorRequest = z
     address: Address.optional().describe("The new address (the whole address)."),
     fatca: Fatca.optional().describe("The new FATCA declaration (the whole declaration; sent to the exchange again)."),
     occupation: z.enum(catalogValues("occupations")).optional().describe("The primary holder's new occupation (`occupations` of GET /api/masters/v1/investor-options)."),
-    nominees: z.array(Nominee).optional().describe("The new nominees (the whole list; shares add up to 100; an empty list removes them)."),
+    nominees: z.array(Nominee).optional().describe("The new nominees (the whole list, each with identity and contact as at creation; shares add up to 100; an empty list removes them)."),
+    bank_accounts: z
+      .array(PrimaryFlag)
+      .min(1)
+      .max(5)
+      .optional()
+      .describe(
+        "Primary flags of the investor's bank accounts (only `is_primary` may change): the one named primary takes the place of " +
+          "the investor's primary; exactly one primary after the change. Add or remove accounts with POST and DELETE " +
+          "/api/investors/v1/{id}/bank-accounts.",
+      ),
     pan: refused("The PAN"),
     primary_holder: refused("The primary holder's identity (PAN, name, date of birth)"),
     joint_holders: refused("The joint holders"),

@@ -6,7 +6,8 @@ import { enqueue } from "../shared/jobs/enqueue.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
 import * as changes from "./changes.repo.js";
-import { CHANGEABLE_FIELDS, type ChangeableField, type PatchInvestorInput } from "./changes.schemas.js";
+import { applyBankAccountChange, primaryMove } from "./bank-accounts.service.js";
+import { CHANGEABLE_FIELDS, type ChangeableField, type DetailField, type PatchInvestorInput } from "./changes.schemas.js";
 import * as repo from "./investors.repo.js";
 import type { InvestorDetails } from "./investors.schemas.js";
 import { decryptDetails } from "./investors.service.js";
@@ -21,7 +22,10 @@ export function changedFields(input: Partial<Record<ChangeableField, unknown>>):
 }
 
 /** The details with a change's values in place of the old ones. */
-export function withChange(details: InvestorDetails, change: Partial<Pick<PatchInvestorInput, ChangeableField>>): InvestorDetails {
+export function withChange(
+  details: InvestorDetails,
+  change: Partial<Pick<InvestorDetails, "contact" | "address" | "fatca" | "nominees">> & { occupation?: InvestorDetails["primary_holder"]["occupation"] | undefined },
+): InvestorDetails {
   return {
     ...details,
     primary_holder: change.occupation ? { ...details.primary_holder, occupation: change.occupation } : details.primary_holder,
@@ -65,12 +69,14 @@ export async function patchInvestor(
       bank_accounts: [],
       nominees: updated.nominees,
       demat: updated.demat,
-    }).filter((issue) => (fields as Array<string | number>).includes(issue.path[0]!));
+    }).filter((issue) => issue.path[0] !== "bank_accounts" && (fields as Array<string | number>).includes(issue.path[0]!));
     if (issues.length > 0) throw validationError(issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message, reason: issue.reason })));
+    const bankMove = input.bank_accounts ? primaryMove(investor, input.bank_accounts) : undefined;
 
     if (investor.status === "REJECTED") throw invalidState(`Investor ${id} is REJECTED; only a PENDING or REGISTERED investor can be changed`);
     if (investor.status === "PENDING") {
       await changes.replaceDetails(tx, id, cipher.encrypt(JSON.stringify(updated)), updated.nominees.length > 0);
+      if (bankMove) await applyBankAccountChange(tx, cipher, investor, bankMove);
       const row = (await repo.findInvestor(tx, caller.distributorId, id))!;
       return { status: 200, body: toInvestorView(row, updated, await changes.latestChange(tx, id)) };
     }
@@ -78,7 +84,7 @@ export async function patchInvestor(
     if (pending?.status === "PENDING") {
       throw invalidState(`Investor ${id} has a change the exchange has not yet decided (${pending.id}); send the next one after it`);
     }
-    const values = Object.fromEntries(fields.map((field) => [field, input[field]]));
+    const values = Object.fromEntries(fields.map((field) => [field, field === "bank_accounts" ? bankMove : input[field]]));
     const change = await changes.insertChange(tx, {
       id: newId("ich"),
       distributorId: caller.distributorId,

@@ -16,7 +16,7 @@ import {
 
 const WITH_ACCOUNTS = {
   investmentAccounts: { orderBy: { createdAt: "asc" } },
-  bankAccounts: { orderBy: { createdAt: "asc" } },
+  bankAccounts: { where: { removedAt: null }, orderBy: { createdAt: "asc" } },
   nominationConsent: true,
 } as const satisfies Prisma.InvestorInclude;
 
@@ -126,7 +126,7 @@ export async function insertInvestor(tx: DbOrTx, input: NewInvestor): Promise<In
     createdAt: now,
     updatedAt: now,
     investmentAccounts: [{ ...owned, id: input.investmentAccount.id, holdingMode: input.investmentAccount.holdingMode }],
-    bankAccounts: banks.map((b) => ({ ...owned, ...b })),
+    bankAccounts: banks.map((b) => ({ ...owned, ...b, removedAt: null, removalChangeId: null })),
   };
 }
 
@@ -205,12 +205,12 @@ export async function uccCodesOf(db: DbOrTx, ids: readonly string[]): Promise<Ma
 }
 
 /**
- * The account a payout goes to: the one named (when it is the investor's), otherwise the investor's
+ * The account a payout goes to: the one named (when it is the investor's and not removed), otherwise the investor's
  * primary account; its number encrypted. Null when there is none.
  */
 export async function findPayoutAccount(db: DbOrTx, investorId: string, bankAccountId: string | null): Promise<{ accountNumberEncrypted: string } | null> {
   return db.bankAccount.findFirst({
-    where: { investorId, ...(bankAccountId ? { id: bankAccountId } : { isPrimary: true }) },
+    where: { investorId, removedAt: null, ...(bankAccountId ? { id: bankAccountId } : { isPrimary: true }) },
     select: { accountNumberEncrypted: true },
   });
 }

@@ -2,6 +2,7 @@ import type { TagDoc } from "../../platform/openapi/docs.js";
 import { EXAMPLE_PLACEHOLDERS as P, IDEMPOTENCY_CONFLICT, PATH_ID } from "../shared/docs.js";
 import { authedProcedure, router } from "../shared/procedures.js";
 import {
+  BankAccountInput,
   CreateInvestorRequest,
   InvestorId,
   InvestorPage,
@@ -10,6 +11,7 @@ import {
   SyncRequest,
   SyncResponse,
 } from "./investors.schemas.js";
+import { addBankAccount, deleteBankAccount } from "./bank-accounts.service.js";
 import { PatchInvestorRequest } from "./changes.schemas.js";
 import { patchInvestor } from "./changes.service.js";
 import { ConsentIdInput, ConsentView, OptOutInput } from "./consents.schemas.js";
@@ -50,7 +52,13 @@ export const investorsRouter = router({
               country_of_birth: "IN", place_of_birth: "Bengaluru", tax_resident_other_country: false,
             },
             bank_accounts: [{ account_type: "SB", account_number: "50001234567890", ifsc: "HDFC0000001", is_primary: true }],
-            nominees: [{ name: "Ravi Rao", relationship: "SPOUSE", percentage: 100 }],
+            nominees: [
+              {
+                name: "Ravi Rao", relationship: "SPOUSE", percentage: 100, date_of_birth: "1988-09-30",
+                identity: { type: "PAN", number: "AAAPR4444D" },
+                contact: { mobile: "9800000004", address: { line1: "12 MG Road", city: "Bengaluru", state: "KA", pincode: "560001", country: "IN" } },
+              },
+            ],
             client_ref: "example-investor-1",
           },
         },
@@ -83,9 +91,10 @@ export const investorsRouter = router({
       openapi: { method: "PATCH", path: "/api/investors/v1/{id}" },
       docs: {
         tag: INVESTORS_TAG,
-        summary: "Change an investor's contact, address, FATCA, occupation or nominees",
+        summary: "Change an investor's contact, address, FATCA, occupation, nominees or primary bank account",
         description:
-          "Any of `contact`, `address`, `fatca`, `occupation`, `nominees`, each whole and validated as at creation. PAN, tax status, " +
+          "Any of `contact`, `address`, `fatca`, `occupation`, `nominees`, each whole and validated as at creation, and " +
+          "`bank_accounts` with `{id, is_primary}` of the investor's accounts to move the primary (exactly one after it). PAN, tax status, " +
           "holding type and the holders' identities are refused (400 field_not_allowed: a new registration is the honest answer). " +
           "A PENDING investor is changed in place (its registration sends the new details). A REGISTERED investor gets a " +
           "`pending_change` that the exchange applies or refuses (UCC modification, investor.updated or investor.update_rejected); " +
@@ -137,6 +146,32 @@ export const investorsRouter = router({
       return result.body;
     }),
 
+  addBankAccount: authedProcedure
+    .meta({
+      openapi: { method: "POST", path: "/api/investors/v1/{id}/bank-accounts" },
+      docs: {
+        tag: INVESTORS_TAG,
+        summary: "Add a bank account to an investor",
+        description:
+          "One bank account, validated as at creation (its type for the tax status; not one the investor has); at most 5 in all. " +
+          "A primary one becomes the investor's primary. A PENDING investor gets it at once (answered masked in `bank_accounts`); a " +
+          "REGISTERED investor gets a `pending_change` (fields `bank_accounts`) that the exchange applies or refuses, keeping its " +
+          "registered accounts until then. One change at a time. " + PATH_ID + " Send an Idempotency-Key header to make retries safe.",
+        conflict:
+          `Conflict: the investor has 5 bank accounts, or a change the exchange has not yet decided, or is REJECTED (INVALID_STATE), or ${IDEMPOTENCY_CONFLICT}.`,
+        idempotent: true,
+        examples: { "application/json": { account_type: "SB", account_number: "50001234567891", ifsc: "ICIC0000001", is_primary: false } },
+      },
+    })
+    .input(BankAccountInput.extend({ id: InvestorId }))
+    .output(InvestorView)
+    .mutation(async ({ ctx, input }) => {
+      const { id, ...account } = input;
+      const result = await addBankAccount(ctx, ctx.caller, id, account, ctx.idempotencyKey);
+      ctx.response.status = result.status;
+      return result.body;
+    }),
+
   getOptOut: authedProcedure
     .meta({
       openapi: { method: "GET", path: "/api/investors/v1/{id}/nomination-opt-out/{consent_id}" },
@@ -149,6 +184,34 @@ export const investorsRouter = router({
     .input(ConsentIdInput)
     .output(ConsentView)
     .query(({ ctx, input }) => getOptOut(ctx, ctx.caller, input.id, input.consent_id, ctx.origin)),
+
+  deleteBankAccount: authedProcedure
+    .meta({
+      openapi: { method: "DELETE", path: "/api/investors/v1/{id}/bank-accounts/{bank_account_id}" },
+      docs: {
+        tag: INVESTORS_TAG,
+        summary: "Remove a bank account from an investor",
+        description:
+          "Never the only one, nor one a PENDING or REGISTERED mandate or a PENDING or ACCEPTED order names. Removing the primary " +
+          "makes the oldest account left the primary. The account stops being shown and usable; orders, payments and mandates that " +
+          "named it keep its id. A PENDING investor loses it at once; a REGISTERED investor gets a `pending_change` (fields " +
+          "`bank_accounts`) that the exchange applies or refuses, keeping its registered accounts until then; meanwhile a new order " +
+          "or mandate naming the account is refused (400), and the removal is rejected if something came to name it. One change at a time. " +
+          PATH_ID + " Send an Idempotency-Key header to make retries safe.",
+        notFound: "The investor, or the bank account among its accounts, is unknown or another distributor's (NOT_FOUND): check the ids.",
+        conflict:
+          "Conflict: the account is the investor's only one or a live mandate or order names it, or the investor has a change the " +
+          `exchange has not yet decided, or is REJECTED (INVALID_STATE), or ${IDEMPOTENCY_CONFLICT}.`,
+        idempotent: true,
+      },
+    })
+    .input(z.strictObject({ id: InvestorId, bank_account_id: z.string().min(1).max(64).describe("The bank account's id (`bank_accounts[].id`).") }))
+    .output(InvestorView)
+    .mutation(async ({ ctx, input }) => {
+      const result = await deleteBankAccount(ctx, ctx.caller, input.id, input.bank_account_id, ctx.idempotencyKey);
+      ctx.response.status = result.status;
+      return result.body;
+    }),
 
   list: authedProcedure
     .meta({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { NominationView } from "./consents.schemas.js";
-import { atMostDecimals, ClientRef, Ifsc, IndividualPan, IsoDate, PastDate, PersonName } from "../../platform/lib/formats.js";
+import { ClientRef, Ifsc, IndividualPan, IsoDate, PastDate, PersonName } from "../../platform/lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
 import { describeAfter } from "../../platform/openapi/fields.js";
 import { ClientRefView, CreatedAt, ResourceId, state, stateFilter, UpdatedAt } from "../shared/fields.schemas.js";
@@ -8,6 +8,7 @@ import { findCountry } from "../masters/geography.js";
 import { catalogValues } from "../../integrations/exchange/code-tables.js";
 import { INVESTOR_CHANGE_STATUSES, INVESTOR_STATUSES } from "./investor.states.js";
 import { investorIssues } from "./rules.js";
+import { Nominee, NomineeView, NOMINEES, StoredNominee } from "./nominees.schemas.js";
 
 /** Every enumerated field takes exactly the values of the investor-options catalog. */
 const oneOf = <M extends Parameters<typeof catalogValues>[0]>(member: M) =>
@@ -25,7 +26,6 @@ const COUNTRY_OF_BIRTH = "ISO 3166-1 alpha-2 country of birth.";
 const PRIMARY_HOLDER_NAME = "The first holder's name, as on the PAN.";
 const JOINT_HOLDER_NAME = "The joint holder's name, as on the PAN.";
 const GUARDIAN_NAME = "The guardian's name, as on the PAN.";
-const NOMINEE_NAME = "The nominee's name.";
 const LINE1 = "Address line 1.";
 const LINE2 = "Address line 2.";
 const CITY = "City.";
@@ -35,7 +35,6 @@ const PLACE_OF_BIRTH = "City or town of birth.";
 const TAX_RESIDENT = "Whether the investor is a tax resident of a country other than India.";
 const IFSC = "The bank branch's IFSC.";
 const IS_PRIMARY = "Whether this is the investor's primary bank account (payouts go there).";
-const PERCENTAGE = "The nominee's share, percent; the nominees' shares add up to 100.";
 const DP_ID = "The depository participant's id.";
 
 const PrimaryHolder = z.strictObject({
@@ -86,7 +85,7 @@ export const Fatca = z.strictObject({
   tax_resident_other_country: z.boolean().describe(TAX_RESIDENT),
 });
 
-const BankAccountInput = z.strictObject({
+export const BankAccountInput = z.strictObject({
   account_type: oneOf("bank_account_types"),
   account_number: z
     .string()
@@ -95,19 +94,6 @@ const BankAccountInput = z.strictObject({
     .describe("The bank account number (masked in responses: last 4 digits)."),
   ifsc: Ifsc.describe(IFSC),
   is_primary: z.boolean().describe(IS_PRIMARY),
-});
-
-export const Nominee = z.strictObject({
-  name: PersonName.describe(NOMINEE_NAME),
-  relationship: oneOf("nominee_relationships"),
-  percentage: z
-    .number()
-    .gt(0)
-    .max(100)
-    .refine(atMostDecimals(2), { message: "at most 2 decimals", params: { reason: "too_many_decimals" } })
-    .describe(PERCENTAGE),
-  date_of_birth: PastDate.describe(DATE_OF_BIRTH).optional(),
-  guardian_name: PersonName.optional().describe("Required for a nominee under 18."),
 });
 
 const Demat = z.strictObject({
@@ -123,7 +109,6 @@ const CONTACT = "Email and mobile with whose they are.";
 const ADDRESS = "The investor's address.";
 const FATCA = "The FATCA declaration.";
 const BANK_ACCOUNTS = "The investor's bank accounts; exactly one is primary.";
-const NOMINEES = "Nominees, whose shares add up to 100.";
 
 export const CreateInvestorRequest = z
   .strictObject({
@@ -247,17 +232,7 @@ export const InvestorView = z.object({
       tax_resident_other_country: z.boolean().describe(TAX_RESIDENT),
     })
     .describe(FATCA),
-  nominees: z
-    .array(
-      z.object({
-        name: z.string().describe(NOMINEE_NAME),
-        relationship: z.string().describe(RELATIONSHIP),
-        percentage: z.number().describe(PERCENTAGE),
-        date_of_birth: describeAfter(z.string().nullable(), DATE_OF_BIRTH),
-        guardian_name: describeAfter(z.string().nullable(), "The guardian's name."),
-      }),
-    )
-    .describe(NOMINEES),
+  nominees: z.array(NomineeView).describe(NOMINEES),
   demat: z
     .object({
       mode: z.string().describe("How the payment is made (UPI, NETBANKING, MANDATE, CHEQUE), or for a demat account its depository mode."),
@@ -350,15 +325,7 @@ export const StoredInvestorDetails = z.object({
     place_of_birth: z.string(),
     tax_resident_other_country: z.boolean(),
   }),
-  nominees: z.array(
-    z.object({
-      name: z.string(),
-      relationship: storedOneOf("nominee_relationships"),
-      percentage: z.number(),
-      date_of_birth: z.string().optional(),
-      guardian_name: z.string().optional(),
-    }),
-  ),
+  nominees: z.array(StoredNominee),
   demat: z.object({ mode: storedOneOf("demat_modes"), dp_id: z.string().optional(), client_id: z.string().optional() }),
 });
 export type InvestorDetails = z.infer<typeof StoredInvestorDetails>;

@@ -1,7 +1,7 @@
 import { AppError, type DetailReason } from "../../platform/lib/errors.js";
-import { ageOn, exactDecimal } from "../../platform/lib/formats.js";
-import { Decimal } from "../../platform/lib/money.js";
+import { ageOn } from "../../platform/lib/formats.js";
 import { normaliseIndianStateCode } from "../masters/geography.js";
+import { nomineeIssues, type NomineeApplication } from "./nominee-rules.js";
 
 /**
  * The investor's rules beyond the shape of a request (investors.schemas.ts checks the shape and calls
@@ -25,7 +25,7 @@ export interface InvestorApplication {
   contact: { mobile: string };
   address: { state_code: string; pincode: string; country_code: string };
   bank_accounts: Array<{ account_type: string; account_number: string; ifsc: string; is_primary: boolean }>;
-  nominees?: Array<{ percentage: number; date_of_birth?: string | undefined; guardian_name?: string | undefined }> | undefined;
+  nominees?: NomineeApplication[] | undefined;
   demat?: { mode: string; dp_id?: string | undefined; client_id?: string | undefined } | undefined;
 }
 
@@ -79,17 +79,7 @@ export function investorIssues(investor: InvestorApplication): RuleIssue[] {
     add(["guardian", "pan"], "duplicate", "must differ from the holder's PAN");
   }
 
-  const nominees = investor.nominees ?? [];
-  if (nominees.length > 3) add(["nominees"], "too_big", "at most 3 nominees");
-  if (nominees.length > 0) {
-    const total = nominees.reduce((sum, n) => sum.plus(exactDecimal(n.percentage).toDecimalPlaces(2, Decimal.ROUND_HALF_UP)), new Decimal(0));
-    if (!total.equals(100)) add(["nominees"], "rule_violated", `percentages must add up to 100 (they add up to ${total.toString()})`);
-  }
-  nominees.forEach((nominee, i) => {
-    if (nominee.date_of_birth && ageOn(nominee.date_of_birth) < 18 && !nominee.guardian_name) {
-      add(["nominees", i, "guardian_name"], "required", "is required for a nominee under 18");
-    }
-  });
+  issues.push(...nomineeIssues(investor.nominees ?? []));
 
   const demat = investor.demat;
   if (demat?.mode === "PHYSICAL" && (demat.dp_id || demat.client_id)) {

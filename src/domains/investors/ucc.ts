@@ -1,9 +1,9 @@
 import type { UccRegistration } from "../../integrations/exchange/port.js";
-import { ageOn } from "../../platform/lib/formats.js";
 import { normaliseIndianStateCode } from "../masters/geography.js";
 import { exchangeCodeOf, uccOccupationCode } from "../../integrations/exchange/code-tables.js";
 import type { HoldingType, TaxStatus } from "./investor.states.js";
 import type { InvestorDetails } from "./investors.schemas.js";
+import { isMinorNominee } from "./nominee-rules.js";
 
 /** The investor as the exchange's UCC and FATCA records want it: the catalog's values become codes. */
 export function toUccRegistration(
@@ -50,13 +50,15 @@ export function toUccRegistration(
       country: details.address.country_code,
     },
     bankAccounts: bankAccounts.map((a) => ({ accountType: a.accountType, accountNumber: a.accountNumber, ifsc: a.ifsc, isDefault: a.isPrimary })),
+    // The UCC document in hand carries name, relation, share, minor flag, date of birth and guardian's name
+    // (fields 94-111); the nominee's identity and contact have no documented field yet (a UAT point).
     nominees: details.nominees.map((n) => ({
       name: n.name,
       relation: exchangeCodeOf("nominee_relationships", n.relationship),
       percentage: n.percentage,
-      minor: n.date_of_birth !== undefined && ageOn(n.date_of_birth) < 18,
+      minor: isMinorNominee(n),
       dateOfBirth: n.date_of_birth ?? null,
-      guardianName: n.guardian_name ?? null,
+      guardianName: n.guardian?.name ?? n.guardian_name ?? null,
     })),
     nominationOptedOut: details.nominees.length === 0 && investor.nominationStatus === "OPTED_OUT",
     fatca: {

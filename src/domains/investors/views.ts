@@ -4,6 +4,7 @@ import { NOMINATION_STATUSES } from "./consent.states.js";
 import type { InvestorChangeRow } from "./changes.repo.js";
 import type { InvestorRow } from "./investors.repo.js";
 import type { InvestorDetails } from "./investors.schemas.js";
+import { toNomineeView } from "./nominee-view.js";
 
 export type InvestorView = ReturnType<typeof toInvestorView>;
 export type InvestorSummary = ReturnType<typeof toInvestorSummary>;
@@ -43,13 +44,7 @@ export function toInvestorView(row: InvestorRow, details: InvestorDetails, chang
     },
     address: { ...details.address, line2: details.address.line2 ?? null },
     fatca: details.fatca,
-    nominees: details.nominees.map((n) => ({
-      name: n.name,
-      relationship: n.relationship,
-      percentage: n.percentage,
-      date_of_birth: n.date_of_birth ?? null,
-      guardian_name: n.guardian_name ?? null,
-    })),
+    nominees: details.nominees.map(toNomineeView),
     demat: {
       mode: details.demat.mode,
       dp_id: details.demat.dp_id ?? null,

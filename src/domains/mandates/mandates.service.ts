@@ -2,6 +2,7 @@ import type { Db, DbOrTx } from "../../platform/db/client.js";
 import { recordEvent } from "../events/events.repo.js";
 import type { RegistrationOutcome } from "../../integrations/exchange/port.js";
 import { idempotent, type Stored } from "../../platform/idempotency/idempotency.js";
+import { bankAccountBeingRemoved } from "../investors/bank-accounts.service.js";
 import { findInvestorOf } from "../investors/investors.service.js";
 import { enqueue } from "../shared/jobs/enqueue.js";
 import { invalidState, notFound } from "../../platform/lib/errors.js";
@@ -13,12 +14,12 @@ import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
 import * as repo from "./mandates.repo.js";
 import type { CreateMandateInput, ListMandatesInput } from "./mandates.schemas.js";
-import { checkMandateHolder, mandateUse, type MandateUser } from "./rules.js";
+import { bankAccountBeingRemovedError, checkMandateHolder, mandateUse, type MandateUser } from "./rules.js";
 import { toView, type MandateView } from "./views.js";
 
 const SCOPE_CREATE = "POST /api/mandates/v1";
 
-/** A mandate for a REGISTERED investor's own bank account; registered with the exchange by a job. */
+/** A mandate for a REGISTERED investor's own bank account, not one being removed; registered with the exchange by a job. */
 export async function createMandate(
   services: Services,
   caller: Caller,
@@ -29,6 +30,7 @@ export async function createMandate(
     const investor = await findInvestorOf(tx, caller.distributorId, input.investor_id);
     if (!investor) throw notFound("Investor");
     checkMandateHolder(investor, input.bank_account_id);
+    if (await bankAccountBeingRemoved(tx, investor.id, input.bank_account_id)) throw bankAccountBeingRemovedError();
     const id = newId("mdt");
     const row = await repo.insertMandate(tx, {
       id,

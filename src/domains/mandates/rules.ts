@@ -17,6 +17,17 @@ export function checkMandateHolder(investor: { id: string; status: string; bankA
   }
 }
 
+/** A mandate may not name a bank account whose removal the exchange has not yet decided (400 on `bank_account_id`). */
+export function bankAccountBeingRemovedError(): AppError {
+  return new AppError("VALIDATION_ERROR", "The bank account is being removed", {
+    details: [{
+      path: "bank_account_id",
+      reason: "rule_violated",
+      message: "the bank account is being removed (the investor's change the exchange has not yet decided): use another of its bank_accounts",
+    }],
+  });
+}
+
 /**
  * How each user of a mandate words a mandate it cannot use. The rule is one; the words differ and the
  * API answers them as they are: placing an order "names" a mandate and an amount over its limit is a fault

@@ -8,6 +8,7 @@ import { readCursor, toPage } from "../../platform/lib/zod.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
 import { distributorNameAndArn } from "../auth/distributors.service.js";
+import { bankAccountBeingRemoved } from "../investors/bank-accounts.service.js";
 import { bankAccountsOf, primaryHolderOf } from "../investors/investors.service.js";
 import { mandateForDebit, registeredMandatesOf } from "../mandates/mandates.service.js";
 import { schemeNameOf } from "../masters/schemes.service.js";
@@ -266,6 +267,9 @@ async function paymentTerms(services: Services, tx: Tx, order: LinkOrder, choice
       const accounts = await bankAccountsOf(tx, order.investorId);
       if (!accounts.some((account) => account.id === choice.bank_account_id)) {
         throw validationError([{ path: "bank_account_id", reason: "bank_account_not_found", message: "is not a bank account of the investor: choose one of the investor's bank accounts" }]);
+      }
+      if (await bankAccountBeingRemoved(tx, order.investorId, choice.bank_account_id!)) {
+        throw validationError([{ path: "bank_account_id", reason: "rule_violated", message: "the bank account is being removed: choose another of the investor's bank accounts" }]);
       }
       return { mode: choice.mode, bankAccountId: choice.bank_account_id! };
     }

@@ -17,7 +17,8 @@ export interface PlacementAccount {
   id: string;
   investorId: string;
   holdingMode: HoldingMode | null;
-  investor: { status: InvestorStatus; nominationStatus: NominationStatus; bankAccounts: Array<{ id: string }> };
+  /** The investor's bank accounts (never a removed one); `beingRemoved`: a removal the exchange has not yet decided names it. */
+  investor: { status: InvestorStatus; nominationStatus: NominationStatus; bankAccounts: Array<{ id: string; beingRemoved: boolean }> };
 }
 
 /** A SIP master row of an exchange code, as placement checks it. */
@@ -139,7 +140,9 @@ export async function readPlacementFacts(
 ): Promise<{ account: PlacementAccount | null; scheme: PlacementScheme | null }> {
   const [row] = await db.$queryRawUnsafe<PlacementFactsRow[]>(
     `SELECT a.id AS account_id, a.investor_id, a.holding_mode, i.status AS investor_status, i.nomination_status,
-            ARRAY(SELECT b.id FROM bank_accounts b WHERE b.investor_id = a.investor_id) AS bank_account_ids,
+            ARRAY(SELECT b.id FROM bank_accounts b WHERE b.investor_id = a.investor_id AND b.removed_at IS NULL) AS bank_account_ids,
+            ARRAY(SELECT b.id FROM bank_accounts b JOIN investor_changes c ON c.id = b.removal_change_id AND c.status = 'PENDING'
+                   WHERE b.investor_id = a.investor_id AND b.removed_at IS NULL) AS removing_bank_account_ids,
             s.scheme_code, s.isin_growth, s.isin_reinvestment, s.nav::text AS nav,
             CASE WHEN s.scheme_code IS NULL THEN NULL ELSE ${EXCHANGE_CODES_JSON} END AS codes
        FROM (SELECT 1) AS one
@@ -157,7 +160,8 @@ export async function readPlacementFacts(
     investor: {
       status: narrowTo(INVESTOR_STATUSES, row.investor_status!, "investors.status"),
       nominationStatus: narrowTo(NOMINATION_STATUSES, row.nomination_status!, "investors.nomination_status"),
-      bankAccounts: row.bank_account_ids!.map((id) => ({ id })) },
+      bankAccounts: row.bank_account_ids!.map((id) => ({ id, beingRemoved: row.removing_bank_account_ids!.includes(id) })),
+    },
   };
   return { account, scheme: toPlacementScheme(row) };
 }
@@ -198,6 +202,7 @@ interface PlacementFactsRow extends SchemeFactsRow {
   investor_status: string | null;
   nomination_status: string | null;
   bank_account_ids: string[] | null;
+  removing_bank_account_ids: string[] | null;
 }
 
 const decimal = (text: string | null) => (text === null ? null : new Decimal(text));

@@ -16,6 +16,9 @@ import { exchangeModeOf } from "./exchange-code.js";
  * the order the violations are reported.
  */
 
+const BANK_ACCOUNT_BEING_REMOVED =
+  "the bank account is being removed (the investor's change the exchange has not yet decided): name another of the investor's bank_accounts";
+
 /** A violated rule: the field, a closed reason code, and a sentence. */
 export type RuleViolation = ErrorDetail;
 
@@ -112,9 +115,11 @@ export function accountViolations(order: OrderRequest, account: PlacementAccount
       message: `the investor is ${account.investor.status}; orders need a REGISTERED investor (wait for investor.registered)`,
     });
   }
-  if (order.bank_account_id && !account.investor.bankAccounts.some((b) => b.id === order.bank_account_id)) {
+  const named = order.bank_account_id ? account.investor.bankAccounts.find((b) => b.id === order.bank_account_id) : undefined;
+  if (order.bank_account_id && !named) {
     out.push({ path: "bank_account_id", reason: "bank_account_not_found", message: "is not a bank account of the investor: use an id from the investor's bank_accounts" });
   }
+  if (named?.beingRemoved) out.push({ path: "bank_account_id", reason: "rule_violated", message: BANK_ACCOUNT_BEING_REMOVED });
   return out;
 }
 

@@ -111,14 +111,14 @@ export async function movePaymentRow(
   return count === 1;
 }
 
-/** The investor's account a payment comes from: the one named, else the primary; number encrypted. */
+/** The investor's account a payment comes from: the one named, else the primary (never a removed one); number encrypted. */
 export async function paymentSourceAccount(
   db: DbOrTx,
   investorId: string,
   bankAccountId: string | null,
 ): Promise<{ accountNumberEncrypted: string; ifsc: string } | null> {
   return db.bankAccount.findFirst({
-    where: { investorId, ...(bankAccountId ? { id: bankAccountId } : { isPrimary: true }) },
+    where: { investorId, removedAt: null, ...(bankAccountId ? { id: bankAccountId } : { isPrimary: true }) },
     select: { accountNumberEncrypted: true, ifsc: true },
   });
 }

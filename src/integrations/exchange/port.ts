@@ -16,6 +16,9 @@ export type RegistrationOutcome =
   | { status: "REGISTERED"; remark: string | null }
   | { status: "REJECTED"; remark: string };
 
+/** How many nominees the exchange's UCC carries (SEBI's 2025 framework allows 10; the UCC document has three). */
+export const MAX_NOMINEES = 3;
+
 /** The UCC (client master) record, in the exchange's own codes. */
 export interface UccRegistration {
   clientCode: string;

@@ -49,6 +49,34 @@ describe("investor changes through the BSE adapter (enhanced UCC MOD, FATCA agai
     ]);
   });
 
+  it("a primary bank account move goes as MOD with the Default Bank Flags moved (fields 46 and 51), no FATCA record", async () => {
+    const { token } = await app.newDistributor();
+    const investor = await pendingInvestor(app, token);
+    const added = await app.http("POST", `/api/investors/v1/${investor.id}/bank-accounts`, {
+      token,
+      json: { account_type: "SB", account_number: "55001122330001", ifsc: "ICIC0000001", is_primary: false },
+    });
+    const secondId: string = added.body.bank_accounts[1].id;
+    await runTask(app, registerInvestor, { investor_id: investor.id });
+    const { uccCode } = await app.prisma.investor.findUniqueOrThrow({ where: { id: investor.id } });
+    const registered = double.current.registrations.clients.get(uccCode)!;
+    expect([registered.accounts, registered.fields[45], registered.fields[50]]).toEqual([["001234567890", "55001122330001"], "Y", "N"]);
+
+    const res = await app.http("PATCH", `/api/investors/v1/${investor.id}`, { token, json: { bank_accounts: [{ id: secondId, is_primary: true }] } });
+    expect(res.status).toBe(200);
+    await runTask(app, sendInvestorChange, { change_id: res.body.pending_change.id });
+    expect(uccRequestsOf(uccCode)).toEqual(["NEW", "MOD"]);
+    const client = double.current.registrations.clients.get(uccCode)!;
+    expect([client.regnType, client.accounts, client.fields[45], client.fields[50]]).toEqual(["MOD", ["55001122330001", "001234567890"], "Y", "N"]);
+    expect(double.current.registrations.fatca.get(investor.pan)![71]).toBe("N");
+    const view = await app.http("GET", `/api/investors/v1/${investor.id}`, { token });
+    expect(view.body.bank_accounts.map((a: { id: string; is_primary: boolean }) => [a.id, a.is_primary])).toEqual([
+      [investor.bankAccountId, false],
+      [secondId, true],
+    ]);
+    expect(view.body.pending_change).toMatchObject({ status: "APPLIED", fields: ["bank_accounts"] });
+  });
+
   it("an address change sends no FATCA record", async () => {
     const investor = await changedInvestor({ address: { line1: "4 Park Street", city: "Kolkata", state_code: "WB", pincode: "700016", country_code: "IN" } });
     expect(uccRequestsOf(investor.uccCode)).toEqual(["NEW", "MOD"]);

@@ -70,6 +70,11 @@ export class DoublePauses {
   readonly received: Array<Record<string, unknown>> = [];
   /** The pauses the double booked. */
   readonly pauses: DoublePause[] = [];
+  /**
+   * How many pauses a registration may have: the SIP master's PAUSE MODIFICATION COUNT (servicing.md), 1 for the
+   * schemes the double lists. The document gives no error text; the refusal uses the exchange's `FAILED: ...` style.
+   */
+  pausesPerRegistration = 1;
   private readonly rejections: string[] = [];
 
   constructor(private readonly credentials: Credentials, server: DoubleServer, private readonly plans: DoublePlans) {
@@ -96,6 +101,8 @@ export class DoublePauses {
     const registration = this.plans.registrations.find((r) => r.kind === kind && r.regNo === String(regNo));
     if (!registration || registration.clientCode !== b.ClientCode) return reply("1", `FAILED: INVALID ${kind} REGISTRATION NUMBER`);
     if (registration.cancelled) return reply("1", `FAILED: ${kind} ALREADY CANCELLED`);
+    const booked = this.pauses.filter((p) => p.kind === kind && p.regNo === registration.regNo).length;
+    if (booked >= this.pausesPerRegistration) return reply("1", `FAILED: PAUSE LIMIT EXCEEDED FOR THIS ${kind} REGISTRATION`);
     const scripted = this.rejections.shift();
     if (scripted) return reply("1", scripted);
     this.pauses.push({ kind, regNo: registration.regNo, clientCode: registration.clientCode, installments: Number(b.NoOfInstalments) });

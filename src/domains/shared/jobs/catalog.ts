@@ -32,6 +32,11 @@ export const TASKS = {
   /** Drains every due webhook delivery (see webhooks/fan-out.ts for when one is queued). */
   webhooks__deliver: z.strictObject({}),
   webhooks__sweep: z.strictObject({}),
+  /** Daily (03:15 India): old settled deliveries and their attempts; batch size and time budget only set by tests and continuations. */
+  webhooks__purge_old_deliveries: z.strictObject({
+    batch_size: z.number().int().min(1).max(10_000).optional(),
+    budget_ms: z.number().int().min(0).max(600_000).optional(),
+  }),
   holdings__refresh: z.strictObject({}),
   /** Imports the newest scheme and SIP masters of EXCHANGE_MASTERS_DIR (crontab EXCHANGE_MASTERS_CRON). */
   masters__import_exchange: z.strictObject({}),

@@ -3,7 +3,7 @@
  * bse-starmf-services.md): the JSON body with its `Param` string of 131 pipe-separated fields in the
  * document's order, and the reader of the answer.
  */
-import { ExchangeUnavailableError, type RegistrationOutcome, type UccRegistration } from "../port.js";
+import { ExchangeUnavailableError, MAX_NOMINEES, type RegistrationOutcome, type UccRegistration } from "../port.js";
 import {
   BseMappingError,
   UCC_ACCOUNT_TYPES,
@@ -164,7 +164,7 @@ export function uccParam(ucc: UccRegistration): string {
   if (mobile) put(93, "contact.mobile", mobile);
   else put(89, "contact.mobile", ucc.contact.mobile, 15);
 
-  if (ucc.nominees.length > 3) throw new BseMappingError("nominees", String(ucc.nominees.length), "nominees: the UCC carries at most three");
+  if (ucc.nominees.length > MAX_NOMINEES) throw new BseMappingError("nominees", String(ucc.nominees.length), "nominees: the UCC carries at most three");
   ucc.nominees.forEach((nominee, i) => {
     const path = `nominees[${i}]`;
     // Nominee 1 has its minor flag before the date of birth; nominees 2 and 3 the other way round.

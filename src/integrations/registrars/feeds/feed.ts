@@ -11,7 +11,13 @@ export interface FeedBatch {
   companion?: FeedFile;
   /** SHA-256 of the batch's content (for CAMS, over both files). */
   sha256: string;
+  /** TRANSACTIONS for a transaction feed (WBR2, MFSD201; `file` alone); absent for positions. */
+  kind?: FeedFileKind;
 }
+
+/** holding_feed_files.kind (the database checks the same list). */
+export const FEED_FILE_KINDS = ["POSITIONS", "TRANSACTIONS"] as const;
+export type FeedFileKind = (typeof FEED_FILE_KINDS)[number];
 
 /** What both registrar importers produce: one folio's position in one scheme, as the registrar reported it. */
 
@@ -53,7 +59,8 @@ export interface FeedProblem {
   reason: string;
 }
 
-export type FeedItem = { kind: "position"; position: FeedPosition } | { kind: "problem"; problem: FeedProblem };
+export type ProblemItem = { kind: "problem"; problem: FeedProblem };
+export type FeedItem = { kind: "position"; position: FeedPosition } | ProblemItem;
 
 export interface FeedParseResult {
   positions: FeedPosition[];
@@ -277,17 +284,31 @@ export async function* readFeedFile(
 }
 
 /** The same items, a chunk's worth at a time (one await per chunk, not per row: what the importer reads). */
-export async function* readFeedFileBatches(
+export function readFeedFileBatches(
   file: FeedFile,
   required: readonly string[],
   read: (row: FeedRow) => FeedPosition | undefined,
 ): AsyncGenerator<FeedItem[]> {
+  return readRecordBatches(file, required, read, (position) => ({ kind: "position", position }));
+}
+
+/**
+ * Any feed's records by header name, a chunk's worth at a time: `read` turns a row into a value (or throws
+ * RowRejected, which becomes a problem), `wrap` makes it an item. The positions feeds and the transaction feeds
+ * (transactions-feed.ts) share it.
+ */
+export async function* readRecordBatches<T, I>(
+  file: FeedFile,
+  required: readonly string[],
+  read: (row: FeedRow) => T | undefined,
+  wrap: (value: T) => I,
+): AsyncGenerator<Array<I | ProblemItem>> {
   let positions: Map<string, number> | undefined;
   // One row object per file, pointed at each record in turn (the readers keep no reference to it).
   let row: CsvFeedRow | undefined;
   try {
     for await (const batch of readCsvRowBatches(file.open())) {
-      const items: FeedItem[] = [];
+      const items: Array<I | ProblemItem> = [];
       for (const item of batch) {
         if (item.kind === "header") {
           checkColumns(file.name, item.columns, required);
@@ -295,11 +316,11 @@ export async function* readFeedFileBatches(
           row = new CsvFeedRow(0, positions, []);
           continue;
         }
-        let result: FeedItem | undefined;
+        let result: I | ProblemItem | undefined;
         if (item.kind === "row") {
           row!.line = item.line;
           row!.fields = item.fields;
-          result = readRecord(file.name, row!, read);
+          result = readRecord(file.name, row!, read, wrap);
         } else result = problem(file.name, item);
         if (result !== undefined) items.push(result);
       }
@@ -317,14 +338,14 @@ function checkColumns(file: string, columns: string[], required: readonly string
   if (missing.length > 0) throw new FeedFileError(file, `missing mandatory columns: ${missing.join(", ")}`);
 }
 
-function problem(file: string, { line, reason }: { line: number; reason: string }): FeedItem {
+function problem(file: string, { line, reason }: { line: number; reason: string }): ProblemItem {
   return { kind: "problem", problem: { file, line, reason } };
 }
 
-function readRecord(file: string, row: CsvFeedRow, read: (row: FeedRow) => FeedPosition | undefined): FeedItem | undefined {
+function readRecord<T, I>(file: string, row: CsvFeedRow, read: (row: FeedRow) => T | undefined, wrap: (value: T) => I): I | ProblemItem | undefined {
   try {
-    const position = read(row);
-    return position === undefined ? undefined : { kind: "position", position };
+    const value = read(row);
+    return value === undefined ? undefined : wrap(value);
   } catch (error) {
     if (error instanceof RowRejected) return problem(file, { line: row.line, reason: error.message });
     throw error;
