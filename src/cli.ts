@@ -34,7 +34,7 @@ Commands:
   holdings:refresh [--json]                 Import the registrar feeds of HOLDINGS_FEED_DIR (sandbox: its registrar's feed first)
   reconcile [--date YYYY-MM-DD] [--json]    Compare a day's orders with the exchange's reports (default: the previous
                                             business day), store the differences, apply missed allotments; print totals
-  investors:backfill-nomination [--json]    Once after upgrading: mark investors created before nomination_status NOMINATED
+  investors:backfill-nomination [--json]    Derive nomination_status of investors from before it now (the worker does it every 10 min)
                                             where their details name nominees (safe to run again)
   bse:check                                 Log in to BSE StAR MF (MF_EXCHANGE=bse) and report the sessions; places nothing
   webhooks:listen [--events order.*,payment.*] [--port N] [--base URL] [--token T]

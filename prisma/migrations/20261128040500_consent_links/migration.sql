@@ -1,7 +1,11 @@
 -- AlterTable
 ALTER TABLE "investors" ADD COLUMN     "nomination_consent_id" TEXT,
 ADD COLUMN     "nomination_opted_out_at" TIMESTAMPTZ(3),
-ADD COLUMN     "nomination_status" TEXT NOT NULL DEFAULT 'NONE';
+ADD COLUMN     "nomination_status" TEXT;
+-- Hand-edited: the investors created before this column have NULL ("not yet derived": their nominees are in the
+-- encrypted details, which SQL cannot read); the worker's investors__derive_nomination sets NOMINATED or NONE.
+ALTER TABLE "investors" ALTER COLUMN "nomination_status" SET DEFAULT 'NONE';
+CREATE INDEX "investors_nomination_underived_idx" ON "investors" ("id") WHERE "nomination_status" IS NULL;
 
 -- CreateTable
 CREATE TABLE "consent_links" (
@@ -34,6 +38,5 @@ ALTER TABLE "consent_links" ADD CONSTRAINT "consent_links_status_check"
   CHECK ("status" IN ('PENDING', 'CONFIRMED', 'EXPIRED'));
 ALTER TABLE "investors" ADD CONSTRAINT "investors_nomination_status_check"
   CHECK ("nomination_status" IN ('NOMINATED', 'OPTED_OUT', 'NONE'));
--- Nominees live in the encrypted details, which SQL cannot read: investors created before this migration start
--- at NONE; `npm run mf -- investors:backfill-nomination` (src/domains/investors/nomination-backfill.ts) marks those
--- with nominees NOMINATED: run it once after this migration.
+-- NULL passes the CHECK: an investor created before this migration until investors__derive_nomination has read its
+-- details (src/domains/investors/nomination-backfill.ts; placement does not refuse meanwhile).

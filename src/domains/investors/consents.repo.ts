@@ -56,18 +56,19 @@ export async function setOptedOut(tx: DbOrTx, investorId: string, consent: { id:
   });
 }
 
-/** A page of investors still at NONE (by id), for the backfill of nomination_status (nomination-backfill.ts). */
-export async function investorsWithoutNomination(db: DbOrTx, afterId: string, limit: number): Promise<Array<{ id: string; detailsEncrypted: string }>> {
+/** A page of investors whose nomination_status is not yet derived (NULL; by id, over a partial index), for nomination-backfill.ts. */
+export async function investorsWithoutNomination(db: DbOrTx, limit: number): Promise<Array<{ id: string; detailsEncrypted: string }>> {
   return db.investor.findMany({
-    where: { nominationStatus: "NONE", id: { gt: afterId } },
+    where: { nominationStatus: null },
     orderBy: { id: "asc" },
     take: limit,
     select: { id: true, detailsEncrypted: true },
   });
 }
 
-/** NONE -> NOMINATED for investors whose details name nominees (a row moved meanwhile is left as it is). */
-export async function markNominated(db: DbOrTx, ids: string[]): Promise<number> {
-  const { count } = await db.investor.updateMany({ where: { id: { in: ids }, nominationStatus: "NONE" }, data: { nominationStatus: "NOMINATED" } });
+/** Sets the derived status of investors still at NULL (a row that moved meanwhile keeps its own). */
+export async function markNomination(db: DbOrTx, ids: string[], status: "NOMINATED" | "NONE"): Promise<number> {
+  if (ids.length === 0) return 0;
+  const { count } = await db.investor.updateMany({ where: { id: { in: ids }, nominationStatus: null }, data: { nominationStatus: status } });
   return count;
 }

@@ -12,7 +12,7 @@ import { baseUrl } from "../order-links/views.js";
 import * as changes from "./changes.repo.js";
 import * as consents from "./consents.repo.js";
 import type { ConsentRow } from "./consents.repo.js";
-import type { ConsentLinkStatus } from "./consent.states.js";
+import { nominationStatusOf, type ConsentLinkStatus } from "./consent.states.js";
 import * as repo from "./investors.repo.js";
 import type { InvestorRow } from "./investors.repo.js";
 import { decryptDetails } from "./investors.service.js";
@@ -47,10 +47,11 @@ export function toConsentView(consent: ConsentRow, base: string, now: Date) {
 }
 
 /** Why an investor cannot opt out now (null when it can): nominees, an opt-out already, a refusal or a change in flight. */
-async function optOutRefusal(tx: Tx, investor: InvestorRow): Promise<string | null> {
+async function optOutRefusal(services: Services, tx: Tx, investor: InvestorRow): Promise<string | null> {
   if (investor.status === "REJECTED") return `Investor ${investor.id} is REJECTED; a nomination opt-out needs a PENDING or REGISTERED investor`;
-  if (investor.nominationStatus === "NOMINATED") return `Investor ${investor.id} has nominees; remove them first (PATCH nominees: []), then opt out`;
-  if (investor.nominationStatus === "OPTED_OUT") return `Investor ${investor.id} has opted out of nomination already`;
+  const nomination = investor.nominationStatus ?? nominationStatusOf(null, decryptDetails(services.cipher, investor).nominees.length);
+  if (nomination === "NOMINATED") return `Investor ${investor.id} has nominees; remove them first (PATCH nominees: []), then opt out`;
+  if (nomination === "OPTED_OUT") return `Investor ${investor.id} has opted out of nomination already`;
   const pending = await changes.latestChange(tx, investor.id);
   if (pending?.status === "PENDING") return `Investor ${investor.id} has a change the exchange has not yet decided (${pending.id}); opt out after it`;
   return null;
@@ -69,7 +70,7 @@ export async function createOptOut(
     if (!(await repo.findInvestor(tx, caller.distributorId, investorId))) throw notFound("Investor");
     await changes.lockInvestor(tx, investorId);
     const investor = (await repo.findInvestor(tx, caller.distributorId, investorId))!;
-    const refusal = await optOutRefusal(tx, investor);
+    const refusal = await optOutRefusal(services, tx, investor);
     if (refusal) throw invalidState(refusal);
     const now = new Date();
     const consent = await consents.insertConsent(tx, {
@@ -123,7 +124,7 @@ export async function confirmOptOut(services: Services, consentId: string, clien
     if (status === "CONFIRMED") return;
     if (status === "EXPIRED") throw invalidState("This consent link has expired; ask your distributor for a new one");
     const investor = (await repo.findInvestorById(tx, consent.investorId))!;
-    const refusal = await optOutRefusal(tx, investor);
+    const refusal = await optOutRefusal(services, tx, investor);
     if (refusal) throw invalidState(refusal.replace(`Investor ${investor.id}`, "The investor"));
     const evidence = {
       confirmedAt: now,

@@ -8,7 +8,7 @@ import { isMinorNominee } from "./nominee-rules.js";
 /** The investor as the exchange's UCC and FATCA records want it: the catalog's values become codes. */
 export function toUccRegistration(
   clientCode: string,
-  investor: { taxStatus: TaxStatus; holdingType: HoldingType; nominationStatus?: string },
+  investor: { taxStatus: TaxStatus; holdingType: HoldingType; nominationStatus?: string | null },
   details: InvestorDetails,
   bankAccounts: Array<{ accountType: string; accountNumber: string; ifsc: string; isPrimary: boolean }>,
 ): UccRegistration {

@@ -18,7 +18,8 @@ export interface PlacementAccount {
   investorId: string;
   holdingMode: HoldingMode | null;
   /** The investor's bank accounts (never a removed one); `beingRemoved`: a removal the exchange has not yet decided names it. */
-  investor: { status: InvestorStatus; nominationStatus: NominationStatus; bankAccounts: Array<{ id: string; beingRemoved: boolean }> };
+  /** nominationStatus null: not yet derived (an investor from before the column; investors__derive_nomination). */
+  investor: { status: InvestorStatus; nominationStatus: NominationStatus | null; bankAccounts: Array<{ id: string; beingRemoved: boolean }> };
 }
 
 /** A SIP master row of an exchange code, as placement checks it. */
@@ -159,7 +160,7 @@ export async function readPlacementFacts(
     holdingMode: narrowOrNull(HOLDING_MODES, row.holding_mode, "investment_accounts.holding_mode"),
     investor: {
       status: narrowTo(INVESTOR_STATUSES, row.investor_status!, "investors.status"),
-      nominationStatus: narrowTo(NOMINATION_STATUSES, row.nomination_status!, "investors.nomination_status"),
+      nominationStatus: narrowOrNull(NOMINATION_STATUSES, row.nomination_status, "investors.nomination_status"),
       bankAccounts: row.bank_account_ids!.map((id) => ({ id, beingRemoved: row.removing_bank_account_ids!.includes(id) })),
     },
   };

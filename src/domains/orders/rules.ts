@@ -127,7 +127,8 @@ export function accountViolations(order: OrderRequest, account: PlacementAccount
  * A new folio outside a demat account (a FRESH lump sum, a SIP or XSIP registration, PHYSICAL) needs the
  * investor's nominees or a confirmed opt-out (servicing.md, Nomination); demat holdings carry the depository's.
  */
-export function nominationViolations(order: OrderRequest, holdingMode: HoldingMode | null, nomination: NominationStatus): RuleViolation[] {
+export function nominationViolations(order: OrderRequest, holdingMode: HoldingMode | null, nomination: NominationStatus | null): RuleViolation[] {
+  // null: an investor from before the rule whose status the worker has not derived yet; it is not refused on a guess.
   const opensFolio = (order.order_type === "LUMPSUM_PURCHASE" && order.purchase_type === "FRESH") || order.order_type === "SIP" || order.order_type === "XSIP";
   if (!opensFolio || nomination !== "NONE" || exchangeModeOf(holdingMode) === "DEMAT") return [];
   return [{
