@@ -1,0 +1,73 @@
+import { daysBetween } from "./calendar.js";
+
+/**
+ * The annualised return of dated cash flows, as spreadsheet XIRR computes it: the rate r where
+ * sum(amount / (1 + r)^(days since the first flow / 365)) = 0 (Actual/365). Invested money is negative,
+ * money received positive, today's value the last positive flow.
+ *
+ * A rate, not money, so it is solved in floating point (the amounts are scaled to the largest, which changes
+ * no root): Newton's method from 10%, and when Newton fails (leaves (-1, inf), does not settle) bisection on
+ * the first sign change of a fixed grid of rates. Null (not meaningful) when the flows do not both invest and
+ * receive, when the first and last flows are less than MIN_SPAN_DAYS apart (a few days' return annualised is
+ * noise), or when no rate solves them.
+ */
+
+export const MIN_SPAN_DAYS = 7;
+const TOLERANCE = 1e-10;
+const MAX_NEWTON_STEPS = 50;
+const GRID = [-0.999999, -0.99, -0.9, -0.5, 0, 0.5, 1, 2, 5, 10, 100, 1e3, 1e4, 1e6];
+
+export interface CashFlow {
+  date: string;
+  amountPaise: bigint;
+}
+
+interface Term {
+  years: number;
+  amount: number;
+}
+
+function npv(terms: readonly Term[], rate: number): number {
+  return terms.reduce((sum, t) => sum + t.amount / Math.pow(1 + rate, t.years), 0);
+}
+
+function npvSlope(terms: readonly Term[], rate: number): number {
+  return terms.reduce((sum, t) => sum - (t.years * t.amount) / Math.pow(1 + rate, t.years + 1), 0);
+}
+
+function newton(terms: readonly Term[]): number | null {
+  let rate = 0.1;
+  for (let step = 0; step < MAX_NEWTON_STEPS; step++) {
+    const next = rate - npv(terms, rate) / npvSlope(terms, rate);
+    if (!Number.isFinite(next) || next <= -1) return null;
+    if (Math.abs(next - rate) < TOLERANCE) return next;
+    rate = next;
+  }
+  return null;
+}
+
+function bisection(terms: readonly Term[]): number | null {
+  for (let i = 1; i < GRID.length; i++) {
+    let lo = GRID[i - 1]!;
+    let hi = GRID[i]!;
+    const loSign = Math.sign(npv(terms, lo));
+    if (loSign === Math.sign(npv(terms, hi))) continue;
+    while (hi - lo > TOLERANCE) {
+      const mid = (lo + hi) / 2;
+      if (Math.sign(npv(terms, mid)) === loSign) lo = mid;
+      else hi = mid;
+    }
+    return (lo + hi) / 2;
+  }
+  return null;
+}
+
+export function xirr(flows: readonly CashFlow[]): number | null {
+  if (!flows.some((f) => f.amountPaise < 0n) || !flows.some((f) => f.amountPaise > 0n)) return null;
+  const dates = flows.map((f) => f.date).sort();
+  const first = dates[0]!;
+  if (daysBetween(first, dates[dates.length - 1]!) < MIN_SPAN_DAYS) return null;
+  const largest = Math.max(...flows.map((f) => Math.abs(Number(f.amountPaise))));
+  const terms = flows.map((f) => ({ years: daysBetween(first, f.date) / 365, amount: Number(f.amountPaise) / largest }));
+  return newton(terms) ?? bisection(terms);
+}
