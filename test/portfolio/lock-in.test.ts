@@ -43,6 +43,7 @@ describe("lock-in periods", () => {
     ["3 Years", { count: 3, unit: "YEARS" }],
     ["3Y", { count: 3, unit: "YEARS" }],
     ["5 yrs", { count: 5, unit: "YEARS" }],
+    ["5 yr", { count: 5, unit: "YEARS" }],
     ["1 year", { count: 1, unit: "YEARS" }],
     [" 60 Months ", { count: 60, unit: "MONTHS" }],
     ["1 month", { count: 1, unit: "MONTHS" }],

@@ -134,6 +134,17 @@ describe("buildLots", () => {
     expect(r.unmatchedReversals).toEqual(["7", "6"]);
   });
 
+  it("a reversal of a reversal cancels nothing; a reversal is never the opening lot's bound", () => {
+    const r = buildLots(
+      [tx("8", "REVERSAL", "2024-01-01", "1.000", 1n, { reversesTxnNo: "0" }), tx("1", "PURCHASE", "2024-02-01", "1.000", 100n), tx("2", "REVERSAL", "2024-02-02", "1.000", 100n, { reversesTxnNo: "1" }), tx("3", "REVERSAL", "2024-02-03", "1.000", 100n, { reversesTxnNo: "2" })],
+      dec("5.000"),
+    );
+    expect(r.unmatchedReversals).toEqual(["8", "3"]);
+    expect(r.openLots.map((l) => [l.source, l.acquiredOnOrBefore, l.units.toFixed(3)])).toEqual([["OPENING", null, "5.000"]]);
+    const bound = buildLots([tx("8", "REVERSAL", "2024-01-01", "1.000", 1n, { reversesTxnNo: "0" }), tx("1", "PURCHASE", "2024-02-01", "1.000", 100n)], dec("3.000"));
+    expect(bound.openLots.map((l) => [l.source, l.acquiredOnOrBefore, l.units.toFixed(3)])).toEqual([["OPENING", "2024-02-01", "2.000"], ["LOT", "2024-02-01", "1.000"]]);
+  });
+
   it("sorts by trade date, keeping the feed's order within a day", () => {
     const r = buildLots(
       [tx("2", "PURCHASE", "2024-02-01", "1.000", 200n), tx("1", "PURCHASE", "2024-01-01", "1.000", 100n), tx("3", "REDEMPTION", "2024-02-01", "1.000", 150n), tx("4", "PURCHASE", "2024-02-01", "1.000", 300n)],
@@ -152,6 +163,8 @@ describe("buildLots", () => {
       ["LOT", "1", "2024-01-10", "1.000", 100n, 150n],
     ]);
     expect(open(r)).toEqual([["LOT", "1", "2024-01-10", "9.000", 900n]]);
+    const partial = buildLots([tx("1", "PURCHASE", "2024-01-10", "1.000", 100n), tx("2", "REDEMPTION", "2024-02-10", "1.000", 300n)], dec("3.000"));
+    expect([parts(partial), open(partial)]).toEqual([[["OPENING", null, null, "1.000", null, 300n]], [["OPENING", null, null, "2.000", null], ["LOT", "1", "2024-01-10", "1.000", 100n]]]);
     const opening = buildLots([tx("1", "PURCHASE", "2024-01-10", "1.000", 100n)], dec("3.000")).openLots[0]!;
     expect([opening.source, opening.type, opening.acquiredOnOrBefore, opening.originalUnits.toFixed(3), opening.units.toFixed(3), opening.costPaise, opening.amountPaise, opening.stampDutyPaise]).toEqual(["OPENING", null, "2024-01-10", "2.000", "2.000", null, null, null]);
     expect(buildLots([], dec("4.000")).openLots.map((l) => [l.source, l.acquiredOnOrBefore, l.units.toFixed(3)])).toEqual([["OPENING", null, "4.000"]]);
@@ -167,6 +180,7 @@ describe("buildLots", () => {
     const overTransfer = buildLots([tx("2", "TRANSFER_OUT", "2024-01-09", "1.000"), tx("1", "PURCHASE", "2024-01-10", "1.000", 1n)], dec("0"));
     expect(overTransfer.lotsComplete).toBe(false);
     const partly = buildLots([tx("1", "PURCHASE", "2024-01-10", "1.000", 100n), tx("2", "REDEMPTION", "2024-01-11", "3.000", 301n), tx("3", "PURCHASE", "2024-01-12", "2.000", 200n)], dec("0"));
+    expect(partly.lotsComplete).toBe(false);
     expect(parts(partly)).toEqual([["LOT", "1", "2024-01-10", "1.000", 100n, 100n], ["UNEXPLAINED", null, null, "2.000", null, 201n]]);
   });
 

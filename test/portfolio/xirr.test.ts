@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Decimal } from "../../src/platform/lib/money.js";
 import { daysBetween } from "../../src/domains/portfolio/calendar.js";
-import { xirr, type CashFlow } from "../../src/domains/portfolio/xirr.js";
+import { bisection, newton, xirr, xirrOutcome, type CashFlow } from "../../src/domains/portfolio/xirr.js";
 
 /**
  * XIRR against references computed here independently: a slow bisection in 40-digit decimals on the same
@@ -52,6 +52,41 @@ describe("xirr", () => {
   ])("%s: the 40-digit reference to 1e-6", (_name, flows) => {
     const reference = referenceXirr(flows);
     expect(Math.abs(xirr(flows)! - reference)).toBeLessThan(1e-6);
+  });
+
+  it.each([
+    ["no flows", [], "no_sign_change"],
+    ["only investments", [f("2024-01-01", -1000), f("2025-01-01", -1000)], "no_sign_change"],
+    ["only receipts", [f("2024-01-01", 1000), f("2025-01-01", 1000)], "no_sign_change"],
+    ["zeros and receipts", [f("2024-01-01", 0), f("2025-01-01", 1000)], "no_sign_change"],
+    ["zeros and investments", [f("2024-01-01", -1000), f("2025-01-01", 0)], "no_sign_change"],
+    ["6 days apart", [f("2025-01-01", -1000), f("2025-01-07", 1001)], "span_under_7_days"],
+    ["a return beyond any rate", [f("2025-01-01", -1), f("2025-01-09", 1_000_000)], "no_solution"],
+  ] as const)("the reason for %s: %s", (_name, flows, reason) => {
+    expect(xirrOutcome(flows)).toEqual({ rate: null, reason });
+  });
+
+  it("the outcome of a meaningful XIRR has no reason", () => {
+    expect(xirrOutcome([f("2023-01-01", -1000), f("2024-01-01", 2000)])).toEqual({ rate: 1, reason: null });
+  });
+
+  const terms = (flows: [number, number][]) => flows.map(([days, amount]) => ({ years: days / 365, amount }));
+  it.each([
+    ["a year's doubling", [[0, -1000], [365, 2000]], 1],
+    ["two years' 21%", [[0, -1000], [730, 1210]], 0.1],
+    ["a SIP", [[0, -100], [31, -100], [60, -100], [91, 330]], null],
+    ["137x in 30 days", [[0, -1000], [30, 1500]], Math.pow(1.5, 365 / 30) - 1],
+  ] as [string, [number, number][], number | null][])("Newton alone settles on %s", (_name, flows, expected) => {
+    const rate = newton(terms(flows))!;
+    expect(Math.abs(rate - (expected ?? bisection(terms(flows))!))).toBeLessThan(1e-9);
+    expect(Math.abs(bisection(terms(flows))! - (expected ?? rate))).toBeLessThan(1e-9);
+  });
+
+  it("Newton alone fails where the first step leaves (-1, inf), or a step is not finite; bisection does not", () => {
+    expect(newton(terms([[0, -1000], [365, 1]]))).toBeNull();
+    expect(Math.abs(bisection(terms([[0, -1000], [365, 1]]))! + 0.999)).toBeLessThan(1e-9);
+    expect(newton(terms([[0, 0], [365, 0]]))).toBeNull();
+    expect(bisection(terms([[0, -1], [8, 1e6]]))).toBeNull();
   });
 
   it.each([

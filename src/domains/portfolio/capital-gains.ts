@@ -50,7 +50,7 @@ export function gainLines(position: PositionForGains, year: { from: string; to: 
     if (sale.soldOn < year.from || sale.soldOn > year.to) continue;
     for (const part of sale.consumed) {
       const line = { saleTxnNo: sale.txnNo, saleType: sale.type, soldOn: sale.soldOn, source: part.source, lotTxnNo: part.lotTxnNo, acquiredOn: part.acquiredOn, units: part.units, saleValuePaise: part.saleValuePaise, costPaise: part.costPaise };
-      if (part.acquiredOn === null || part.costPaise === null) {
+      if (part.source !== "LOT") {
         lines.push({ ...line, grandfatheredCostPaise: null, grandfathering: null, holdingDays: null, taxClass: null, term: null, gainPaise: null });
         continue;
       }

@@ -23,6 +23,7 @@ export const ELSS_LOCK_IN: LockInPeriod = { count: 3, unit: "YEARS" };
 
 /** The exchange scheme master's lock-in text ("3 Years", "60 months", "1095 Days", "3Y"); null for none or unreadable. */
 export function parseLockInPeriod(text: string | null): LockInPeriod | null {
+  // Stryker disable next-line StringLiteral: any text that is not a period reads as none, as no text does
   const match = /^\s*(\d{1,4})\s*(d|days?|m|months?|y|yrs?|years?)\s*$/i.exec(text ?? "");
   if (!match) return null;
   const count = Number(match[1]);
@@ -54,16 +55,17 @@ export function lockIn(lots: readonly Pick<Lot, "acquiredOn" | "acquiredOnOrBefo
   let locked = new Decimal(0);
   let free = new Decimal(0);
   let undetermined = new Decimal(0);
-  let next: string | null = null;
+  const unlocking: string[] = [];
   for (const lot of lots) {
     const date = lot.acquiredOn ?? lot.acquiredOnOrBefore;
-    const unlocks = period === null || date === null ? null : unlockDate(date, period);
-    if (period === null || (unlocks !== null && unlocks <= today)) free = free.plus(lot.units);
+    if (period === null) free = free.plus(lot.units);
+    else if (date === null) undetermined = undetermined.plus(lot.units);
+    else if (unlockDate(date, period) <= today) free = free.plus(lot.units);
     else if (lot.acquiredOn === null) undetermined = undetermined.plus(lot.units);
     else {
       locked = locked.plus(lot.units);
-      if (next === null || unlocks! < next) next = unlocks;
+      unlocking.push(unlockDate(date, period));
     }
   }
-  return { lockedUnits: locked, freeUnits: free, undeterminedUnits: undetermined, nextUnlockOn: next };
+  return { lockedUnits: locked, freeUnits: free, undeterminedUnits: undetermined, nextUnlockOn: unlocking.sort()[0] ?? null };
 }

@@ -1,4 +1,5 @@
 import type { Decimal } from "../../platform/lib/money.js";
+import { daysBetween } from "./calendar.js";
 import { fromMilli, proRata, toMilli } from "./exact.js";
 import { SALE_TYPES, UNIT_ADDING, UNIT_REMOVING, type PositionTxn, type TxnType } from "./transactions.js";
 
@@ -34,14 +35,10 @@ export interface Lot {
   costPaise: bigint | null;
 }
 
-export interface ConsumedLot {
-  source: LotSource;
-  lotTxnNo: string | null;
-  acquiredOn: string | null;
-  units: Decimal;
-  costPaise: bigint | null;
-  saleValuePaise: bigint;
-}
+/** What a sale took from one lot; from the opening lot or beyond all lots (UNEXPLAINED), no date and no cost. */
+export type ConsumedLot =
+  | { source: "LOT"; lotTxnNo: string; acquiredOn: string; units: Decimal; costPaise: bigint; saleValuePaise: bigint }
+  | { source: "OPENING" | "UNEXPLAINED"; lotTxnNo: null; acquiredOn: null; units: Decimal; costPaise: null; saleValuePaise: bigint };
 
 export interface Disposal {
   txnNo: string;
@@ -73,17 +70,17 @@ interface WorkingLot {
 
 /** Drops each reversal with the transaction it names; a reversal naming nothing we hold is reported. */
 export function applyReversals(txns: readonly PositionTxn[]): { effective: PositionTxn[]; unmatchedReversals: string[] } {
-  const known = new Set(txns.filter((t) => t.type !== "REVERSAL").map((t) => t.txnNo));
+  const known = new Set<string | null>(txns.filter((t) => t.type !== "REVERSAL").map((t) => t.txnNo));
   const reversed = new Set<string>();
   const unmatchedReversals: string[] = [];
   for (const t of txns) {
     if (t.type !== "REVERSAL") continue;
-    if (t.reversesTxnNo !== null && known.has(t.reversesTxnNo)) reversed.add(t.reversesTxnNo);
+    if (known.has(t.reversesTxnNo)) reversed.add(t.reversesTxnNo!);
     else unmatchedReversals.push(t.txnNo);
   }
   const effective = txns.filter((t) => t.type !== "REVERSAL" && !reversed.has(t.txnNo));
   // A stable sort: same-day transactions keep the feed's order.
-  effective.sort((a, b) => (a.tradeDate < b.tradeDate ? -1 : a.tradeDate > b.tradeDate ? 1 : 0));
+  effective.sort((a, b) => daysBetween(b.tradeDate, a.tradeDate));
   return { effective, unmatchedReversals };
 }
 
@@ -103,22 +100,23 @@ function consume(queue: WorkingLot[], t: PositionTxn): Disposal {
   let saleMilli = toMilli(t.units);
   let saleValue = t.amountPaise;
   const consumed: ConsumedLot[] = [];
-  const take = (source: LotSource, lotTxnNo: string | null, acquiredOn: string | null, milli: bigint, cost: bigint | null) => {
+  const take = (part: Omit<ConsumedLot, "units" | "saleValuePaise">, milli: bigint) => {
     const value = proRata(saleValue, milli, saleMilli);
-    consumed.push({ source, lotTxnNo, acquiredOn, units: fromMilli(milli), costPaise: cost, saleValuePaise: value });
+    consumed.push({ ...part, units: fromMilli(milli), saleValuePaise: value } as ConsumedLot);
     saleMilli -= milli;
     saleValue -= value;
   };
   while (saleMilli > 0n && queue.length > 0) {
     const head = queue[0]!;
+    // Stryker disable next-line EqualityOperator: when equal, either side is the same number
     const milli = head.milli < saleMilli ? head.milli : saleMilli;
     const cost = head.cost === null ? null : proRata(head.cost, milli, head.milli);
-    take(head.lot.source, head.lot.txnNo, head.lot.acquiredOn, milli, cost);
+    take({ source: head.lot.source, lotTxnNo: head.lot.txnNo, acquiredOn: head.lot.acquiredOn, costPaise: cost } as ConsumedLot, milli);
     head.milli -= milli;
-    if (head.cost !== null && cost !== null) head.cost -= cost;
+    if (cost !== null) head.cost = head.cost! - cost;
     if (head.milli === 0n) queue.shift();
   }
-  if (saleMilli > 0n) take("UNEXPLAINED", null, null, saleMilli, null);
+  if (saleMilli > 0n) take({ source: "UNEXPLAINED", lotTxnNo: null, acquiredOn: null, costPaise: null }, saleMilli);
   return { txnNo: t.txnNo, type: t.type, soldOn: t.tradeDate, units: fromMilli(toMilli(t.units)), amountPaise: t.amountPaise, consumed };
 }
 

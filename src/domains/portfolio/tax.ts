@@ -24,8 +24,10 @@ export const SPECIFIED_FROM = "2023-04-01";
 export const SHORTER_OTHER_TERM_FROM = "2024-07-23";
 export const GRANDFATHERED_BEFORE = "2018-02-01";
 
-/** AMFI sub-categories (after "Hybrid Scheme - ") taxed as equity: 65%+ in domestic equity, as a first guess. */
-const EQUITY_HYBRIDS = new Set(["arbitrage fund", "equity savings", "aggressive hybrid fund", "dynamic asset allocation or balanced advantage"]);
+/** AMFI hybrid categories taxed as equity (65%+ in domestic equity, as a first guess), lower case without spaces. */
+const EQUITY_HYBRIDS = new Set([
+  "hybridscheme-arbitragefund", "hybridscheme-equitysavings", "hybridscheme-aggressivehybridfund", "hybridscheme-dynamicassetallocationorbalancedadvantage",
+]);
 
 /**
  * The scheme's kind from its AMFI category ("Equity Scheme - Large Cap Fund"), unless the per-scheme override
@@ -34,10 +36,10 @@ const EQUITY_HYBRIDS = new Set(["arbitrage fund", "equity savings", "aggressive 
 export function schemeTaxKind(schemeCode: string, amfiCategory: string, overrides: ReadonlyMap<string, SchemeTaxKind> = new Map()): SchemeTaxKind {
   const override = overrides.get(schemeCode);
   if (override) return override;
-  const [group = "", sub = ""] = amfiCategory.toLowerCase().replace(/\s+/g, " ").split(/\s*-\s*/, 2).map((part) => part.trim());
-  if (group === "equity scheme") return "EQUITY";
-  if (group === "debt scheme") return "DEBT";
-  if (group === "hybrid scheme" && EQUITY_HYBRIDS.has(sub)) return "EQUITY";
+  const category = amfiCategory.toLowerCase().replace(/\s/g, "");
+  if (category.startsWith("equityscheme")) return "EQUITY";
+  if (category.startsWith("debtscheme")) return "DEBT";
+  if (EQUITY_HYBRIDS.has(category)) return "EQUITY";
   return "OTHER";
 }
 
@@ -70,6 +72,8 @@ export function grandfatheredCost(
   if (lot.taxClass !== "EQUITY_ORIENTED" || lot.acquiredOn >= GRANDFATHERED_BEFORE) return { costPaise: lot.costPaise, grandfathering: "NOT_APPLICABLE" };
   if (navOn20180131 === null) return { costPaise: lot.costPaise, grandfathering: "NAV_UNKNOWN" };
   const fairValue = BigInt(navOn20180131.times(lot.units).times(100).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN).toFixed(0));
+  // Stryker disable next-line EqualityOperator: when equal, either side is the same number
   const lower = fairValue < lot.saleValuePaise ? fairValue : lot.saleValuePaise;
+  // Stryker disable next-line EqualityOperator: when equal, either side is the same number
   return { costPaise: lower > lot.costPaise ? lower : lot.costPaise, grandfathering: "APPLIED" };
 }
