@@ -86,6 +86,9 @@ describe("xirr", () => {
     expect(newton(terms([[0, -1000], [365, 1]]))).toBeNull();
     expect(Math.abs(bisection(terms([[0, -1000], [365, 1]]))! + 0.999)).toBeLessThan(1e-9);
     expect(newton(terms([[0, 0], [365, 0]]))).toBeNull();
+    // 1000 to 1 over two years: (1 + r)^2 = 0.001 has a root below -1 too, which Newton must not settle on.
+    expect(newton(terms([[0, -1000], [730, 1]]))).toBeNull();
+    expect(Math.abs(bisection(terms([[0, -1000], [730, 1]]))! - (Math.sqrt(0.001) - 1))).toBeLessThan(1e-9);
     expect(bisection(terms([[0, -1], [8, 1e6]]))).toBeNull();
   });
 

@@ -6,8 +6,8 @@ import { daysBetween } from "./calendar.js";
  * money received positive, today's value the last positive flow.
  *
  * A rate, not money, so it is solved in floating point (paise as doubles are exact below 2^53): Newton's method
- * from 10%, and when Newton fails (leaves (-1, inf), does not settle in 50 steps) bisection on the first sign
- * change of a fixed grid of rates. Null (not meaningful), with the reason, when the flows do not both invest and
+ * from 10%, and when Newton fails (leaves (-1, inf), does not settle in 50 steps) bisection between -0.999999
+ * and 1e6 when the NPV changes sign there. Null (not meaningful), with the reason, when the flows do not both invest and
  * receive, when the first and last flows are less than MIN_SPAN_DAYS apart (a few days' return annualised is
  * noise), or when no rate in (-1, 1e6] solves them.
  */
@@ -15,7 +15,8 @@ import { daysBetween } from "./calendar.js";
 export const MIN_SPAN_DAYS = 7;
 const TOLERANCE = 1e-10;
 const MAX_NEWTON_STEPS = 50;
-const GRID = [-0.999999, -0.99, -0.9, -0.5, 0, 0.5, 1, 2, 5, 10, 100, 1e3, 1e4, 1e6];
+const LOWEST = -0.999999;
+const HIGHEST = 1e6;
 
 export interface CashFlow {
   date: string;
@@ -40,7 +41,8 @@ export function newton(terms: readonly Term[]): number | null {
   // Stryker disable next-line EqualityOperator: one step more or less of a method that has not settled in 50
   for (let step = 0; step < MAX_NEWTON_STEPS; step++) {
     const next = rate - npv(terms, rate) / npvSlope(terms, rate);
-    if (!Number.isFinite(next) || next <= -1) return null;
+    // Beyond -1 (1 + r <= 0) the equation has no meaning; NaN also fails the test.
+    if (!(next > -1)) return null;
     // Stryker disable next-line EqualityOperator: a step of exactly the tolerance is as settled as a smaller one
     if (Math.abs(next - rate) < TOLERANCE) return next;
     rate = next;
@@ -49,20 +51,17 @@ export function newton(terms: readonly Term[]): number | null {
 }
 
 export function bisection(terms: readonly Term[]): number | null {
-  for (let i = 1; i < GRID.length; i++) {
-    let lo = GRID[i - 1]!;
-    let hi = GRID[i]!;
-    const loSign = Math.sign(npv(terms, lo));
-    if (loSign === Math.sign(npv(terms, hi))) continue;
-    // Stryker disable next-line EqualityOperator: an interval of exactly the tolerance is as narrow as a smaller one
-    while (hi - lo > TOLERANCE) {
-      const mid = (lo + hi) / 2;
-      if (Math.sign(npv(terms, mid)) === loSign) lo = mid;
-      else hi = mid;
-    }
-    return (lo + hi) / 2;
+  let lo = LOWEST;
+  let hi = HIGHEST;
+  const loSign = Math.sign(npv(terms, lo));
+  if (loSign === Math.sign(npv(terms, hi))) return null;
+  // Stryker disable next-line EqualityOperator: an interval of exactly the tolerance is as narrow as a smaller one
+  while (hi - lo > TOLERANCE) {
+    const mid = (lo + hi) / 2;
+    if (Math.sign(npv(terms, mid)) === loSign) lo = mid;
+    else hi = mid;
   }
-  return null;
+  return (lo + hi) / 2;
 }
 
 export type XirrOutcome = { rate: number; reason: null } | { rate: null; reason: "no_sign_change" | "span_under_7_days" | "no_solution" };
