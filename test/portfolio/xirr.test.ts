@@ -89,6 +89,9 @@ describe("xirr", () => {
     // 1000 to 1 over two years: (1 + r)^2 = 0.001 has a root below -1 too, which Newton must not settle on.
     expect(newton(terms([[0, -1000], [730, 1]]))).toBeNull();
     expect(Math.abs(bisection(terms([[0, -1000], [730, 1]]))! - (Math.sqrt(0.001) - 1))).toBeLessThan(1e-9);
+    // 3305 to 1000 over two years: Newton's first step from 10% lands by the root at 1 + r = -0.55 and would settle there.
+    expect(newton(terms([[0, -3305], [730, 1000]]))).toBeNull();
+    expect(Math.abs(xirr([f("2020-01-01", -3305), f("2021-12-31", 1000)])! - (Math.sqrt(1000 / 3305) - 1))).toBeLessThan(1e-9);
     expect(bisection(terms([[0, -1], [8, 1e6]]))).toBeNull();
   });
 

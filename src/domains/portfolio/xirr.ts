@@ -41,7 +41,8 @@ export function newton(terms: readonly Term[]): number | null {
   // Stryker disable next-line EqualityOperator: one step more or less of a method that has not settled in 50
   for (let step = 0; step < MAX_NEWTON_STEPS; step++) {
     const next = rate - npv(terms, rate) / npvSlope(terms, rate);
-    // Beyond -1 (1 + r <= 0) the equation has no meaning; NaN also fails the test.
+    // Beyond -1 (1 + r <= 0) the equation has no meaning, though an even power has roots there; NaN fails too.
+    // Stryker disable next-line EqualityOperator: a step landing exactly on -1 has an infinite NPV next and fails anyway
     if (!(next > -1)) return null;
     // Stryker disable next-line EqualityOperator: a step of exactly the tolerance is as settled as a smaller one
     if (Math.abs(next - rate) < TOLERANCE) return next;
