@@ -17,15 +17,20 @@ import {
 const WITH_ACCOUNTS = {
   investmentAccounts: { orderBy: { createdAt: "asc" } },
   bankAccounts: { where: { removedAt: null }, orderBy: { createdAt: "asc" } },
-  nominationConsent: true,
 } as const satisfies Prisma.InvestorInclude;
+// The opt-out's consent link is read after, not included: Prisma's interpreter sends a third relation's query
+// while another runs on the same connection inside a transaction (prisma/orm#29979), which pg 9 refuses
+// (test/db/concurrent-queries.test.ts).
 
+type ConsentLink = Prisma.ConsentLinkGetPayload<object>;
 type StoredInvestor = Prisma.InvestorGetPayload<{ include: typeof WITH_ACCOUNTS }>;
 type InvestmentAccountRow = Omit<StoredInvestor["investmentAccounts"][number], "holdingMode"> & { holdingMode: HoldingMode };
 type BankAccountRow = Omit<StoredInvestor["bankAccounts"][number], "accountType"> & { accountType: BankAccountType };
 
 /** An investor as stored with its accounts, its closed-set columns narrowed to their sets. */
 export type InvestorRow = Omit<StoredInvestor, "status" | "taxStatus" | "holdingType" | "investmentAccounts" | "bankAccounts"> & {
+  /** The confirmed opt-out's link (its evidence), when the investor has one. */
+  nominationConsent: ConsentLink | null;
   status: InvestorStatus;
   taxStatus: TaxStatus;
   holdingType: HoldingType;
@@ -37,15 +42,22 @@ const investorStatus = (status: string): InvestorStatus => narrowTo(INVESTOR_STA
 const holdingType = (type: string): HoldingType => narrowTo(HOLDING_TYPES, type, "investors.holding_type");
 const holdingMode = (mode: string): HoldingMode => narrowTo(HOLDING_MODES, mode, "investment_accounts.holding_mode");
 
-function toRow(row: StoredInvestor): InvestorRow {
+function toRow(row: StoredInvestor, consents: ConsentLink[] = []): InvestorRow {
   return {
     ...row,
+    nominationConsent: consents.find((c) => c.id === row.nominationConsentId) ?? null,
     status: investorStatus(row.status),
     taxStatus: narrowTo(TAX_STATUSES, row.taxStatus, "investors.tax_status"),
     holdingType: holdingType(row.holdingType),
     investmentAccounts: row.investmentAccounts.map((a) => ({ ...a, holdingMode: holdingMode(a.holdingMode) })),
     bankAccounts: row.bankAccounts.map((b) => ({ ...b, accountType: narrowTo(BANK_ACCOUNT_TYPES, b.accountType, "bank_accounts.account_type") })),
   };
+}
+
+/** The consent links the investors' opt-outs name (no query when none does). */
+async function consentsOf(db: DbOrTx, rows: Array<{ nominationConsentId: string | null }>): Promise<ConsentLink[]> {
+  const ids = rows.map((r) => r.nominationConsentId).filter((id): id is string => id !== null);
+  return ids.length === 0 ? [] : db.consentLink.findMany({ where: { id: { in: ids } } });
 }
 
 function withStatus<T extends { status: string }>(row: T): Omit<T, "status"> & { status: InvestorStatus } {
@@ -133,13 +145,13 @@ export async function insertInvestor(tx: DbOrTx, input: NewInvestor): Promise<In
 /** One investor of one distributor; another distributor's id finds nothing. */
 export async function findInvestor(db: DbOrTx, distributorId: string, id: string): Promise<InvestorRow | null> {
   const row = await db.investor.findFirst({ where: { id, distributorId }, include: WITH_ACCOUNTS });
-  return row && toRow(row);
+  return row && toRow(row, await consentsOf(db, [row]));
 }
 
 /** For jobs, which act on behalf of whichever distributor owns the investor. */
 export async function findInvestorById(db: DbOrTx, id: string): Promise<InvestorRow | null> {
   const row = await db.investor.findUnique({ where: { id }, include: WITH_ACCOUNTS });
-  return row && toRow(row);
+  return row && toRow(row, await consentsOf(db, [row]));
 }
 
 export async function findInvestorIdByPanHash(db: DbOrTx, distributorId: string, panHash: string): Promise<string | null> {
@@ -161,7 +173,8 @@ export async function listInvestors(
     take: filter.limit + 1,
     include: WITH_ACCOUNTS,
   });
-  return rows.map(toRow);
+  const consents = await consentsOf(db, rows);
+  return rows.map((row) => toRow(row, consents));
 }
 
 export async function pendingInvestorIds(db: DbOrTx, filter: { distributorId?: string; investorId?: string }): Promise<string[]> {
