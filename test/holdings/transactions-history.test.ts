@@ -123,4 +123,64 @@ describe("transaction history from the sandbox registrar's transaction feeds", (
       }),
     ]);
   });
+
+  it("filters by type, scheme, folio and trade date (inclusive)", async () => {
+    const listed = async (query: string) => types((await history(a, query)).body);
+    expect(await listed("?type=REDEMPTION")).toEqual(["REDEMPTION"]);
+    expect(await listed("?scheme_code=930202")).toEqual(["SWITCH_IN"]);
+    expect(await listed("?folio_no=HIST%2F1&type=PURCHASE")).toEqual(["PURCHASE"]);
+    expect(await listed("?from=2026-05-01&to=2026-06-01")).toEqual(["REDEMPTION"]);
+    expect((await listed("?from=2026-06-12&to=2026-06-12")).sort()).toEqual(["SWITCH_IN", "SWITCH_OUT"]);
+    expect(await listed("?to=2026-04-10")).toEqual(["PURCHASE"]);
+    expect(await listed("?from=2026-07-02")).toEqual([]);
+    expect(await listed("?folio_no=NONE%2F1")).toEqual([]);
+  });
+
+  it("pages newest first with limit and next_cursor, and the pages add up to the whole list", async () => {
+    const all = (await history(a, "?limit=100")).body.data;
+    expect(all).toHaveLength(5);
+    const seen: unknown[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await history(a, `?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data.length).toBeLessThanOrEqual(2);
+      seen.push(...res.body.data);
+      cursor = res.body.next_cursor;
+      pages++;
+    } while (cursor !== null);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(all);
+    expect((await history(a)).body.data).toEqual(all);
+  });
+
+  it("refuses bad filters with 400 on their path", async () => {
+    const tampered = Buffer.from(JSON.stringify(["2026-99-99", "CAMS", "HISTAMC", "1"])).toString("base64url");
+    for (const [query, path, reason] of [
+      ["?from=2026-02-30", "from", "invalid_date"],
+      ["?to=2026-13-01", "to", "invalid_date"],
+      ["?from=2026-06-02&to=2026-06-01", "from", "rule_violated"],
+      ["?type=BUY", "type", "invalid_value"],
+      ["?limit=0", "limit", "too_small"],
+      ["?limit=101", "limit", "too_big"],
+      ["?cursor=not-a-cursor", "cursor", "invalid_cursor"],
+      [`?cursor=${tampered}`, "cursor", "invalid_cursor"],
+      ["?isin=INF930H01AA1", "isin", "unknown_field"],
+    ] as const) {
+      const res = await history(a, query);
+      expect([query, res.status]).toEqual([query, 400]);
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: "VALIDATION_ERROR", message: expect.any(String), details: [{ path, message: expect.any(String), reason }] },
+        request_id: expect.any(String),
+      });
+    }
+  });
+
+  it("another distributor's investor is 404; the caller's other investor sees none of these", async () => {
+    expect(await history(b, "", a.investorId)).toMatchObject({ status: 404, body: { success: false, error: { code: "NOT_FOUND" } } });
+    expect((await history(b)).body).toEqual({ investor_id: b.investorId, data: [], next_cursor: null });
+    expect((await history(a, "", "inv_unknown")).status).toBe(404);
+  });
 });
