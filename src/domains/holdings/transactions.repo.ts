@@ -41,6 +41,12 @@ export interface TransactionFilter {
  * amc_code, txn_no) backwards, as a range scan.
  */
 export async function transactionsByPanHash(db: DbOrTx, distributorId: string, panHash: string, f: TransactionFilter): Promise<TransactionRow[]> {
+  const { sql, params } = transactionsQuery(distributorId, panHash, f);
+  return db.$queryRawUnsafe<TransactionRow[]>(sql, ...params);
+}
+
+/** The statement the lists run (also what the index test EXPLAINs). */
+export function transactionsQuery(distributorId: string, panHash: string, f: TransactionFilter): { sql: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [distributorId, panHash];
   const param = (value: unknown) => {
@@ -56,7 +62,7 @@ export async function transactionsByPanHash(db: DbOrTx, distributorId: string, p
     const [date, registrar, amc, txn] = f.after;
     where.push(`(t.trade_date, t.registrar, t.amc_code, t.txn_no) < (${param(date)}::date, ${param(registrar)}, ${param(amc)}, ${param(txn)})`);
   }
-  return db.$queryRawUnsafe<TransactionRow[]>(
+  const sql =
     `SELECT t.registrar, t.amc_code, t.txn_no, t.folio_no, coalesce(t.scheme_code, t.registrar_scheme_code) AS scheme_code,
             coalesce(s.name, t.scheme_name) AS scheme_name, t.isin, t.type, t.registrar_type_code, t.reverses_txn_no,
             t.trade_date::text AS trade_date, t.post_date::text AS post_date, t.amount_paise::text AS amount_paise,
@@ -70,7 +76,6 @@ export async function transactionsByPanHash(db: DbOrTx, distributorId: string, p
                        AND p.amc_code = t.amc_code AND p.pan_hash = t.pan_hash AND p.holding_nature = 'SINGLE')
         ${where.map((w) => `AND ${w}`).join("\n        ")}
       ORDER BY t.trade_date DESC, t.registrar DESC, t.amc_code DESC, t.txn_no DESC
-      LIMIT ${param(f.limit + 1)}`,
-    ...params,
-  );
+      LIMIT ${param(f.limit + 1)}`;
+  return { sql, params };
 }
