@@ -37,15 +37,16 @@ export interface TransactionFilter {
  * One page of a PAN's transactions (by its keyed hash) under one distributor, newest first (trade date, then
  * registrar, AMC code and transaction number, all descending). Only folios the registrars report as single-holder
  * with this PAN as the holder: a transaction whose folio has no such position is not served (a joint folio's first
- * holder never sees it). Reads the index holding_transactions (distributor_id, pan_hash, trade_date, registrar,
- * amc_code, txn_no) backwards, as a range scan.
+ * holder never sees it). Read through indexes the import keeps anyway (no index of its own, to keep the feed import
+ * fast): the PAN's positions by their PAN hash, then those folios' transactions by the PAN hash and the
+ * (distributor_id, folio_no, ...) index; a PAN's rows are few, so ordering them is cheap.
  */
 export async function transactionsByPanHash(db: DbOrTx, distributorId: string, panHash: string, f: TransactionFilter): Promise<TransactionRow[]> {
   const { sql, params } = transactionsQuery(distributorId, panHash, f);
   return db.$queryRawUnsafe<TransactionRow[]>(sql, ...params);
 }
 
-/** The statement the lists run (also what the index test EXPLAINs). */
+/** The statement the lists run (also what the index test in test/holdings/transactions-lookup.test.ts EXPLAINs). */
 export function transactionsQuery(distributorId: string, panHash: string, f: TransactionFilter): { sql: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [distributorId, panHash];
