@@ -92,8 +92,8 @@ try {
     },
     {
       name: "resource_id filter (one order's events)",
-      filter: { distributorId: big, resourceId: "ord_bench_0", limit: 50 },
-      sql: `SELECT * FROM events WHERE distributor_id = $1 AND resource_id = $2 ORDER BY created_at, id LIMIT 51`,
+      filter: { distributorId: big, resource: { type: "order", id: "ord_bench_0" }, limit: 50 },
+      sql: `SELECT * FROM events WHERE distributor_id = $1 AND resource_type = 'order' AND resource_id = $2 ORDER BY created_at, id LIMIT 51`,
       params: [big, "ord_bench_0"],
     },
   ];

@@ -260,6 +260,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/investors/v1/{id}/nomination-opt-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the investor to opt out of nomination: a consent link for the investor to confirm
+         * @description Creates a consent link (PENDING, 72 hours). Send its `url` to the investor's registered email or mobile: the investor reads the declaration on the page and confirms it there; the evidence (time, address, user agent, declaration version) is kept and the investor's `nomination` becomes OPTED_OUT (for a REGISTERED investor once the exchange applies the UCC modification, a `pending_change` with the field `nomination`). The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor. Send an Idempotency-Key header to make retries safe.
+         */
+        post: operations["investors-optOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investors/v1/{id}/nomination-opt-out/{consent_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A nomination opt-out's consent link
+         * @description One consent link of the investor: its status (PENDING, CONFIRMED, EXPIRED) and, once confirmed, when. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
+         */
+        get: operations["investors-getOptOut"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/investors/v1/{id}/transactions": {
         parameters: {
             query?: never;
@@ -1342,7 +1382,7 @@ export interface components {
                      * @description Why the field failed, from a closed list (docs/guide.md, "Errors").
                      * @enum {string}
                      */
-                    reason: "required" | "invalid_type" | "invalid_value" | "invalid_format" | "too_small" | "too_big" | "not_multiple" | "unknown_field" | "invalid_date" | "too_many_decimals" | "invalid_country" | "date_in_future" | "date_in_past" | "not_individual_pan" | "age_not_allowed" | "field_not_allowed" | "rule_violated" | "duplicate" | "nul_character" | "too_deep" | "malformed_json" | "incomplete_body" | "repeated_field" | "invalid_cursor" | "pan_already_registered" | "bank_account_not_found" | "investor_mismatch" | "investor_not_registered" | "mandate_not_registered" | "amount_exceeds_mandate_limit" | "before_mandate_start" | "after_mandate_end" | "beyond_mandate_end" | "sip_not_active" | "scheme_not_found" | "purchase_not_allowed" | "sip_not_allowed" | "redemption_not_allowed" | "same_scheme" | "amount_below_minimum" | "amount_not_multiple" | "no_units_held" | "units_exceed_holding" | "amount_exceeds_holding" | "scheme_not_tradable" | "stp_not_allowed" | "swp_not_allowed" | "switch_not_allowed" | "amount_above_maximum" | "units_below_minimum" | "units_above_maximum" | "units_not_multiple" | "sip_frequency_not_allowed" | "sip_date_not_allowed" | "installments_out_of_range" | "sip_start_too_soon" | "sip_start_too_late" | "target_not_allowed" | "investor_not_found" | "amc_not_found";
+                    reason: "required" | "invalid_type" | "invalid_value" | "invalid_format" | "too_small" | "too_big" | "not_multiple" | "unknown_field" | "invalid_date" | "too_many_decimals" | "invalid_country" | "date_in_future" | "date_in_past" | "not_individual_pan" | "age_not_allowed" | "field_not_allowed" | "rule_violated" | "duplicate" | "nul_character" | "too_deep" | "malformed_json" | "incomplete_body" | "repeated_field" | "invalid_cursor" | "pan_already_registered" | "bank_account_not_found" | "investor_mismatch" | "investor_not_registered" | "mandate_not_registered" | "amount_exceeds_mandate_limit" | "before_mandate_start" | "after_mandate_end" | "beyond_mandate_end" | "sip_not_active" | "scheme_not_found" | "purchase_not_allowed" | "sip_not_allowed" | "redemption_not_allowed" | "same_scheme" | "amount_below_minimum" | "amount_not_multiple" | "no_units_held" | "units_exceed_holding" | "amount_exceeds_holding" | "nomination_required" | "scheme_not_tradable" | "stp_not_allowed" | "swp_not_allowed" | "switch_not_allowed" | "amount_above_maximum" | "units_below_minimum" | "units_above_maximum" | "units_not_multiple" | "sip_frequency_not_allowed" | "sip_date_not_allowed" | "installments_out_of_range" | "sip_start_too_soon" | "sip_start_too_late" | "target_not_allowed" | "investor_not_found" | "amc_not_found";
                 }[];
             };
             /** @description The request's id, also in the X-Request-Id header: quote it when asking for support. */
@@ -2972,6 +3012,27 @@ export interface operations {
                             /** @description The exchange's remark (anything PAN-shaped masked). */
                             provider_remark: string | null;
                         } | null;
+                        /** @description Nominees or an opt-out the investor confirmed on a consent link (POST /api/investors/v1/{id}/nomination-opt-out). */
+                        nomination: {
+                            /**
+                             * @description NOMINATED (the investor has nominees), OPTED_OUT (the investor confirmed the opt-out declaration and has no nominees) or NONE. A FRESH purchase, SIP or XSIP in PHYSICAL holding mode needs NOMINATED or OPTED_OUT.
+                             * @enum {string}
+                             */
+                            status: "NOMINATED" | "OPTED_OUT" | "NONE";
+                            /** @description When the investor confirmed the opt-out (ISO 8601); null unless OPTED_OUT. */
+                            opted_out_at: string | null;
+                            /** @description The opt-out's evidence; null unless OPTED_OUT. */
+                            evidence: {
+                                /** @description When the investor confirmed (ISO 8601). */
+                                confirmed_at: string;
+                                /** @description The client address the confirmation came from, as the service resolved it (TRUST_PROXY_HOPS). */
+                                ip: string;
+                                /** @description The browser's User-Agent (up to 512 characters). */
+                                user_agent: string | null;
+                                /** @description The version of the declaration text the investor confirmed. */
+                                declaration_version: string;
+                            } | null;
+                        };
                         /** @description When the resource was created (ISO 8601, UTC). */
                         created_at: string;
                         /** @description When the resource last changed (ISO 8601, UTC). */
@@ -3238,6 +3299,27 @@ export interface operations {
                             /** @description The exchange's remark (anything PAN-shaped masked). */
                             provider_remark: string | null;
                         } | null;
+                        /** @description Nominees or an opt-out the investor confirmed on a consent link (POST /api/investors/v1/{id}/nomination-opt-out). */
+                        nomination: {
+                            /**
+                             * @description NOMINATED (the investor has nominees), OPTED_OUT (the investor confirmed the opt-out declaration and has no nominees) or NONE. A FRESH purchase, SIP or XSIP in PHYSICAL holding mode needs NOMINATED or OPTED_OUT.
+                             * @enum {string}
+                             */
+                            status: "NOMINATED" | "OPTED_OUT" | "NONE";
+                            /** @description When the investor confirmed the opt-out (ISO 8601); null unless OPTED_OUT. */
+                            opted_out_at: string | null;
+                            /** @description The opt-out's evidence; null unless OPTED_OUT. */
+                            evidence: {
+                                /** @description When the investor confirmed (ISO 8601). */
+                                confirmed_at: string;
+                                /** @description The client address the confirmation came from, as the service resolved it (TRUST_PROXY_HOPS). */
+                                ip: string;
+                                /** @description The browser's User-Agent (up to 512 characters). */
+                                user_agent: string | null;
+                                /** @description The version of the declaration text the investor confirmed. */
+                                declaration_version: string;
+                            } | null;
+                        };
                         /** @description When the resource was created (ISO 8601, UTC). */
                         created_at: string;
                         /** @description When the resource last changed (ISO 8601, UTC). */
@@ -3679,6 +3761,27 @@ export interface operations {
                             /** @description The exchange's remark (anything PAN-shaped masked). */
                             provider_remark: string | null;
                         } | null;
+                        /** @description Nominees or an opt-out the investor confirmed on a consent link (POST /api/investors/v1/{id}/nomination-opt-out). */
+                        nomination: {
+                            /**
+                             * @description NOMINATED (the investor has nominees), OPTED_OUT (the investor confirmed the opt-out declaration and has no nominees) or NONE. A FRESH purchase, SIP or XSIP in PHYSICAL holding mode needs NOMINATED or OPTED_OUT.
+                             * @enum {string}
+                             */
+                            status: "NOMINATED" | "OPTED_OUT" | "NONE";
+                            /** @description When the investor confirmed the opt-out (ISO 8601); null unless OPTED_OUT. */
+                            opted_out_at: string | null;
+                            /** @description The opt-out's evidence; null unless OPTED_OUT. */
+                            evidence: {
+                                /** @description When the investor confirmed (ISO 8601). */
+                                confirmed_at: string;
+                                /** @description The client address the confirmation came from, as the service resolved it (TRUST_PROXY_HOPS). */
+                                ip: string;
+                                /** @description The browser's User-Agent (up to 512 characters). */
+                                user_agent: string | null;
+                                /** @description The version of the declaration text the investor confirmed. */
+                                declaration_version: string;
+                            } | null;
+                        };
                         /** @description When the resource was created (ISO 8601, UTC). */
                         created_at: string;
                         /** @description When the resource last changed (ISO 8601, UTC). */
@@ -3982,6 +4085,27 @@ export interface operations {
                             /** @description The exchange's remark (anything PAN-shaped masked). */
                             provider_remark: string | null;
                         } | null;
+                        /** @description Nominees or an opt-out the investor confirmed on a consent link (POST /api/investors/v1/{id}/nomination-opt-out). */
+                        nomination: {
+                            /**
+                             * @description NOMINATED (the investor has nominees), OPTED_OUT (the investor confirmed the opt-out declaration and has no nominees) or NONE. A FRESH purchase, SIP or XSIP in PHYSICAL holding mode needs NOMINATED or OPTED_OUT.
+                             * @enum {string}
+                             */
+                            status: "NOMINATED" | "OPTED_OUT" | "NONE";
+                            /** @description When the investor confirmed the opt-out (ISO 8601); null unless OPTED_OUT. */
+                            opted_out_at: string | null;
+                            /** @description The opt-out's evidence; null unless OPTED_OUT. */
+                            evidence: {
+                                /** @description When the investor confirmed (ISO 8601). */
+                                confirmed_at: string;
+                                /** @description The client address the confirmation came from, as the service resolved it (TRUST_PROXY_HOPS). */
+                                ip: string;
+                                /** @description The browser's User-Agent (up to 512 characters). */
+                                user_agent: string | null;
+                                /** @description The version of the declaration text the investor confirmed. */
+                                declaration_version: string;
+                            } | null;
+                        };
                         /** @description When the resource was created (ISO 8601, UTC). */
                         created_at: string;
                         /** @description When the resource last changed (ISO 8601, UTC). */
@@ -4263,6 +4387,27 @@ export interface operations {
                             /** @description The exchange's remark (anything PAN-shaped masked). */
                             provider_remark: string | null;
                         } | null;
+                        /** @description Nominees or an opt-out the investor confirmed on a consent link (POST /api/investors/v1/{id}/nomination-opt-out). */
+                        nomination: {
+                            /**
+                             * @description NOMINATED (the investor has nominees), OPTED_OUT (the investor confirmed the opt-out declaration and has no nominees) or NONE. A FRESH purchase, SIP or XSIP in PHYSICAL holding mode needs NOMINATED or OPTED_OUT.
+                             * @enum {string}
+                             */
+                            status: "NOMINATED" | "OPTED_OUT" | "NONE";
+                            /** @description When the investor confirmed the opt-out (ISO 8601); null unless OPTED_OUT. */
+                            opted_out_at: string | null;
+                            /** @description The opt-out's evidence; null unless OPTED_OUT. */
+                            evidence: {
+                                /** @description When the investor confirmed (ISO 8601). */
+                                confirmed_at: string;
+                                /** @description The client address the confirmation came from, as the service resolved it (TRUST_PROXY_HOPS). */
+                                ip: string;
+                                /** @description The browser's User-Agent (up to 512 characters). */
+                                user_agent: string | null;
+                                /** @description The version of the declaration text the investor confirmed. */
+                                declaration_version: string;
+                            } | null;
+                        };
                         /** @description When the resource was created (ISO 8601, UTC). */
                         created_at: string;
                         /** @description When the resource last changed (ISO 8601, UTC). */
@@ -4386,6 +4531,145 @@ export interface operations {
                                 };
                             };
                         };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "investors-optOut": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key and body within 24 hours answers the first response again (nothing is created twice); the same key with another body is 409 CONFLICT. 1-255 printable ASCII characters, e.g. a UUID. Optional: without it the request simply runs. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description An investor id (inv_...). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The consent link was created (PENDING): send its `url` to the investor. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The consent link's id (cns_...): also its capability, keep it out of logs. */
+                        id: string;
+                        /** @description The investor who is asked to opt out. */
+                        investor_id: string;
+                        /**
+                         * @description PENDING (waiting for the investor), CONFIRMED (the opt-out is recorded) or EXPIRED.
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "CONFIRMED" | "EXPIRED";
+                        /** @description The page to send to the investor's registered email or mobile: /consents/{id}. */
+                        url: string;
+                        /** @description When the link stops working (ISO 8601; 72 hours after creation). */
+                        expires_at: string;
+                        /** @description When the investor confirmed (ISO 8601), null until then. */
+                        confirmed_at: string | null;
+                        /** @description The declaration's version the investor confirmed, null until then. */
+                        declaration_version: string | null;
+                        /** @description When the link was created (ISO 8601). */
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict (INVALID_STATE): the investor has nominees (remove them first: PATCH with `nominees: []`), has opted out already, is REJECTED, or has a change the exchange has not yet decided; or the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "investors-getOptOut": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An investor id (inv_... */
+                id: string;
+                /** @description A consent link id (cns_...). */
+                consent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The consent link's id (cns_...): also its capability, keep it out of logs. */
+                        id: string;
+                        /** @description The investor who is asked to opt out. */
+                        investor_id: string;
+                        /**
+                         * @description PENDING (waiting for the investor), CONFIRMED (the opt-out is recorded) or EXPIRED.
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "CONFIRMED" | "EXPIRED";
+                        /** @description The page to send to the investor's registered email or mobile: /consents/{id}. */
+                        url: string;
+                        /** @description When the link stops working (ISO 8601; 72 hours after creation). */
+                        expires_at: string;
+                        /** @description When the investor confirmed (ISO 8601), null until then. */
+                        confirmed_at: string | null;
+                        /** @description The declaration's version the investor confirmed, null until then. */
+                        declaration_version: string | null;
+                        /** @description When the link was created (ISO 8601). */
+                        created_at: string;
                     };
                 };
             };

@@ -17,6 +17,7 @@ import { IsoDate } from "./platform/lib/formats.js";
 import { todayInIndia } from "./platform/lib/india-date.js";
 import { startTracing } from "./platform/tracing/setup.js";
 import { OPENAPI_FILE, openApiText } from "./openapi.js";
+import { backfillNominationStatus } from "./domains/investors/nomination-backfill.js";
 import { ALL_EVENTS, ListenerError, listenerToken, startWebhookListener } from "./domains/webhooks/listener.js";
 
 const USAGE = `Usage: npm run mf -- <command> [options]
@@ -33,6 +34,8 @@ Commands:
   holdings:refresh [--json]                 Import the registrar feeds of HOLDINGS_FEED_DIR (sandbox: its registrar's feed first)
   reconcile [--date YYYY-MM-DD] [--json]    Compare a day's orders with the exchange's reports (default: the previous
                                             business day), store the differences, apply missed allotments; print totals
+  investors:backfill-nomination [--json]    Derive nomination_status of investors from before it now (the worker does it every 10 min)
+                                            where their details name nominees (safe to run again)
   bse:check                                 Log in to BSE StAR MF (MF_EXCHANGE=bse) and report the sessions; places nothing
   webhooks:listen [--events order.*,payment.*] [--port N] [--base URL] [--token T]
                                             Sandbox: a local HTTPS receiver, subscribed until Ctrl-C, printing each delivery
@@ -143,6 +146,13 @@ async function run(argv: string[]): Promise<void> {
       }
       for (const w of report.waiting) console.log(`  ${w.registrar} ${w.file}: ${w.reason}`);
       console.log(describeRefresh(report));
+      return;
+    }
+    case "investors:backfill-nomination": {
+      const { values } = parseArgs({ args: rest, options: { json: { type: "boolean", default: false } } });
+      const report = await withRuntime((rt) => backfillNominationStatus(rt.services));
+      if (values.json) console.log(JSON.stringify(report));
+      else console.log(`${report.checked} investors without a nomination status checked, ${report.nominated} marked NOMINATED`);
       return;
     }
     case "bse:check": {

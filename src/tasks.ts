@@ -2,6 +2,7 @@ import type { CronItem, TaskList } from "graphile-worker";
 import { purgeExpiredTokens } from "./domains/auth/jobs/purge-expired-tokens.js";
 import { purgeExpiredIdempotencyKeys } from "./domains/shared/jobs/purge-idempotency-keys.js";
 import { checkInvestorStatus, syncPendingInvestors } from "./domains/investors/jobs/check-status.js";
+import { deriveNomination } from "./domains/investors/jobs/derive-nomination.js";
 import { registerInvestor } from "./domains/investors/jobs/register.js";
 import { sendInvestorChange } from "./domains/investors/jobs/send-change.js";
 import { cancelOrderAtExchange } from "./domains/orders/jobs/cancel-at-exchange.js";
@@ -35,6 +36,7 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   investors__register: registerInvestor,
   investors__check_status: checkInvestorStatus,
   investors__sync_pending: syncPendingInvestors,
+  investors__derive_nomination: deriveNomination,
   investors__send_change: sendInvestorChange,
   mandates__register: registerMandate,
   mandates__check_status: checkMandateStatus,
@@ -63,6 +65,7 @@ export const CRON_ITEMS: CronItem[] = [
   { task: "auth__purge_expired_tokens", match: "17 3 * * *", identifier: "auth__purge_expired_tokens" },
   { task: "idempotency__purge_expired", match: "27 3 * * *", identifier: "idempotency__purge_expired" },
   { task: "investors__sync_pending", match: "*/10 * * * *", identifier: "investors__sync_pending" },
+  { task: "investors__derive_nomination", match: "*/10 * * * *", identifier: "investors__derive_nomination" },
   { task: "mandates__sync_pending", match: "*/10 * * * *", identifier: "mandates__sync_pending" },
   { task: "orders__sync_exchange", match: "*/5 * * * *", identifier: "orders__sync_exchange" },
   { task: "payments__sync_pending", match: "*/5 * * * *", identifier: "payments__sync_pending" },

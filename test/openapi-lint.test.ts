@@ -97,7 +97,7 @@ describe("openapi.json statuses, headers and errors", () => {
     const doc = document();
     const created = operations(doc).filter(({ op }) => op.responses["201"]).map(({ op }) => op.operationId);
     expect(created.sort()).toEqual([
-      "brokerChanges-create", "investors-create", "mandates-create", "orderLinks-create", "orders-place",
+      "brokerChanges-create", "investors-create", "investors-optOut", "mandates-create", "orderLinks-create", "orders-place",
       "publicLinks-confirm", "publicLinks-pay", "webhooks-subscribe",
     ]);
     const withRepeat = operations(doc).filter(({ op }) => op.responses["201"] && op.responses["200"]).map(({ op }) => op.operationId);
@@ -106,7 +106,7 @@ describe("openapi.json statuses, headers and errors", () => {
       .filter(({ op }) => (op.parameters ?? []).some((p: Json) => p.$ref === "#/components/parameters/IdempotencyKey"))
       .map(({ op }) => op.operationId);
     expect(keyed.sort()).toEqual([
-      "brokerChanges-create", "investors-addBankAccount", "investors-create", "investors-deleteBankAccount", "investors-update", "mandates-create", "orderLinks-create", "orders-pause", "orders-place", "webhooks-replay",
+      "brokerChanges-create", "investors-addBankAccount", "investors-create", "investors-deleteBankAccount", "investors-optOut", "investors-update", "mandates-create", "orderLinks-create", "orders-pause", "orders-place", "webhooks-replay",
       "webhooks-rotateSecret", "webhooks-subscribe",
     ]);
     expect(doc.components.parameters.IdempotencyKey).toMatchObject({ in: "header", name: "Idempotency-Key", required: false });

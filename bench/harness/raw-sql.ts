@@ -61,7 +61,7 @@ export const LOOKUP = `SELECT registrar, amc_code, amc_name, folio_no, coalesce(
  * PAN), the registration job, COMMIT.
  */
 export const INVESTOR_CREATION = {
-  investorWithAccounts: `WITH investor AS ( INSERT INTO investors (id, distributor_id, status, pan_hash, details_encrypted, tax_status, holding_type, client_ref, ucc_code, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) ON CONFLICT (distributor_id, pan_hash) DO NOTHING RETURNING id ), account AS ( INSERT INTO investment_accounts (id, distributor_id, investor_id, holding_mode, created_at) SELECT $11, $2, investor.id, $12, $10 FROM investor ), banks AS ( INSERT INTO bank_accounts (id, distributor_id, investor_id, account_type, account_number_encrypted, account_number_last4, ifsc, is_primary, created_at) SELECT b.id, $2, investor.id, b.account_type, b.encrypted, b.last4, b.ifsc, b.is_primary, $10 FROM investor, unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::boolean[]) AS b(id, account_type, encrypted, last4, ifsc, is_primary) ) SELECT id FROM investor`,
+  investorWithAccounts: `WITH investor AS ( INSERT INTO investors (id, distributor_id, status, pan_hash, details_encrypted, tax_status, holding_type, client_ref, ucc_code, created_at, updated_at, nomination_status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $19) ON CONFLICT (distributor_id, pan_hash) DO NOTHING RETURNING id ), account AS ( INSERT INTO investment_accounts (id, distributor_id, investor_id, holding_mode, created_at) SELECT $11, $2, investor.id, $12, $10 FROM investor ), banks AS ( INSERT INTO bank_accounts (id, distributor_id, investor_id, account_type, account_number_encrypted, account_number_last4, ifsc, is_primary, created_at) SELECT b.id, $2, investor.id, b.account_type, b.encrypted, b.last4, b.ifsc, b.is_primary, $10 FROM investor, unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::boolean[]) AS b(id, account_type, encrypted, last4, ifsc, is_primary) ) SELECT id FROM investor`,
   registrationJob: `SELECT id FROM graphile_worker.add_job( identifier => $1::text, payload => $2::json, queue_name => $3::text, run_at => $4::timestamptz, max_attempts => $5::int, job_key => $6::text, priority => $7::int)`,
 };
 
@@ -97,6 +97,7 @@ export async function rawInvestorCreation(pool: pg.Pool, cipher: DataCipher, dis
     const { rows } = await client.query(INVESTOR_CREATION.investorWithAccounts, [
       id, distributorId, "PENDING", cipher.lookupHash(body.primary_holder.pan), cipher.encrypt(JSON.stringify(details)), body.tax_status, body.holding_type, null, `MF${id.slice(-8).toUpperCase()}`, new Date(),
       accountId, mode, banks.map((b) => b.id), banks.map((b) => b.type), banks.map((b) => b.encrypted), banks.map((b) => b.last4), banks.map((b) => b.ifsc), banks.map((b) => b.primary),
+      details.nominees.length > 0 ? "NOMINATED" : "NONE",
     ]);
     if (rows.length === 0) throw new Error("the distributor already holds this PAN");
     await client.query(INVESTOR_CREATION.registrationJob, ["investors__register", JSON.stringify({ investor_id: id }), null, null, null, `investors__register:${id}`, null]);

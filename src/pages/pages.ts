@@ -8,11 +8,12 @@ import { PACKAGE_ROOT } from "../platform/lib/package-root.js";
 import { ICON_PATH, STYLESHEET_PATH } from "./layout.js";
 import { renderError, type PagesEnv } from "./render.js";
 import { mountLinkPages } from "./link-page.js";
+import { mountConsentPages } from "./consent-page.js";
 import { mountSandboxPayments } from "./sandbox-payment.js";
 import { pageHeaders } from "./security.js";
 
 /** Where hosted pages live: everything under these answers with the page headers and the HTML error page. */
-const PAGE_PATHS = ["/links/*", "/sandbox/*", "/pages/*"];
+const PAGE_PATHS = ["/links/*", "/consents/*", "/sandbox/*", "/pages/*"];
 /** A page's form holds a token and a choice or two; anything bigger is not one of ours. */
 const FORM_MAX_BYTES = 16 * 1024;
 
@@ -31,8 +32,9 @@ export function createPages(services: Services): Hono<PagesEnv> {
   pages.get(ICON_PATH, (c) => c.body(icon, 200, { "Content-Type": "image/svg+xml" }));
 
   mountLinkPages(pages, services);
+  mountConsentPages(pages, services);
   mountSandboxPayments(pages, services);
-  for (const path of ["/links/*", "/sandbox/*"]) {
+  for (const path of ["/links/*", "/consents/*", "/sandbox/*"]) {
     pages.all(path, () => {
       throw notFound("Page");
     });

@@ -15,6 +15,7 @@ import { FEED_FILE_KINDS, HOLDING_NATURE_VALUES, REGISTRARS } from "../../src/in
 import { TRANSACTION_TYPES } from "../../src/integrations/registrars/feeds/transaction-types.js";
 import { EVENT_NAMES, EVENT_RESOURCE_TYPES } from "../../src/domains/events/catalog.js";
 import { BANK_ACCOUNT_TYPES, HOLDING_MODES, HOLDING_TYPES, INVESTOR_CHANGE_STATUSES, INVESTOR_STATUSES, TAX_STATUSES } from "../../src/domains/investors/investor.states.js";
+import { CONSENT_LINK_STATUSES, NOMINATION_STATUSES } from "../../src/domains/investors/consent.states.js";
 import { narrowOrNull, narrowTo } from "../../src/platform/lib/closed-set.js";
 import { AMFI_OPTIONS, AMFI_PLANS } from "../../src/integrations/amfi/navall.js";
 import { MANDATE_STATUSES, MANDATE_TYPES } from "../../src/domains/mandates/mandate.states.js";
@@ -63,6 +64,8 @@ const CLOSED_SETS: Array<[table: string, column: string, values: readonly string
   ["payments", "mode", PAYMENT_MODES],
   ["payments", "failure_code", PAYMENT_FAILURE_CODES],
   ["order_links", "status", ORDER_LINK_STATUSES],
+  ["consent_links", "status", CONSENT_LINK_STATUSES],
+  ["investors", "nomination_status", NOMINATION_STATUSES],
   ["order_links", "order_type", ORDER_TYPES],
   ["broker_changes", "status", BROKER_CHANGE_STATUSES],
   ["broker_changes", "auth_mode", AUTH_MODES],

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { resourceTypeOfId } from "../../src/domains/events/catalog.js";
 import { useTestApp } from "../helpers/app.js";
 import { acceptedOrder, createOpenScheme, lumpsumOrder, orderingInvestor } from "../helpers/orders.js";
 
@@ -67,6 +68,10 @@ describe("GET /api/events/v1", () => {
     expect((await list("?type=order.allotted")).body).toEqual({ success: true, data: all.filter((e) => e.type === "order.allotted"), next_cursor: null });
     expect((await list(`?resource_id=${orders[0]}`)).body.data.map((e: { type: string }) => e.type)).toEqual(["order.accepted", "order.allotted"]);
     expect((await list(`?resource_id=${orders[1]}&type=order.allotted`)).body.data).toEqual([]);
+    // An id no event can be about (no resource type has its prefix) is an empty page, as an unknown id is.
+    expect((await list(`?resource_id=${orders[0]!.replace(/^ord_/, "zzz_")}`)).body).toEqual({ success: true, data: [], next_cursor: null });
+    expect((await list("?resource_id=__proto__")).body).toEqual({ success: true, data: [], next_cursor: null });
+    for (const row of await app.prisma.event.findMany()) expect(resourceTypeOfId(row.resourceId), row.resourceId).toBe(row.resourceType);
     const third = all[2]!;
     const since = encodeURIComponent(third.created_at);
     expect((await list(`?since=${since}`)).body.data).toEqual(all.filter((e) => e.created_at >= third.created_at));

@@ -7,6 +7,17 @@ const remark = z.string().nullable();
 export const EVENT_RESOURCE_TYPES = ["investor", "mandate", "order", "payment", "broker_change", "reconciliation", "webhook"] as const;
 export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number];
 
+/** The id prefix of each resource type's events (`resource_id`), so a lookup by id names its type too. */
+const RESOURCE_ID_PREFIXES: Record<string, EventResourceType> = {
+  inv: "investor", mdt: "mandate", ord: "order", pay: "payment", bcr: "broker_change", rcm: "reconciliation", whs: "webhook",
+};
+
+/** The resource type an event about this id has, or null when no event can be about it. */
+export function resourceTypeOfId(id: string): EventResourceType | null {
+  const prefix = /^([a-z]+)_/.exec(id)?.[1];
+  return (prefix !== undefined && Object.hasOwn(RESOURCE_ID_PREFIXES, prefix) && RESOURCE_ID_PREFIXES[prefix]) || null;
+}
+
 /** Every event the service emits, with the exact data shape of the specification. */
 export const EVENTS = {
   "investor.registered": z.object({ investor_id: z.string(), status: z.literal("REGISTERED"), provider_remark: remark }),

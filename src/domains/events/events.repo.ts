@@ -58,7 +58,7 @@ const toRow = (row: Prisma.EventGetPayload<object>): EventRow => ({
  */
 export async function listEvents(
   db: DbOrTx,
-  filter: { distributorId: string; event?: string; resourceId?: string; since?: Date; after?: { createdAt: Date; id: string }; limit: number },
+  filter: { distributorId: string; event?: string; resource?: { type: EventResourceType; id: string }; since?: Date; after?: { createdAt: Date; id: string }; limit: number },
 ): Promise<EventRow[]> {
   const after = filter.after;
   const from = [filter.since, after?.createdAt].filter((d): d is Date => d !== undefined).reduce<Date | undefined>((a, b) => (a && a > b ? a : b), undefined);
@@ -66,7 +66,7 @@ export async function listEvents(
     where: {
       distributorId: filter.distributorId,
       ...(filter.event ? { event: filter.event } : {}),
-      ...(filter.resourceId ? { resourceId: filter.resourceId } : {}),
+      ...(filter.resource ? { resourceType: filter.resource.type, resourceId: filter.resource.id } : {}),
       ...(from ? { createdAt: { gte: from } } : {}),
       ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
     },

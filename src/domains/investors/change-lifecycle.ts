@@ -5,6 +5,7 @@ import { recordEvent } from "../events/events.repo.js";
 import type { RegistrationOutcome } from "../../integrations/exchange/port.js";
 import { applyBankAccountChange, BankAccountChange, removalBlocker } from "./bank-accounts.service.js";
 import * as changes from "./changes.repo.js";
+import { findConsentById, setOptedOut } from "./consents.repo.js";
 import { withChange } from "./changes.service.js";
 import * as repo from "./investors.repo.js";
 import { StoredInvestorDetails } from "./investors.schemas.js";
@@ -12,7 +13,12 @@ import { decryptDetails } from "./investors.service.js";
 
 /** investor_changes.values_encrypted, decrypted: the values as the PATCH validated them, read back by their shape only. */
 const StoredChangeValues = StoredInvestorDetails.pick({ contact: true, address: true, fatca: true, nominees: true })
-  .extend({ occupation: StoredInvestorDetails.shape.primary_holder.shape.occupation, bank_accounts: BankAccountChange })
+  .extend({
+    occupation: StoredInvestorDetails.shape.primary_holder.shape.occupation,
+    bank_accounts: BankAccountChange,
+    // A confirmed nomination opt-out (consents.service.ts): the consent link that holds its evidence.
+    nomination: z.object({ opted_out: z.literal(true), consent_id: z.string() }),
+  })
   .partial();
 
 export function decryptChangeValues(cipher: DataCipher, change: { valuesEncrypted: string }): z.infer<typeof StoredChangeValues> {
@@ -45,8 +51,10 @@ export async function applyChangeOutcome(db: Db, cipher: DataCipher, changeId: s
       const investor = (await repo.findInvestorById(tx, change.investorId))!;
       const values = decryptChangeValues(cipher, change);
       const updated = withChange(decryptDetails(cipher, investor), values);
-      await changes.replaceDetails(tx, change.investorId, cipher.encrypt(JSON.stringify(updated)));
+      await changes.replaceDetails(tx, change.investorId, cipher.encrypt(JSON.stringify(updated)), updated.nominees.length > 0);
       if (values.bank_accounts) await applyBankAccountChange(tx, cipher, investor, values.bank_accounts);
+      const consent = values.nomination && (await findConsentById(tx, values.nomination.consent_id));
+      if (consent?.confirmedAt && updated.nominees.length === 0) await setOptedOut(tx, change.investorId, { id: consent.id, confirmedAt: consent.confirmedAt });
       await recordEvent(tx, { ...about, event: "investor.updated", data: { investor_id: change.investorId, change_id: changeId, fields: change.fields } });
     } else {
       await recordEvent(tx, {

@@ -55,7 +55,15 @@ export async function setChangeRemark(db: DbOrTx, id: string, providerRemark: st
   await db.investorChange.updateMany({ where: { id, status: "PENDING" }, data: { providerRemark: maskFreeText(providerRemark) } });
 }
 
-/** The investor's details, replaced (encrypted): a PENDING investor changed in place, or a change the exchange applied. */
-export async function replaceDetails(tx: DbOrTx, investorId: string, detailsEncrypted: string): Promise<void> {
-  await tx.investor.update({ where: { id: investorId }, data: { detailsEncrypted } });
+/**
+ * The investor's details, replaced (encrypted): a PENDING investor changed in place, or a change the exchange
+ * applied. Nominees make the nomination NOMINATED and end an earlier opt-out; without them it is OPTED_OUT
+ * while a confirmed opt-out stands, else NONE.
+ */
+export async function replaceDetails(tx: DbOrTx, investorId: string, detailsEncrypted: string, hasNominees: boolean): Promise<void> {
+  const { nominationOptedOutAt } = await tx.investor.findUniqueOrThrow({ where: { id: investorId }, select: { nominationOptedOutAt: true } });
+  const nomination = hasNominees
+    ? { nominationStatus: "NOMINATED", nominationOptedOutAt: null, nominationConsentId: null }
+    : { nominationStatus: nominationOptedOutAt ? "OPTED_OUT" : "NONE" };
+  await tx.investor.update({ where: { id: investorId }, data: { detailsEncrypted, ...nomination } });
 }

@@ -75,7 +75,7 @@ export async function patchInvestor(
 
     if (investor.status === "REJECTED") throw invalidState(`Investor ${id} is REJECTED; only a PENDING or REGISTERED investor can be changed`);
     if (investor.status === "PENDING") {
-      await changes.replaceDetails(tx, id, cipher.encrypt(JSON.stringify(updated)));
+      await changes.replaceDetails(tx, id, cipher.encrypt(JSON.stringify(updated)), updated.nominees.length > 0);
       if (bankMove) await applyBankAccountChange(tx, cipher, investor, bankMove);
       const row = (await repo.findInvestor(tx, caller.distributorId, id))!;
       return { status: 200, body: toInvestorView(row, updated, await changes.latestChange(tx, id)) };

@@ -17,6 +17,7 @@ import {
 const WITH_ACCOUNTS = {
   investmentAccounts: { orderBy: { createdAt: "asc" } },
   bankAccounts: { where: { removedAt: null }, orderBy: { createdAt: "asc" } },
+  nominationConsent: true,
 } as const satisfies Prisma.InvestorInclude;
 
 type StoredInvestor = Prisma.InvestorGetPayload<{ include: typeof WITH_ACCOUNTS }>;
@@ -58,6 +59,8 @@ export interface NewInvestor {
     status: InvestorStatus;
     panHash: string;
     detailsEncrypted: string;
+    /** NOMINATED when the details name nominees, else NONE. */
+    nominationStatus: "NOMINATED" | "NONE";
     taxStatus: TaxStatus;
     holdingType: HoldingType;
     clientRef: string | null;
@@ -81,8 +84,8 @@ export async function insertInvestor(tx: DbOrTx, input: NewInvestor): Promise<In
   const inserted = await tx.$queryRawUnsafe<Array<{ id: string }>>(
     `WITH investor AS (
        INSERT INTO investors (id, distributor_id, status, pan_hash, details_encrypted, tax_status, holding_type,
-                              client_ref, ucc_code, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+                              client_ref, ucc_code, created_at, updated_at, nomination_status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $19)
        ON CONFLICT (distributor_id, pan_hash) DO NOTHING
        RETURNING id
      ), account AS (
@@ -101,6 +104,7 @@ export async function insertInvestor(tx: DbOrTx, input: NewInvestor): Promise<In
     input.investmentAccount.id, input.investmentAccount.holdingMode,
     banks.map((b) => b.id), banks.map((b) => b.accountType), banks.map((b) => b.accountNumberEncrypted),
     banks.map((b) => b.accountNumberLast4), banks.map((b) => b.ifsc), banks.map((b) => b.isPrimary),
+    investor.nominationStatus,
   );
   if (inserted.length === 0) return null;
   const owned = { distributorId: investor.distributorId, investorId: investor.id, createdAt: now };
@@ -115,6 +119,10 @@ export async function insertInvestor(tx: DbOrTx, input: NewInvestor): Promise<In
     clientRef: investor.clientRef ?? null,
     uccCode: investor.uccCode,
     providerRemark: null,
+    nominationStatus: investor.nominationStatus,
+    nominationOptedOutAt: null,
+    nominationConsentId: null,
+    nominationConsent: null,
     createdAt: now,
     updatedAt: now,
     investmentAccounts: [{ ...owned, id: input.investmentAccount.id, holdingMode: input.investmentAccount.holdingMode }],

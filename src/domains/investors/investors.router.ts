@@ -14,6 +14,8 @@ import {
 import { addBankAccount, deleteBankAccount } from "./bank-accounts.service.js";
 import { PatchInvestorRequest } from "./changes.schemas.js";
 import { patchInvestor } from "./changes.service.js";
+import { ConsentIdInput, ConsentView, OptOutInput } from "./consents.schemas.js";
+import { createOptOut, getOptOut } from "./consents.service.js";
 import { createInvestor, getInvestor, listInvestors, syncInvestors } from "./investors.service.js";
 import { z } from "zod";
 
@@ -117,6 +119,33 @@ export const investorsRouter = router({
       return result.body;
     }),
 
+  optOut: authedProcedure
+    .meta({
+      openapi: { method: "POST", path: "/api/investors/v1/{id}/nomination-opt-out" },
+      docs: {
+        tag: INVESTORS_TAG,
+        summary: "Ask the investor to opt out of nomination: a consent link for the investor to confirm",
+        description:
+          "Creates a consent link (PENDING, 72 hours). Send its `url` to the investor's registered email or mobile: the investor " +
+          "reads the declaration on the page and confirms it there; the evidence (time, address, user agent, declaration " +
+          "version) is kept and the investor's `nomination` becomes OPTED_OUT (for a REGISTERED investor once the exchange applies " +
+          "the UCC modification, a `pending_change` with the field `nomination`). " + PATH_ID +
+          " Send an Idempotency-Key header to make retries safe.",
+        created: "The consent link was created (PENDING): send its `url` to the investor.",
+        conflict:
+          "Conflict (INVALID_STATE): the investor has nominees (remove them first: PATCH with `nominees: []`), has opted out " +
+          `already, is REJECTED, or has a change the exchange has not yet decided; or ${IDEMPOTENCY_CONFLICT}.`,
+        idempotent: true,
+      },
+    })
+    .input(OptOutInput)
+    .output(ConsentView)
+    .mutation(async ({ ctx, input }) => {
+      const result = await createOptOut(ctx, ctx.caller, input.id, { idempotencyKey: ctx.idempotencyKey, origin: ctx.origin });
+      ctx.response.status = result.status;
+      return result.body;
+    }),
+
   addBankAccount: authedProcedure
     .meta({
       openapi: { method: "POST", path: "/api/investors/v1/{id}/bank-accounts" },
@@ -142,6 +171,19 @@ export const investorsRouter = router({
       ctx.response.status = result.status;
       return result.body;
     }),
+
+  getOptOut: authedProcedure
+    .meta({
+      openapi: { method: "GET", path: "/api/investors/v1/{id}/nomination-opt-out/{consent_id}" },
+      docs: {
+        tag: INVESTORS_TAG,
+        summary: "A nomination opt-out's consent link",
+        description: "One consent link of the investor: its status (PENDING, CONFIRMED, EXPIRED) and, once confirmed, when. " + PATH_ID,
+      },
+    })
+    .input(ConsentIdInput)
+    .output(ConsentView)
+    .query(({ ctx, input }) => getOptOut(ctx, ctx.caller, input.id, input.consent_id, ctx.origin)),
 
   deleteBankAccount: authedProcedure
     .meta({

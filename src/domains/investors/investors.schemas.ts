@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NominationView } from "./consents.schemas.js";
 import { ClientRef, Ifsc, IndividualPan, IsoDate, PastDate, PersonName } from "../../platform/lib/formats.js";
 import { Cursor, Limit, NextCursor } from "../../platform/lib/zod.js";
 import { describeAfter } from "../../platform/openapi/fields.js";
@@ -243,6 +244,7 @@ export const InvestorView = z.object({
   investment_accounts: z.array(InvestmentAccountView).describe("The investor's investment accounts (one per holding mode); orders name one."),
   bank_accounts: z.array(BankAccountView).describe(BANK_ACCOUNTS),
   pending_change: PendingChangeView,
+  nomination: NominationView,
   created_at: CreatedAt,
   updated_at: UpdatedAt,
 });

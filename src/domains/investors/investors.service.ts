@@ -52,6 +52,7 @@ export async function createInvestor(
         status: "PENDING",
         panHash,
         detailsEncrypted: cipher.encrypt(JSON.stringify(details)),
+        nominationStatus: details.nominees.length > 0 ? "NOMINATED" : "NONE",
         taxStatus: input.tax_status,
         holdingType: input.holding_type,
         clientRef: input.client_ref ?? null,

@@ -8,7 +8,7 @@ import { isMinorNominee } from "./nominee-rules.js";
 /** The investor as the exchange's UCC and FATCA records want it: the catalog's values become codes. */
 export function toUccRegistration(
   clientCode: string,
-  investor: { taxStatus: TaxStatus; holdingType: HoldingType },
+  investor: { taxStatus: TaxStatus; holdingType: HoldingType; nominationStatus?: string | null },
   details: InvestorDetails,
   bankAccounts: Array<{ accountType: string; accountNumber: string; ifsc: string; isPrimary: boolean }>,
 ): UccRegistration {
@@ -60,6 +60,7 @@ export function toUccRegistration(
       dateOfBirth: n.date_of_birth ?? null,
       guardianName: n.guardian?.name ?? n.guardian_name ?? null,
     })),
+    nominationOptedOut: details.nominees.length === 0 && investor.nominationStatus === "OPTED_OUT",
     fatca: {
       occupationCode: exchangeCodeOf("occupations", holder.occupation),
       occupationType: exchangeCodeOf("fatca_occupation_types", details.fatca.occupation_type),

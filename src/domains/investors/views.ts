@@ -1,4 +1,6 @@
+import { narrowTo } from "../../platform/lib/closed-set.js";
 import { maskAccountNumber, maskEmail, maskMobile, maskPan } from "../../platform/lib/mask.js";
+import { NOMINATION_STATUSES, nominationStatusOf } from "./consent.states.js";
 import type { InvestorChangeRow } from "./changes.repo.js";
 import type { InvestorRow } from "./investors.repo.js";
 import type { InvestorDetails } from "./investors.schemas.js";
@@ -68,8 +70,28 @@ export function toInvestorView(row: InvestorRow, details: InvestorDetails, chang
       fields: change.fields,
       provider_remark: change.providerRemark,
     },
+    nomination: nominationOf(row, nominationStatusOf(row.nominationStatus, details.nominees.length)),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** NOMINATED, OPTED_OUT (with the consent link's evidence) or NONE, as placement reads it. */
+function nominationOf(row: InvestorRow, status: string) {
+  const consent = status === "OPTED_OUT" ? row.nominationConsent : null;
+  return {
+    status: narrowTo(NOMINATION_STATUSES, status, "investors.nomination_status"),
+    opted_out_at: status === "OPTED_OUT" ? (row.nominationOptedOutAt?.toISOString() ?? null) : null,
+    // The address is kept and shown whole: it is the evidence, and not among the personal data masked.
+    evidence:
+      consent?.confirmedAt && consent.confirmIp && consent.declarationVersion
+        ? {
+            confirmed_at: consent.confirmedAt.toISOString(),
+            ip: consent.confirmIp,
+            user_agent: consent.confirmUserAgent,
+            declaration_version: consent.declarationVersion,
+          }
+        : null,
   };
 }
 

@@ -14,7 +14,7 @@ import { latestPaymentIds } from "../payments/payments.service.js";
 import { cancelUnsentOrder, requestCancellation } from "./lifecycle.js";
 import { isRegistration, ORDER_TYPE } from "./order-types.js";
 import { exchangeViolations, mandateValidityViolations, targetViolations } from "./exchange-rules.js";
-import { accountViolations, holdingViolations, requestedQuantity, sameSchemeViolations, topUpViolations, type RuleViolation } from "./rules.js";
+import { accountViolations, holdingViolations, nominationViolations, requestedQuantity, sameSchemeViolations, topUpViolations, type RuleViolation } from "./rules.js";
 import { todayInIndia } from "../../platform/lib/india-date.js";
 import { PlaceOrderRequest, type ListOrdersInput, type PlaceOrderInput } from "./orders.schemas.js";
 import * as repo from "./orders.repo.js";
@@ -177,6 +177,7 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
     }
   }
   const holdingMode = input.holding_mode ?? account.holdingMode;
+  violations.push(...nominationViolations(input, holdingMode, account.investor.nominationStatus));
   const today = todayInIndia();
   let exchangeSchemeCode: string | null = null;
   if (schemeCode && sipSchemeNamed) {

@@ -1,5 +1,6 @@
 import type { DbOrTx } from "../../platform/db/client.js";
 import { HOLDING_MODES, INVESTOR_STATUSES, type HoldingMode, type InvestorStatus } from "../investors/investor.states.js";
+import { NOMINATION_STATUSES, type NominationStatus } from "../investors/consent.states.js";
 import { Decimal } from "../../platform/lib/money.js";
 import { EXCHANGE_TRANSACTION_MODES } from "../../integrations/exchange/masters/scheme-master.js";
 import type { ExchangeSchemeRow } from "../masters/exchange-schemes.repo.js";
@@ -17,7 +18,8 @@ export interface PlacementAccount {
   investorId: string;
   holdingMode: HoldingMode | null;
   /** The investor's bank accounts (never a removed one); `beingRemoved`: a removal the exchange has not yet decided names it. */
-  investor: { status: InvestorStatus; bankAccounts: Array<{ id: string; beingRemoved: boolean }> };
+  /** nominationStatus null: not yet derived (an investor from before the column; investors__derive_nomination). */
+  investor: { status: InvestorStatus; nominationStatus: NominationStatus | null; bankAccounts: Array<{ id: string; beingRemoved: boolean }> };
 }
 
 /** A SIP master row of an exchange code, as placement checks it. */
@@ -138,7 +140,7 @@ export async function readPlacementFacts(
   schemeCode: string | null,
 ): Promise<{ account: PlacementAccount | null; scheme: PlacementScheme | null }> {
   const [row] = await db.$queryRawUnsafe<PlacementFactsRow[]>(
-    `SELECT a.id AS account_id, a.investor_id, a.holding_mode, i.status AS investor_status,
+    `SELECT a.id AS account_id, a.investor_id, a.holding_mode, i.status AS investor_status, i.nomination_status,
             ARRAY(SELECT b.id FROM bank_accounts b WHERE b.investor_id = a.investor_id AND b.removed_at IS NULL) AS bank_account_ids,
             ARRAY(SELECT b.id FROM bank_accounts b JOIN investor_changes c ON c.id = b.removal_change_id AND c.status = 'PENDING'
                    WHERE b.investor_id = a.investor_id AND b.removed_at IS NULL) AS removing_bank_account_ids,
@@ -156,7 +158,11 @@ export async function readPlacementFacts(
     id: row.account_id,
     investorId: row.investor_id!,
     holdingMode: narrowOrNull(HOLDING_MODES, row.holding_mode, "investment_accounts.holding_mode"),
-    investor: { status: narrowTo(INVESTOR_STATUSES, row.investor_status!, "investors.status"), bankAccounts: row.bank_account_ids!.map((id) => ({ id, beingRemoved: row.removing_bank_account_ids!.includes(id) })) },
+    investor: {
+      status: narrowTo(INVESTOR_STATUSES, row.investor_status!, "investors.status"),
+      nominationStatus: narrowOrNull(NOMINATION_STATUSES, row.nomination_status, "investors.nomination_status"),
+      bankAccounts: row.bank_account_ids!.map((id) => ({ id, beingRemoved: row.removing_bank_account_ids!.includes(id) })),
+    },
   };
   return { account, scheme: toPlacementScheme(row) };
 }
@@ -195,6 +201,7 @@ interface PlacementFactsRow extends SchemeFactsRow {
   investor_id: string | null;
   holding_mode: string | null;
   investor_status: string | null;
+  nomination_status: string | null;
   bank_account_ids: string[] | null;
   removing_bank_account_ids: string[] | null;
 }

@@ -3,6 +3,9 @@ import { Decimal } from "../../platform/lib/money.js";
 import { ORDER_TYPE, type DetailObject, type OrderType } from "./order-types.js";
 import type { OrderStatus, PurchaseType } from "./order.states.js";
 import type { PlacementAccount, PlacementScheme } from "./placement.repo.js";
+import type { NominationStatus } from "../investors/consent.states.js";
+import type { HoldingMode } from "../investors/investor.states.js";
+import { exchangeModeOf } from "./exchange-code.js";
 
 /**
  * The placement rules beyond the request's shape: the per-type rules the request schema delegates to
@@ -118,6 +121,23 @@ export function accountViolations(order: OrderRequest, account: PlacementAccount
   }
   if (named?.beingRemoved) out.push({ path: "bank_account_id", reason: "rule_violated", message: BANK_ACCOUNT_BEING_REMOVED });
   return out;
+}
+
+/**
+ * A new folio outside a demat account (a FRESH lump sum, a SIP or XSIP registration, PHYSICAL) needs the
+ * investor's nominees or a confirmed opt-out (servicing.md, Nomination); demat holdings carry the depository's.
+ */
+export function nominationViolations(order: OrderRequest, holdingMode: HoldingMode | null, nomination: NominationStatus | null): RuleViolation[] {
+  // null: an investor from before the rule whose status the worker has not derived yet; it is not refused on a guess.
+  const opensFolio = (order.order_type === "LUMPSUM_PURCHASE" && order.purchase_type === "FRESH") || order.order_type === "SIP" || order.order_type === "XSIP";
+  if (!opensFolio || nomination !== "NONE" || exchangeModeOf(holdingMode) === "DEMAT") return [];
+  return [{
+    path: "investment_account_id",
+    reason: "nomination_required",
+    message:
+      "the investor has neither nominees nor an opt-out: add nominees (PATCH /api/investors/v1/{id} with `nominees`) or ask " +
+      "the investor to opt out (POST /api/investors/v1/{id}/nomination-opt-out and send them the link)",
+  }];
 }
 
 /** A top-up's SIP (the account's SIP or XSIP it names, or null when it has none such) must be ACCEPTED. */

@@ -36,6 +36,12 @@ export interface UccRegistration {
   address: { line1: string; line2: string | null; city: string; state: string; pincode: string; country: string };
   bankAccounts: Array<{ accountType: string; accountNumber: string; ifsc: string; isDefault: boolean }>;
   nominees: Array<{ name: string; relation: string; percentage: number; minor: boolean; dateOfBirth: string | null; guardianName: string | null }>;
+  /**
+   * No nominees because the investor opted out, authenticated online (a consent link: the UCC's "Nomination Opt" N with
+   * the authentication mode of an OTP-with-declaration). The enhanced UCC's 131-field document has no such field: the BSE
+   * adapter does not send it yet (a UAT point); the sandbox books it.
+   */
+  nominationOptedOut: boolean;
   fatca: {
     /** The catalog's full occupation code (FATCA takes 01-09 and 41-44; the UCC field above only 01-08). */
     occupationCode: string;

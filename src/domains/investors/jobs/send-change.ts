@@ -26,7 +26,9 @@ export const sendInvestorChange: TaskHandler<"investors__send_change"> = async (
   }
   const details = withChange(decryptDetails(services.cipher, investor), values);
   const bankAccounts = bankAccountsAfter(services.cipher, investor, values.bank_accounts);
-  const ucc = toUccRegistration(investor.uccCode, investor, details, bankAccounts);
+  // A confirmed opt-out (consents.service.ts) is sent as the nomination it will be once applied.
+  const nominationStatus = values.nomination ? "OPTED_OUT" : investor.nominationStatus;
+  const ucc = toUccRegistration(investor.uccCode, { ...investor, nominationStatus }, details, bankAccounts);
   const outcome = await services.exchange.modifyInvestor({ changeId: change.id, ucc, fatcaChanged: change.fields.includes("fatca") || change.fields.includes("occupation") });
   const moved = await applyChangeOutcome(services.prisma, services.cipher, change.id, outcome);
   log.info({ change_id, investor_id: change.investorId, outcome: outcome.status, moved }, "UCC modification sent");

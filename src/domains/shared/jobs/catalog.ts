@@ -12,6 +12,8 @@ export const TASKS = {
   investors__register: z.strictObject({ investor_id: z.string() }),
   investors__check_status: z.strictObject({ investor_id: z.string() }),
   investors__sync_pending: z.strictObject({}),
+  /** Every 10 minutes: nomination_status of investors from before the column (investors/nomination-backfill.ts). */
+  investors__derive_nomination: z.strictObject({}),
   investors__send_change: z.strictObject({ change_id: z.string() }),
   mandates__register: z.strictObject({ mandate_id: z.string() }),
   mandates__check_status: z.strictObject({ mandate_id: z.string() }),

@@ -322,6 +322,7 @@ function uccForBooks(ucc: UccRegistration) {
     address: { state: ucc.address.state, country: ucc.address.country },
     bankAccounts: ucc.bankAccounts.length,
     nominees: ucc.nominees.length,
+    nominationOptedOut: ucc.nominationOptedOut,
     fatca: {
       occupationType: ucc.fatca.occupationType,
       incomeSlab: ucc.fatca.incomeSlab,
