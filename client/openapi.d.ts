@@ -132,6 +132,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/holdings/v1/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transactions of a PAN reported under your ARN by CAMS and KFintech
+         * @description The PAN goes in the body only, never in the URL, as in the holdings lookup; an unknown PAN is 200 with an empty list. From the registrars' transaction feeds (CAMS WBR2, KFintech MFSD201), imported with the daily holdings refresh. Only folios the registrars report under your ARN as single-holder with this PAN as the holder. Newest first (trade date, then registrar, AMC and transaction number); page with `limit` and `cursor`. `from` after `to` is a 400 on `from`.
+         */
+        post: operations["holdings-transactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/investors/v1": {
         parameters: {
             query?: never;
@@ -272,6 +292,26 @@ export interface paths {
          * @description One consent link of the investor: its status (PENDING, CONFIRMED, EXPIRED) and, once confirmed, when. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
          */
         get: operations["investors-getOptOut"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investors/v1/{id}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Transactions of one of your investors, over the investor's primary PAN
+         * @description The transactions reported under your ARN for the investor's primary PAN, filtered by folio, scheme, type and trade date. From the registrars' transaction feeds (CAMS WBR2, KFintech MFSD201), imported with the daily holdings refresh. Only folios the registrars report under your ARN as single-holder with this PAN as the holder. Newest first (trade date, then registrar, AMC and transaction number); page with `limit` and `cursor`. `from` after `to` is a 400 on `from`. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
+         */
+        get: operations["holdings-investorTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2254,6 +2294,112 @@ export interface operations {
                                 };
                             };
                         };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "holdings-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pan": "AAAPZ1111A"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description PAN (10 characters). Accepted in request bodies only; always masked in responses. */
+                    pan: string;
+                    /** @description Only transactions traded on or after this date (YYYY-MM-DD, inclusive). */
+                    from?: string;
+                    /** @description Only transactions traded on or before this date (YYYY-MM-DD, inclusive); not before `from`. */
+                    to?: string;
+                    /**
+                     * @description Page size, 1-100 (default 20).
+                     * @default 20
+                     */
+                    limit?: number;
+                    /** @description Opaque cursor from the previous page's `next_cursor`. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The PAN, masked (ABXXXXX34F). */
+                        pan: string;
+                        /** @description The transactions on this page, newest first (trade date, then transaction). */
+                        data: {
+                            /** @description The transaction's key: registrar, AMC code and the registrar's transaction number, joined by ':'. */
+                            id: string;
+                            /**
+                             * @description The registrar that reported the transaction.
+                             * @enum {string}
+                             */
+                            registrar: "CAMS" | "KFINTECH";
+                            /** @description The AMC code as the registrar reports it. */
+                            amc_code: string;
+                            /** @description Unique only within an AMC; may contain '/'. */
+                            folio_no: string;
+                            /** @description Our scheme master's code when the ISIN maps to one (usable in orders), else the registrar's scheme code. */
+                            scheme_code: string;
+                            /** @description From the scheme master, else as the registrar named it; null when neither does. */
+                            scheme_name: string | null;
+                            /** @description The scheme's ISIN. */
+                            isin: string | null;
+                            /**
+                             * @description What the transaction did, from the registrar's code (registrar_type_code).
+                             * @enum {string}
+                             */
+                            type: "PURCHASE" | "SIP" | "SWITCH_IN" | "STP_IN" | "REDEMPTION" | "SWITCH_OUT" | "STP_OUT" | "SWP" | "DIVIDEND_PAYOUT" | "DIVIDEND_REINVESTMENT" | "BONUS" | "TRANSFER_IN" | "TRANSFER_OUT" | "REVERSAL" | "OTHER";
+                            /** @description The registrar's own transaction type code (CAMS TRXNTYPE, KFintech TD_TRTYPE). */
+                            registrar_type_code: string;
+                            /** @description The registrar's transaction number (unique with the registrar and the AMC). */
+                            transaction_no: string;
+                            /** @description A REVERSAL's: the number of the transaction it reverses; else null. */
+                            reverses_transaction_no: string | null;
+                            /** @description The trade (NAV) date (YYYY-MM-DD). */
+                            trade_date: string;
+                            /** @description The date the registrar posted it (YYYY-MM-DD). */
+                            post_date: string | null;
+                            /** @description The gross amount (a magnitude: `type` says which way the money went), rupees, 2 decimals; null when the registrar gave none. */
+                            amount: number | null;
+                            /** @description Units, 3 decimals (a magnitude: `type` says which way they went). */
+                            units: number | null;
+                            /** @description The NAV applied, 4 decimals. */
+                            nav: number | null;
+                            /** @description Stamp duty, rupees, 2 decimals; null when the registrar gave none. */
+                            stamp_duty: number | null;
+                            /** @description Securities transaction tax, rupees, 2 decimals; null when the registrar gave none. */
+                            stt: number | null;
+                            /** @description Tax deducted at source, rupees, 2 decimals; null when the registrar gave none. */
+                            tds: number | null;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
                     };
                 };
             };
@@ -4524,6 +4670,115 @@ export interface operations {
                         declaration_version: string | null;
                         /** @description When the link was created (ISO 8601). */
                         created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "holdings-investorTransactions": {
+        parameters: {
+            query?: {
+                /** @description Only this folio's transactions. */
+                folio_no?: string;
+                /** @description Only this scheme's: our scheme master's code, else the registrar's scheme code (as positions show it). */
+                scheme_code?: string;
+                /** @description Only transactions of this type. */
+                type?: "PURCHASE" | "SIP" | "SWITCH_IN" | "STP_IN" | "REDEMPTION" | "SWITCH_OUT" | "STP_OUT" | "SWP" | "DIVIDEND_PAYOUT" | "DIVIDEND_REINVESTMENT" | "BONUS" | "TRANSFER_IN" | "TRANSFER_OUT" | "REVERSAL" | "OTHER";
+                /** @description Only transactions traded on or after this date (YYYY-MM-DD, inclusive). */
+                from?: string;
+                /** @description Only transactions traded on or before this date (YYYY-MM-DD, inclusive); not before `from`. */
+                to?: string;
+                /** @description Page size, 1-100 (default 20). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An investor id (inv_...). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The investor's id (`inv_`...). */
+                        investor_id: string;
+                        /** @description The transactions on this page, newest first (trade date, then transaction). */
+                        data: {
+                            /** @description The transaction's key: registrar, AMC code and the registrar's transaction number, joined by ':'. */
+                            id: string;
+                            /**
+                             * @description The registrar that reported the transaction.
+                             * @enum {string}
+                             */
+                            registrar: "CAMS" | "KFINTECH";
+                            /** @description The AMC code as the registrar reports it. */
+                            amc_code: string;
+                            /** @description Unique only within an AMC; may contain '/'. */
+                            folio_no: string;
+                            /** @description Our scheme master's code when the ISIN maps to one (usable in orders), else the registrar's scheme code. */
+                            scheme_code: string;
+                            /** @description From the scheme master, else as the registrar named it; null when neither does. */
+                            scheme_name: string | null;
+                            /** @description The scheme's ISIN. */
+                            isin: string | null;
+                            /**
+                             * @description What the transaction did, from the registrar's code (registrar_type_code).
+                             * @enum {string}
+                             */
+                            type: "PURCHASE" | "SIP" | "SWITCH_IN" | "STP_IN" | "REDEMPTION" | "SWITCH_OUT" | "STP_OUT" | "SWP" | "DIVIDEND_PAYOUT" | "DIVIDEND_REINVESTMENT" | "BONUS" | "TRANSFER_IN" | "TRANSFER_OUT" | "REVERSAL" | "OTHER";
+                            /** @description The registrar's own transaction type code (CAMS TRXNTYPE, KFintech TD_TRTYPE). */
+                            registrar_type_code: string;
+                            /** @description The registrar's transaction number (unique with the registrar and the AMC). */
+                            transaction_no: string;
+                            /** @description A REVERSAL's: the number of the transaction it reverses; else null. */
+                            reverses_transaction_no: string | null;
+                            /** @description The trade (NAV) date (YYYY-MM-DD). */
+                            trade_date: string;
+                            /** @description The date the registrar posted it (YYYY-MM-DD). */
+                            post_date: string | null;
+                            /** @description The gross amount (a magnitude: `type` says which way the money went), rupees, 2 decimals; null when the registrar gave none. */
+                            amount: number | null;
+                            /** @description Units, 3 decimals (a magnitude: `type` says which way they went). */
+                            units: number | null;
+                            /** @description The NAV applied, 4 decimals. */
+                            nav: number | null;
+                            /** @description Stamp duty, rupees, 2 decimals; null when the registrar gave none. */
+                            stamp_duty: number | null;
+                            /** @description Securities transaction tax, rupees, 2 decimals; null when the registrar gave none. */
+                            stt: number | null;
+                            /** @description Tax deducted at source, rupees, 2 decimals; null when the registrar gave none. */
+                            tds: number | null;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
                     };
                 };
             };

@@ -98,6 +98,7 @@ describe("openapi.json examples on a fresh sandbox", () => {
 
   it("the other body examples answer 200", async () => {
     expect((await postExample("holdings-lookup")).status).toBe(200);
+    expect((await postExample("holdings-transactions")).status).toBe(200);
     expect((await postExample("investors-sync")).status).toBe(200);
     const changed = await postExample("investors-update", { id: replacements[EXAMPLE_PLACEHOLDERS.investorId]! });
     expect(changed.body.pending_change).toMatchObject({ status: "PENDING", fields: ["contact"] });
@@ -119,7 +120,7 @@ describe("openapi.json examples on a fresh sandbox", () => {
   });
 
   it("every example with a JSON body is posted by this file, the upload's file part aside", () => {
-    const posted = ["orders-pause", "auth-token", "investors-create", "mandates-create", "orders-place", "brokerChanges-create", "webhooks-subscribe", "orderLinks-create", "publicLinks-pay", "holdings-lookup", "investors-sync", "investors-update", "investors-addBankAccount", "webhooks-rotateSecret", "webhooks-replay"];
+    const posted = ["orders-pause", "auth-token", "investors-create", "mandates-create", "orders-place", "brokerChanges-create", "webhooks-subscribe", "orderLinks-create", "publicLinks-pay", "holdings-lookup", "holdings-transactions", "investors-sync", "investors-update", "investors-addBankAccount", "webhooks-rotateSecret", "webhooks-replay"];
     const withJson = Object.values(document.paths as Json)
       .flatMap((item) => Object.values(item as Json))
       .filter((op: Json) => op.requestBody?.content["application/json"])

@@ -63,7 +63,7 @@ describe("the sandbox holdings refresh with two distributors using the same foli
   it("reports the caller's own feed only, and leaves no feed file behind", async () => {
     const res = await refresh(a);
     expect(res.status).toBe(200);
-    expect(res.body.message).toBe("Holdings refreshed: 1 feed(s) imported (1 positions), 0 already imported, 0 rejected, 0 waiting");
+    expect(res.body.message).toBe("Holdings refreshed: 2 feed(s) imported (1 positions, 1 transactions), 0 already imported, 0 rejected, 0 waiting");
     expect(await filesLeft()).toEqual([]);
   });
 

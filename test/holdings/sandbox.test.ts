@@ -46,10 +46,13 @@ describe("the sandbox registrar loop", () => {
     const res = await refresh();
     expect(res.status).toBe(200);
     const today = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
-    expect(res.body).toEqual({ success: true, message: expect.stringMatching(/^Holdings refreshed: 1 feed\(s\) imported/), data: today });
+    expect(res.body).toEqual({ success: true, message: expect.stringMatching(/^Holdings refreshed: 2 feed\(s\) imported \(1 positions, 1 transactions\)/), data: today });
     // The sandbox registrar wrote a real CAMS batch that the importer read, then deleted it (it holds PANs).
     const imported = await app.prisma.holdingFeedFile.findMany({ select: { fileName: true } });
-    expect(imported.map((f) => f.fileName)).toEqual([expect.stringMatching(/^SANDBOX_\d{8}_\d+_ARN\d+_WBR22\.csv$/)]);
+    expect(imported.map((f) => f.fileName).sort()).toEqual([
+      expect.stringMatching(/^SANDBOX_\d{8}_\d+_ARN\d+_R2\.csv$/),
+      expect.stringMatching(/^SANDBOX_\d{8}_\d+_ARN\d+_WBR22\.csv$/),
+    ]);
     expect(await readdir(path.join(feedDir, "cams"))).toEqual([]);
 
     const body = await lookup();
@@ -67,7 +70,8 @@ describe("the sandbox registrar loop", () => {
     await allotted({ order_type: "REDEMPTION", folio_no: "LOOP/1", units: 100.5 }, "nav=12.3456");
     await refresh();
     expect((await lookup()).holdings.map((h: { units: number }) => h.units)).toEqual([304.502]);
-    expect(await app.prisma.holdingFeedFile.count({ where: { outcome: "IMPORTED" } })).toBe(2);
+    // Each refresh: the holdings batch and the transaction feed (WBR2).
+    expect(await app.prisma.holdingFeedFile.count({ where: { outcome: "IMPORTED" } })).toBe(4);
   });
 
   it("the daily job refreshes through the worker, as the simulation does", async () => {

@@ -3,6 +3,13 @@ import { PATH_ID } from "../shared/docs.js";
 import { authedProcedure, router } from "../shared/procedures.js";
 import { InvestorHoldingsInput, InvestorHoldingsResponse, LookupRequest, LookupResponse } from "./holdings.schemas.js";
 import { investorHoldings, lookupHoldings } from "./holdings.service.js";
+import { InvestorTransactionPage, InvestorTransactionsInput, TransactionsLookupRequest, TransactionsLookupResponse } from "./transactions.schemas.js";
+import { investorTransactions, lookupTransactions } from "./transactions.service.js";
+
+const HISTORY =
+  "From the registrars' transaction feeds (CAMS WBR2, KFintech MFSD201), imported with the daily holdings refresh. Only folios " +
+  "the registrars report under your ARN as single-holder with this PAN as the holder. Newest first (trade date, then " +
+  "registrar, AMC and transaction number); page with `limit` and `cursor`. `from` after `to` is a 400 on `from`.";
 
 export const HOLDINGS_TAG: TagDoc = { name: "holdings", description: "Holdings reported under your ARN by the registrars (CAMS, KFintech)." };
 
@@ -36,4 +43,32 @@ export const holdingsRouter = router({
     .input(InvestorHoldingsInput)
     .output(InvestorHoldingsResponse)
     .query(({ ctx, input }) => investorHoldings(ctx, ctx.caller, input.id)),
+
+  transactions: authedProcedure
+    .meta({
+      openapi: { method: "POST", path: "/api/holdings/v1/transactions" },
+      docs: {
+        tag: HOLDINGS_TAG,
+        summary: "Transactions of a PAN reported under your ARN by CAMS and KFintech",
+        description:
+          "The PAN goes in the body only, never in the URL, as in the holdings lookup; an unknown PAN is 200 with an empty list. " + HISTORY,
+        examples: { "application/json": { pan: "AAAPZ1111A" } },
+      },
+    })
+    .input(TransactionsLookupRequest)
+    .output(TransactionsLookupResponse)
+    .mutation(({ ctx, input }) => lookupTransactions(ctx, ctx.caller, input)),
+
+  investorTransactions: authedProcedure
+    .meta({
+      openapi: { method: "GET", path: "/api/investors/v1/{id}/transactions" },
+      docs: {
+        tag: HOLDINGS_TAG,
+        summary: "Transactions of one of your investors, over the investor's primary PAN",
+        description: "The transactions reported under your ARN for the investor's primary PAN, filtered by folio, scheme, type and trade date. " + HISTORY + " " + PATH_ID,
+      },
+    })
+    .input(InvestorTransactionsInput)
+    .output(InvestorTransactionPage)
+    .query(({ ctx, input }) => investorTransactions(ctx, ctx.caller, input)),
 });

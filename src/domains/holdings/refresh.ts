@@ -38,8 +38,9 @@ export interface RefreshOptions {
 export async function refreshHoldings(services: Services, options: RefreshOptions = {}): Promise<RefreshReport> {
   const feedDir = options.feedDir ?? holdingsFeedDir(services.config);
   const sandboxFeed = options.sandboxFeed ?? (services.config.env === "sandbox" && services.sandboxExchange !== undefined);
-  const books = sandboxFeed ? await sandboxBooksOf(services) : [];
-  const reported = options.sandboxArn === undefined ? books : books.filter((h) => h.arn === options.sandboxArn);
+  const books = sandboxFeed ? await sandboxBooksOf(services) : { holdings: [], transactions: [] };
+  const arn = options.sandboxArn;
+  const reported = arn === undefined ? books : { holdings: books.holdings.filter((h) => h.arn === arn), transactions: books.transactions.filter((t) => t.arn === arn) };
   const sandboxFiles = await writeSandboxFeeds(reported, feedDir, (registrar, sha) => feedFileImported(services.prisma, registrar, sha));
   try {
     return { feed_dir: feedDir, sandbox_files: sandboxFiles, ...(await importFeedDir(services, feedDir, options.sandboxArn === undefined ? undefined : sandboxFiles)) };

@@ -333,7 +333,7 @@ export async function allottedOrdersWithFolio(db: DbOrTx) {
     orderBy: [{ allotmentDate: "asc" }, { id: "asc" }],
     select: {
       id: true, orderType: true, schemeCode: true, folioNo: true, allottedUnits: true, allottedAmount: true, nav: true, details: true,
-      distributorId: true, investorId: true,
+      distributorId: true, investorId: true, allotmentDate: true, parentOrderId: true, createdAt: true,
     },
   });
   return rows.map((row) => ({ ...row, orderType: orderTypeOf(row.orderType) }));

@@ -9,7 +9,9 @@ import { orderType } from "../orders/order-types.js";
 import { allottedOrdersWithFolio } from "../orders/orders.service.js";
 import type { Services } from "../shared/services.js";
 import { SEEDED_FOLIOS } from "../../integrations/registrars/sandbox/sandbox-folios.js";
-import { sandboxRegistrarFor, type SandboxHolding } from "../../integrations/registrars/sandbox/sandbox-registrar.js";
+import { sandboxRegistrarFor, type SandboxHolding, type SandboxLedger } from "../../integrations/registrars/sandbox/sandbox-registrar.js";
+import { todayInIndia } from "../../platform/lib/india-date.js";
+import { sandboxTxnNo, type SandboxTransaction, type SandboxTransactionType } from "../../integrations/registrars/sandbox/sandbox-transactions.js";
 
 /**
  * The sandbox registrar's books: the balances it reports, from the seeded folios of the sandbox distributor plus
@@ -18,7 +20,18 @@ import { sandboxRegistrarFor, type SandboxHolding } from "../../integrations/reg
  * STPs remove them from the source scheme and add the allotted amount at the target scheme's NAV to the target. A
  * folio redeemed to zero is reported with zero units. NAVs come from the scheme master (else the latest allotment
  * NAV, else 10). The registrar's files are written by integrations/registrars/sandbox/sandbox-registrar.ts.
+ *
+ * Each allotted order is also booked as transactions, dated its allotment date: a purchase (PURCHASE; an
+ * installment of a SIP, XSIP or top-up: SIP), a redemption (REDEMPTION; an SWP installment: SWP), a switch or STP
+ * as two legs (SWITCH_OUT/STP_OUT of the source units, SWITCH_IN/STP_IN of the target units booked above). The
+ * seeded folios' units have no transactions: they stand for balances from before the sandbox's history.
  */
+
+/** The transaction type of each leg an order type books: [source leg, target leg]. */
+const LEGS: Record<string, [SandboxTransactionType, SandboxTransactionType?]> = {
+  LUMPSUM_PURCHASE: ["PURCHASE"], SIP: ["SIP"], XSIP: ["SIP"], SIP_TOPUP: ["SIP"], REDEMPTION: ["REDEMPTION"], SWP: ["SWP"],
+  SWITCH: ["SWITCH_OUT", "SWITCH_IN"], STP: ["STP_OUT", "STP_IN"],
+};
 
 interface SchemeInfo {
   amcCode: string;
@@ -30,7 +43,7 @@ interface SchemeInfo {
 
 type Holding = SandboxHolding;
 
-export async function sandboxBooks(services: Services): Promise<Holding[]> {
+export async function sandboxBooks(services: Services): Promise<SandboxLedger> {
   const db = services.prisma;
   const schemes = new Map<string, SchemeInfo>(
     (await schemeSummaries(db)).map(
@@ -64,6 +77,19 @@ export async function sandboxBooks(services: Services): Promise<Holding[]> {
     }
   }
 
+  const transactions: SandboxTransaction[] = [];
+  const bought = new Set<string>();
+  const book = (h: Holding, leg: SandboxTransactionType, order: { id: string; parentOrderId: string | null; tradeDate: string }, units: Decimal, amount: Decimal | null, nav: Decimal) => {
+    const folioKey = [h.arn, h.amcCode, h.folio].join("\u0000");
+    transactions.push({
+      arn: h.arn, registrar: h.registrar, amcCode: h.amcCode, folio: h.folio, schemeCode: h.schemeCode, schemeName: h.schemeName, isin: h.isin,
+      pan: h.pan, name: h.name, type: leg, fresh: !bought.has(folioKey), txnNo: sandboxTxnNo(order.id, leg),
+      sipTxnNo: leg === "SIP" && order.parentOrderId ? sandboxTxnNo(order.parentOrderId, "registration") : null,
+      tradeDate: order.tradeDate, amount, units, nav: nav.toDecimalPlaces(4),
+    });
+    bought.add(folioKey);
+  };
+
   const orders = await allottedOrdersWithFolio(db);
   if (orders.length > 0) {
     const arns = await distributorArns(db);
@@ -83,19 +109,25 @@ export async function sandboxBooks(services: Services): Promise<Holding[]> {
       if (order.nav) lastNav.set(order.schemeCode, new Decimal(order.nav.toString()));
       const source = holding(arn, order.folioNo!, order.schemeCode, owner)!;
       const { units: moves } = orderType(order.orderType);
+      const amount = order.allottedAmount ? new Decimal(order.allottedAmount.toString()) : null;
+      const legs = LEGS[order.orderType]!;
+      const booked = { id: order.id, parentOrderId: order.parentOrderId, tradeDate: order.allotmentDate?.toISOString().slice(0, 10) ?? todayInIndia(order.createdAt) };
+      book(source, legs[0], booked, units, amount, order.nav ? new Decimal(order.nav.toString()) : navOf(order.schemeCode));
       if (moves === "in") source.units = source.units.plus(units);
       else source.units = Decimal.max(source.units.minus(units), 0);
       if (moves === "move") {
         const target = targetSchemeCode(orderDetails(order, services.logger));
-        const amount = order.allottedAmount ? new Decimal(order.allottedAmount.toString()) : null;
         if (target && amount) {
           const h = holding(arn, order.folioNo!, target, owner)!;
-          h.units = h.units.plus(amount.dividedBy(navOf(target)).toDecimalPlaces(3, Decimal.ROUND_DOWN));
+          const targetUnits = amount.dividedBy(navOf(target)).toDecimalPlaces(3, Decimal.ROUND_DOWN);
+          h.units = h.units.plus(targetUnits);
+          book(h, legs[1]!, booked, targetUnits, amount, navOf(target));
         }
       }
     }
   }
   const list = [...holdings.values()];
   for (const h of list) h.nav = navOf(h.schemeCode).toDecimalPlaces(4);
-  return list.sort((a, b) => (a.arn + a.amcCode + a.folio + a.schemeCode < b.arn + b.amcCode + b.folio + b.schemeCode ? -1 : 1));
+  const holdingsSorted = list.sort((a, b) => (a.arn + a.amcCode + a.folio + a.schemeCode < b.arn + b.amcCode + b.folio + b.schemeCode ? -1 : 1));
+  return { holdings: holdingsSorted, transactions };
 }

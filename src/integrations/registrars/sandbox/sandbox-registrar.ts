@@ -1,10 +1,11 @@
-import { createHash } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { Decimal } from "../../../platform/lib/money.js";
 import { todayInIndia } from "../../../platform/lib/india-date.js";
 import { REGISTRAR_FOLDERS } from "../feed-dir.js";
 import type { Registrar } from "../feeds/feed.js";
+import { camsDate, csv, kfinDate, sha256, writeAtomically } from "./sandbox-files.js";
+import { camsWbr2, kfintechMfsd201, type SandboxTransaction } from "./sandbox-transactions.js";
 
 /**
  * The sandbox registrar: writes CAMS (WBR22 + WBR9) and KFintech (MFSD203) feed files into the feed directory from
@@ -17,6 +18,9 @@ import type { Registrar } from "../feeds/feed.js";
  * One batch per ARN, as a registrar mails each distributor its own: the CAMS investor file (WBR9) is keyed by folio
  * and AMC only, so two distributors using the same (made-up) folio number in one WBR9 would get one investor's PAN
  * for both (security review, issue 25).
+ *
+ * Beside the balances, the transactions the sandbox booked (every allotted order's legs) go into a CAMS WBR2 and a
+ * KFintech MFSD201 file of the same batch (integrations/registrars/sandbox/sandbox-transactions.ts); the importer keeps each transaction number once.
  */
 
 const KFINTECH_AMCS = new Set(["AXIS", "NIPPON_INDIA", "MIRAE_ASSET", "UTI"]);
@@ -42,6 +46,12 @@ export interface SandboxHolding {
   nav: Decimal;
 }
 
+/** What the sandbox registrar reports: the balances and the transactions behind them. */
+export interface SandboxLedger {
+  holdings: SandboxHolding[];
+  transactions: SandboxTransaction[];
+}
+
 /** Whether a batch of this content was imported before (the holdings import's record of feed files). */
 export type ImportedBefore = (registrar: Registrar, sha256: string) => Promise<boolean>;
 
@@ -49,11 +59,15 @@ export type ImportedBefore = (registrar: Registrar, sha256: string) => Promise<b
  * Writes the sandbox feed files of these holdings; answers the names written (none when nothing is reported or
  * nothing changed since the last import).
  */
-export async function writeSandboxFeeds(holdings: SandboxHolding[], feedDir: string, importedBefore: ImportedBefore, now = new Date()): Promise<string[]> {
-  const byArn = new Map<string, SandboxHolding[]>();
-  for (const h of holdings) byArn.set(h.arn, [...(byArn.get(h.arn) ?? []), h]);
+export async function writeSandboxFeeds(
+  books: SandboxLedger, feedDir: string, importedBefore: ImportedBefore, now = new Date(),
+): Promise<string[]> {
+  const arns = [...new Set([...books.holdings.map((h) => h.arn), ...books.transactions.map((t) => t.arn)])].sort();
   const written: string[] = [];
-  for (const [arn, own] of [...byArn].sort(([x], [y]) => (x < y ? -1 : 1))) written.push(...(await writeArnFeeds(arn, own, feedDir, importedBefore, now)));
+  for (const arn of arns) {
+    const own = { holdings: books.holdings.filter((h) => h.arn === arn), transactions: books.transactions.filter((t) => t.arn === arn) };
+    written.push(...(await writeArnFeeds(arn, own, feedDir, importedBefore, now)));
+  }
   return written;
 }
 
@@ -62,7 +76,8 @@ export async function removeSandboxFeeds(feedDir: string, written: string[]): Pr
   await Promise.all(written.map((name) => rm(path.join(feedDir, name), { force: true })));
 }
 
-async function writeArnFeeds(arn: string, holdings: SandboxHolding[], feedDir: string, importedBefore: ImportedBefore, now: Date): Promise<string[]> {
+async function writeArnFeeds(arn: string, books: SandboxLedger, feedDir: string, importedBefore: ImportedBefore, now: Date): Promise<string[]> {
+  const { holdings, transactions } = books;
   const balanceDate = todayInIndia(now);
   // The ARN in the name keeps each distributor's batch apart; never the letters WBR, which pair the CAMS files.
   const stamp = `${balanceDate.replaceAll("-", "")}_${now.getTime()}_${arn.replace(/[^A-Za-z0-9]/g, "").replace(/wbr/gi, "")}`;
@@ -87,25 +102,28 @@ async function writeArnFeeds(arn: string, holdings: SandboxHolding[], feedDir: s
       written.push(await writeAtomically(path.join(feedDir, REGISTRAR_FOLDERS.KFINTECH), `SANDBOX_${stamp}_MFSD203.csv`, mfsd203));
     }
   }
+  written.push(...(await writeTransactionFeeds(transactions, feedDir, stamp, balanceDate, importedBefore)));
   return written;
 }
 
-async function writeAtomically(dir: string, name: string, content: string): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  const file = path.join(dir, name);
-  await writeFile(`${file}.tmp`, content);
-  await rename(`${file}.tmp`, file);
-  return path.join(path.basename(dir), name);
-}
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-/** `16-Nov-2026`, the CAMS style. */
-const camsDate = (iso: string) => `${iso.slice(8, 10)}-${MONTHS[Number(iso.slice(5, 7)) - 1]}-${iso.slice(0, 4)}`;
-/** `11/16/2026`, month first, the KFintech export style. */
-const kfinDate = (iso: string) => `${Number(iso.slice(5, 7))}/${Number(iso.slice(8, 10))}/${iso.slice(0, 4)}`;
-
-function csv(rows: Array<Array<string | null>>): string {
-  return rows.map((row) => row.map((v) => (v === null ? "" : /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v)).join(",")).join("\r\n") + "\r\n";
+/** The WBR2 and MFSD201 files of the ARN's transactions; a content imported before is not written again. */
+async function writeTransactionFeeds(
+  transactions: SandboxTransaction[], feedDir: string, stamp: string, repDate: string, importedBefore: ImportedBefore,
+): Promise<string[]> {
+  const written: string[] = [];
+  const sorted = [...transactions].sort((a, b) => (a.tradeDate + a.txnNo < b.tradeDate + b.txnNo ? -1 : 1));
+  const files = [
+    { registrar: "CAMS" as const, name: `SANDBOX_${stamp}_R2.csv`, write: camsWbr2 },
+    { registrar: "KFINTECH" as const, name: `SANDBOX_${stamp}_MFSD201.csv`, write: kfintechMfsd201 },
+  ];
+  for (const file of files) {
+    const own = sorted.filter((t) => t.registrar === file.registrar);
+    if (own.length === 0) continue;
+    const content = file.write(own, repDate);
+    if (await importedBefore(file.registrar, sha256(content))) continue;
+    written.push(await writeAtomically(path.join(feedDir, REGISTRAR_FOLDERS[file.registrar]), file.name, content));
+  }
+  return written;
 }
 
 const value = (h: SandboxHolding) => h.units.times(h.nav).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
@@ -136,8 +154,4 @@ function kfintechMfsd203(holdings: SandboxHolding[], date: string): string {
     ["PRCODE", "FUND", "ACNO", "FUNDDESC", "SCHEMEISIN", "BALUNITS", "PLDG", "LNAV", "VALINV", "MOH", "BROKCODE", "PAN", "INV_NAME", "CRDATE"],
     ...holdings.map((h) => [h.schemeCode, h.amcCode, h.folio, h.schemeName, h.isin, h.units.toFixed(3), "0.000", h.nav.toFixed(4), value(h), h.nature === "SINGLE" ? "SINGLE" : h.nature === "JOINT" ? "JOINT" : "ANYONE OR SURVIVOR", h.arn, h.pan, h.name, kfinDate(date)]),
   ]);
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
