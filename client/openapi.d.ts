@@ -1342,7 +1342,7 @@ export interface components {
                      * @description Why the field failed, from a closed list (docs/guide.md, "Errors").
                      * @enum {string}
                      */
-                    reason: "required" | "invalid_type" | "invalid_value" | "invalid_format" | "too_small" | "too_big" | "not_multiple" | "unknown_field" | "invalid_date" | "too_many_decimals" | "invalid_country" | "date_in_future" | "date_in_past" | "not_individual_pan" | "age_not_allowed" | "field_not_allowed" | "rule_violated" | "duplicate" | "nul_character" | "too_deep" | "malformed_json" | "incomplete_body" | "repeated_field" | "invalid_cursor" | "pan_already_registered" | "bank_account_not_found" | "investor_mismatch" | "investor_not_registered" | "mandate_not_registered" | "amount_exceeds_mandate_limit" | "before_mandate_start" | "after_mandate_end" | "beyond_mandate_end" | "sip_not_active" | "scheme_not_found" | "purchase_not_allowed" | "sip_not_allowed" | "redemption_not_allowed" | "same_scheme" | "amount_below_minimum" | "amount_not_multiple" | "no_units_held" | "units_exceed_holding" | "amount_exceeds_holding" | "nomination_required" | "scheme_not_tradable" | "stp_not_allowed" | "swp_not_allowed" | "switch_not_allowed" | "amount_above_maximum" | "units_below_minimum" | "units_above_maximum" | "units_not_multiple" | "sip_frequency_not_allowed" | "sip_date_not_allowed" | "installments_out_of_range" | "sip_start_too_soon" | "sip_start_too_late" | "target_not_allowed" | "investor_not_found" | "amc_not_found";
+                    reason: "required" | "invalid_type" | "invalid_value" | "invalid_format" | "too_small" | "too_big" | "not_multiple" | "unknown_field" | "invalid_date" | "too_many_decimals" | "invalid_country" | "date_in_future" | "date_in_past" | "not_individual_pan" | "age_not_allowed" | "field_not_allowed" | "rule_violated" | "duplicate" | "nul_character" | "too_deep" | "malformed_json" | "incomplete_body" | "repeated_field" | "invalid_cursor" | "pan_already_registered" | "bank_account_not_found" | "investor_mismatch" | "investor_not_registered" | "mandate_not_registered" | "amount_exceeds_mandate_limit" | "before_mandate_start" | "after_mandate_end" | "beyond_mandate_end" | "sip_not_active" | "scheme_not_found" | "purchase_not_allowed" | "sip_not_allowed" | "redemption_not_allowed" | "same_scheme" | "amount_below_minimum" | "amount_not_multiple" | "no_units_held" | "units_exceed_holding" | "amount_exceeds_holding" | "units_locked" | "nomination_required" | "scheme_not_tradable" | "stp_not_allowed" | "swp_not_allowed" | "switch_not_allowed" | "amount_above_maximum" | "units_below_minimum" | "units_above_maximum" | "units_not_multiple" | "sip_frequency_not_allowed" | "sip_date_not_allowed" | "installments_out_of_range" | "sip_start_too_soon" | "sip_start_too_late" | "target_not_allowed" | "investor_not_found" | "amc_not_found";
                 }[];
             };
             /** @description The request's id, also in the X-Request-Id header: quote it when asking for support. */
@@ -2219,6 +2219,26 @@ export interface operations {
                             market_value: number | null;
                             /** @description The date the registrar reported this balance for (YYYY-MM-DD). */
                             balance_date: string;
+                            /** @description Cost of the units the transactions explain (FIFO lots: amount plus stamp duty), rupees, 2 decimals; null when they explain none. */
+                            cost_value: number | null;
+                            /** @description cost_value / those units, 4 decimals; null when none. */
+                            average_nav: number | null;
+                            /** @description Their value at `nav` minus cost_value, rupees, 2 decimals; null when the NAV or the lots are unknown. */
+                            unrealised_gain: number | null;
+                            /** @description Annualised return of the position's dated cash flows and its value on nav_date, as a fraction (0.1234 = 12.34% a year), 6 decimals; null when not meaningful (no investment and receipt, under 7 days, no solution). */
+                            xirr: number | null;
+                            /** @description Units still in a lock-in (ELSS: 3 years per lot; others: the exchange master's lock-in period), 3 decimals. */
+                            locked_units: number;
+                            /** @description Units free of any lock-in, 3 decimals. */
+                            free_units: number;
+                            /** @description Units held before our transaction history whose lock-in cannot be told (their date is unknown), 3 decimals. */
+                            undetermined_units: number;
+                            /** @description The date the next locked lot becomes redeemable (YYYY-MM-DD), or null. */
+                            next_unlock_date: string | null;
+                            /** @description false when the transactions do not explain the registrar's balance (units held before our history): cost, gain and XIRR then cover only the lots they explain. */
+                            lots_complete: boolean;
+                            /** @description Why lots_complete is false; null when it is true. */
+                            lots_note: string | null;
                         }[];
                         /** @description Totals over the positions. */
                         summary: {
@@ -2253,6 +2273,16 @@ export interface operations {
                                     as_of: string | null;
                                 };
                             };
+                            /** @description Sum of cost_value over the positions whose cost and value are known, rupees, 2 decimals. */
+                            cost_value: number;
+                            /** @description The value of those positions' explained units at their NAVs, rupees, 2 decimals. */
+                            current_value: number;
+                            /** @description current_value - cost_value, rupees, 2 decimals. */
+                            unrealised_gain: number;
+                            /** @description The portfolio XIRR over those positions' cash flows together, 6 decimals; null when not meaningful. */
+                            xirr: number | null;
+                            /** @description false when any position's lots are incomplete. */
+                            lots_complete: boolean;
                         };
                     };
                 };
@@ -4350,6 +4380,26 @@ export interface operations {
                             market_value: number | null;
                             /** @description The date the registrar reported this balance for (YYYY-MM-DD). */
                             balance_date: string;
+                            /** @description Cost of the units the transactions explain (FIFO lots: amount plus stamp duty), rupees, 2 decimals; null when they explain none. */
+                            cost_value: number | null;
+                            /** @description cost_value / those units, 4 decimals; null when none. */
+                            average_nav: number | null;
+                            /** @description Their value at `nav` minus cost_value, rupees, 2 decimals; null when the NAV or the lots are unknown. */
+                            unrealised_gain: number | null;
+                            /** @description Annualised return of the position's dated cash flows and its value on nav_date, as a fraction (0.1234 = 12.34% a year), 6 decimals; null when not meaningful (no investment and receipt, under 7 days, no solution). */
+                            xirr: number | null;
+                            /** @description Units still in a lock-in (ELSS: 3 years per lot; others: the exchange master's lock-in period), 3 decimals. */
+                            locked_units: number;
+                            /** @description Units free of any lock-in, 3 decimals. */
+                            free_units: number;
+                            /** @description Units held before our transaction history whose lock-in cannot be told (their date is unknown), 3 decimals. */
+                            undetermined_units: number;
+                            /** @description The date the next locked lot becomes redeemable (YYYY-MM-DD), or null. */
+                            next_unlock_date: string | null;
+                            /** @description false when the transactions do not explain the registrar's balance (units held before our history): cost, gain and XIRR then cover only the lots they explain. */
+                            lots_complete: boolean;
+                            /** @description Why lots_complete is false; null when it is true. */
+                            lots_note: string | null;
                         }[];
                         /** @description Totals over the positions. */
                         summary: {
@@ -4384,6 +4434,16 @@ export interface operations {
                                     as_of: string | null;
                                 };
                             };
+                            /** @description Sum of cost_value over the positions whose cost and value are known, rupees, 2 decimals. */
+                            cost_value: number;
+                            /** @description The value of those positions' explained units at their NAVs, rupees, 2 decimals. */
+                            current_value: number;
+                            /** @description current_value - cost_value, rupees, 2 decimals. */
+                            unrealised_gain: number;
+                            /** @description The portfolio XIRR over those positions' cash flows together, 6 decimals; null when not meaningful. */
+                            xirr: number | null;
+                            /** @description false when any position's lots are incomplete. */
+                            lots_complete: boolean;
                         };
                     };
                 };

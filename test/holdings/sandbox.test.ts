@@ -57,6 +57,8 @@ describe("the sandbox registrar loop", () => {
       {
         registrar: "CAMS", amc_code: "LOOPAMC", amc_name: "Loop Mutual Fund", folio_no: "LOOP/1", scheme_code: "930001", isin: "INF930T01AA1",
         scheme_name: "Sandbox Loop Fund", units: 405.002, nav: 12.3456, nav_date: today, market_value: 4999.99, balance_date: today,
+        // No transaction feed lines yet: every unit is an opening unit.
+        cost_value: null, average_nav: null, unrealised_gain: null, xirr: null, locked_units: 0, free_units: 405.002, undetermined_units: 0, next_unlock_date: null, lots_complete: false, lots_note: "No transactions of this position yet: 405.002 units were held before the transactions we have; their date and cost are unknown, so cost, gain and XIRR leave them out",
       },
     ]);
 
