@@ -220,6 +220,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/investors/v1/{id}/capital-gains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Capital gains of one of your investors in a financial year (JSON, CSV or PDF)
+         * @description Every sale (redemption, switch-out, STP-out, SWP) in the financial year in the investor's single-holder folios reported under your ARN, with the purchase lots it consumed (FIFO): each lot's purchase date, units, cost, grandfathered cost, sale value, holding days, tax class and term; totals by class and term; and a `basis` saying what it is (a computation from registrar data, not tax advice). `Accept: text/csv` answers the same as CSV (one row per consumed lot, a header row, rupees with 2 decimals); `Accept: application/pdf` as a PDF statement. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
+         */
+        get: operations["holdings-capitalGains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/investors/v1/{id}/holdings": {
         parameters: {
             query?: never;
@@ -4313,6 +4333,133 @@ export interface operations {
             };
             /** @description Conflict: the account is the investor's only one or a live mandate or order names it, or the investor has a change the exchange has not yet decided, or is REJECTED (INVALID_STATE), or the Idempotency-Key was used in the last 24 hours with a different body (CONFLICT: send a new key, or the same body). */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "holdings-capitalGains": {
+        parameters: {
+            query: {
+                /** @description The financial year, YYYY-YY: 2025-26 is 1 April 2025 to 31 March 2026. */
+                financial_year: string;
+            };
+            header?: never;
+            path: {
+                /** @description An investor id (inv_...). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The investor's id (`inv_`...). */
+                        investor_id: string;
+                        /** @description As asked, YYYY-YY. */
+                        financial_year: string;
+                        /** @description The year's first day (YYYY-MM-DD). */
+                        from: string;
+                        /** @description The year's last day (YYYY-MM-DD). */
+                        to: string;
+                        /** @description What the statement is: a computation from registrar data for your folios, not tax advice. */
+                        basis: string;
+                        /** @description One line per lot a sale consumed, by sale date. */
+                        lines: {
+                            /**
+                             * @description The registrar whose feed reported the sale.
+                             * @enum {string}
+                             */
+                            registrar: "CAMS" | "KFINTECH";
+                            /** @description The folio. */
+                            folio_no: string;
+                            /** @description Our scheme master's code when known, else the registrar's scheme code. */
+                            scheme_code: string;
+                            /** @description The scheme's name as the registrar reported it. */
+                            scheme_name: string | null;
+                            /** @description The registrar's transaction number of the sale. */
+                            sale_txn_no: string;
+                            /**
+                             * @description The kind of sale (a switch-out or STP-out is a sale).
+                             * @enum {string}
+                             */
+                            sale_type: "REDEMPTION" | "SWITCH_OUT" | "STP_OUT" | "SWP";
+                            /** @description The sale's date (YYYY-MM-DD). */
+                            sale_date: string;
+                            /**
+                             * @description LOT: a purchase we know; OPENING: units held before our history; UNEXPLAINED: more sold than the transactions explain.
+                             * @enum {string}
+                             */
+                            lot_source: "LOT" | "OPENING" | "UNEXPLAINED";
+                            /** @description The registrar's transaction number of the purchase lot; null unless LOT. */
+                            lot_txn_no: string | null;
+                            /** @description The lot's purchase date (YYYY-MM-DD); null unless LOT. */
+                            purchase_date: string | null;
+                            /** @description Units of the lot this sale consumed (FIFO), 3 decimals. */
+                            units: number;
+                            /** @description The sale value of those units (the sale's amount shared by units). Rupees, 2 decimals. */
+                            sale_value: number;
+                            /** @description Their actual cost (amount invested plus stamp duty, by units); null unless LOT. Rupees, 2 decimals. */
+                            cost: number | null;
+                            /** @description The cost the gain is computed on: for equity-oriented units bought before 1 February 2018 the higher of cost and the lower of (31 January 2018 NAV x units) and sale value; else cost. Rupees, 2 decimals. */
+                            grandfathered_cost: number | null;
+                            /** @description Whether grandfathering applied; NAV_UNKNOWN: it would apply but the 31 January 2018 NAV is not known (the cost is the actual cost). */
+                            grandfathering: ("NOT_APPLICABLE" | "APPLIED" | "NAV_UNKNOWN") | null;
+                            /** @description Days from the day after purchase to the sale date, inclusive. */
+                            holding_days: number | null;
+                            /** @description EQUITY_ORIENTED, SPECIFIED (Section 50AA) or OTHER, by the scheme's AMFI category and the purchase date. */
+                            tax_class: ("EQUITY_ORIENTED" | "SPECIFIED" | "OTHER") | null;
+                            /** @description SHORT or LONG by the holding period rules in force on the sale date. */
+                            term: ("SHORT" | "LONG") | null;
+                            /** @description sale_value - grandfathered_cost (negative: a loss). Rupees, 2 decimals. */
+                            gain: number | null;
+                            /** @description Why a figure is missing or was not adjusted; null when nothing needs saying. */
+                            note: string | null;
+                        }[];
+                        /** @description Totals by class and term, for the pairs that have lines; lines of unknown cost are left out. */
+                        totals: {
+                            /**
+                             * @description The tax class.
+                             * @enum {string}
+                             */
+                            tax_class: "EQUITY_ORIENTED" | "SPECIFIED" | "OTHER";
+                            /**
+                             * @description The term.
+                             * @enum {string}
+                             */
+                            term: "SHORT" | "LONG";
+                            /** @description Rupees, 2 decimals. */
+                            sale_value: number;
+                            /** @description Grandfathered cost. Rupees, 2 decimals. */
+                            cost: number;
+                            /** @description Rupees, 2 decimals. */
+                            gain: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -35,7 +35,7 @@ export async function seedPosition(app: TestApp, p: SeedPosition): Promise<void>
   });
   await app.prisma.holdingTransaction.createMany({
     data: p.txns.map((t) => ({
-      ...common, txnNo: t.txnNo, type: t.type, registrarTypeCode: t.type.slice(0, 3), tradeDate: new Date(t.tradeDate), units: t.units,
+      ...common, schemeName: `Test Scheme ${p.schemeCode}`, txnNo: t.txnNo, type: t.type, registrarTypeCode: t.type.slice(0, 3), tradeDate: new Date(t.tradeDate), units: t.units,
       amountPaise: t.amountPaise, stampDutyPaise: t.stampDutyPaise ?? 0n, reversesTxnNo: t.reversesTxnNo ?? null, panHash: p.panHash, feedFileId: "hff_test",
     })),
   });

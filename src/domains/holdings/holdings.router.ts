@@ -3,6 +3,8 @@ import { PATH_ID } from "../shared/docs.js";
 import { authedProcedure, router } from "../shared/procedures.js";
 import { InvestorHoldingsInput, InvestorHoldingsResponse, LookupRequest, LookupResponse } from "./holdings.schemas.js";
 import { investorHoldings, lookupHoldings } from "./holdings.service.js";
+import { CapitalGainsInput, CapitalGainsResponse } from "./capital-gains.schemas.js";
+import { capitalGains } from "./capital-gains.service.js";
 
 export const HOLDINGS_TAG: TagDoc = { name: "holdings", description: "Holdings reported under your ARN by the registrars (CAMS, KFintech)." };
 
@@ -36,4 +38,23 @@ export const holdingsRouter = router({
     .input(InvestorHoldingsInput)
     .output(InvestorHoldingsResponse)
     .query(({ ctx, input }) => investorHoldings(ctx, ctx.caller, input.id)),
+
+  capitalGains: authedProcedure
+    .meta({
+      openapi: { method: "GET", path: "/api/investors/v1/{id}/capital-gains" },
+      docs: {
+        tag: HOLDINGS_TAG,
+        summary: "Capital gains of one of your investors in a financial year (JSON, CSV or PDF)",
+        description:
+          "Every sale (redemption, switch-out, STP-out, SWP) in the financial year in the investor's single-holder folios " +
+          "reported under your ARN, with the purchase lots it consumed (FIFO): each lot's purchase date, units, cost, " +
+          "grandfathered cost, sale value, holding days, tax class and term; totals by class and term; and a `basis` " +
+          "saying what it is (a computation from registrar data, not tax advice). `Accept: text/csv` answers the same " +
+          "as CSV (one row per consumed lot, a header row, rupees with 2 decimals); `Accept: application/pdf` as a PDF " +
+          "statement. " + PATH_ID,
+      },
+    })
+    .input(CapitalGainsInput)
+    .output(CapitalGainsResponse)
+    .query(({ ctx, input }) => capitalGains(ctx, ctx.caller, input.id, input.financial_year)),
 });
