@@ -4454,6 +4454,8 @@ export interface operations {
                             gain: number;
                         }[];
                     };
+                    "text/csv": string;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];

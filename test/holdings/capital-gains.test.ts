@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GAINS_BASIS } from "../../src/domains/holdings/capital-gains.service.js";
 import { useTestApp } from "../helpers/app.js";
@@ -62,7 +66,7 @@ const line = (folio: string, scheme: string, sale: [string, string, string], lot
   holding_days: days, tax_class: taxClass, term, gain, note,
 });
 
-export const EXPECTED_LINES = [
+const EXPECTED_LINES = [
   line("F-D", "972004", ["D3", "REDEMPTION", "2025-05-01"], ["D1", "2023-05-01"], 10, 1100, 1000, [1000, "NOT_APPLICABLE"], 731, "SHORT", 100, "SPECIFIED"),
   line("F-A", "972001", ["A3", "REDEMPTION", "2025-06-01"], ["A1", "2024-01-01"], 100, 1250, 1000.05, [1000.05, "NOT_APPLICABLE"], 517, "LONG", 249.95),
   // 20 of A2's 50 units: 600.03 x 20/50 = 240.012, 240.01.
@@ -74,7 +78,7 @@ export const EXPECTED_LINES = [
     "the 31 January 2018 NAV is not known: grandfathering could not be applied"),
 ];
 
-export const EXPECTED_TOTALS = [
+const EXPECTED_TOTALS = [
   { tax_class: "EQUITY_ORIENTED", term: "SHORT", sale_value: 250, cost: 240.01, gain: 9.99 },
   { tax_class: "EQUITY_ORIENTED", term: "LONG", sale_value: 2700, cost: 1670.05, gain: 1029.95 },
   { tax_class: "SPECIFIED", term: "SHORT", sale_value: 1100, cost: 1000, gain: 100 },
@@ -112,5 +116,62 @@ describe("GET /api/investors/v1/{id}/capital-gains", () => {
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe("NOT_FOUND");
     expect((await app.http("GET", `/api/investors/v1/${investorId}/capital-gains?financial_year=2025-26`)).status).toBe(401);
+  });
+});
+
+describe("the capital gains statement as CSV and PDF", () => {
+  it("answers Accept: text/csv with one row per consumed lot, a header row and rupees with 2 decimals", async () => {
+    const res = await gains("?financial_year=2025-26", { headers: { accept: "text/csv" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="capital-gains-${investorId}-2025-26.csv"`);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.text).toBe(
+      [
+        "registrar,folio_no,scheme_code,scheme_name,sale_txn_no,sale_type,sale_date,lot_source,lot_txn_no,purchase_date,units,sale_value,cost,grandfathered_cost,grandfathering,holding_days,tax_class,term,gain,note",
+        "CAMS,F-D,972004,Test Scheme 972004,D3,REDEMPTION,2025-05-01,LOT,D1,2023-05-01,10.000,1100.00,1000.00,1000.00,NOT_APPLICABLE,731,SPECIFIED,SHORT,100.00,",
+        "CAMS,F-A,972001,Test Scheme 972001,A3,REDEMPTION,2025-06-01,LOT,A1,2024-01-01,100.000,1250.00,1000.05,1000.05,NOT_APPLICABLE,517,EQUITY_ORIENTED,LONG,249.95,",
+        "CAMS,F-A,972001,Test Scheme 972001,A3,REDEMPTION,2025-06-01,LOT,A2,2025-01-01,20.000,250.00,240.01,240.01,NOT_APPLICABLE,151,EQUITY_ORIENTED,SHORT,9.99,",
+        "CAMS,F-B,972002,Test Scheme 972002,B3,REDEMPTION,2025-08-01,LOT,B1,2017-06-10,10.000,1000.00,400.00,450.00,APPLIED,2974,EQUITY_ORIENTED,LONG,550.00,",
+        "CAMS,F-B,972002,Test Scheme 972002,B3,REDEMPTION,2025-08-01,LOT,B2,2022-04-15,2.000,200.00,120.00,120.00,NOT_APPLICABLE,1204,EQUITY_ORIENTED,LONG,80.00,",
+        "CAMS,F-C,972003,Test Scheme 972003,C2,SWP,2026-01-10,LOT,C1,2016-05-05,5.000,250.00,100.00,100.00,NAV_UNKNOWN,3537,EQUITY_ORIENTED,LONG,150.00,the 31 January 2018 NAV is not known: grandfathering could not be applied",
+        "",
+      ].join("\r\n"),
+    );
+  });
+
+  it("answers Accept: application/pdf with a statement that renders, giving the totals and saying it is not tax advice", async () => {
+    const response = await fetch(`${app.baseUrl}/api/investors/v1/${investorId}/capital-gains?financial_year=2025-26`, {
+      headers: { authorization: `Bearer ${token}`, accept: "application/pdf" },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    const dir = await mkdtemp(path.join(os.tmpdir(), "capital-gains-pdf-"));
+    try {
+      const file = path.join(dir, "statement.pdf");
+      await writeFile(file, bytes);
+      execFileSync("pdftoppm", ["-png", "-r", "50", file, path.join(dir, "page")]);
+      expect((await readdir(dir)).filter((f) => f.endsWith(".png")).length).toBeGreaterThanOrEqual(1);
+      const text = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+      expect(text).toContain("Capital gains statement, financial year 2025-26");
+      expect(text).toContain("EQUITY_ORIENTED SHORT: sale value 250.00, cost 240.01, gain 9.99");
+      expect(text).toContain("EQUITY_ORIENTED LONG: sale value 2700.00, cost 1670.05, gain 1029.95");
+      expect(text).toContain("SPECIFIED SHORT: sale value 1100.00, cost 1000.00, gain 100.00");
+      expect(text).toContain("It is not tax advice");
+      expect(text).toContain("grandfathering could not be applied");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("checks the CSV's and PDF's input and tenancy as the JSON's", async () => {
+    const bad = await gains("?financial_year=2025-2026", { headers: { accept: "text/csv" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.map((d: { path: string }) => d.path)).toEqual(["financial_year"]);
+    const stranger = await app.newDistributor();
+    expect((await gains("?financial_year=2025-26", { token: stranger.token, headers: { accept: "application/pdf" } })).status).toBe(404);
+    expect((await app.http("GET", `/api/investors/v1/${investorId}/capital-gains?financial_year=2025-26`, { headers: { accept: "text/csv" } })).status).toBe(401);
   });
 });

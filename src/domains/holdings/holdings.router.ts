@@ -52,6 +52,10 @@ export const holdingsRouter = router({
           "saying what it is (a computation from registrar data, not tax advice). `Accept: text/csv` answers the same " +
           "as CSV (one row per consumed lot, a header row, rupees with 2 decimals); `Accept: application/pdf` as a PDF " +
           "statement. " + PATH_ID,
+        alternativeContent: {
+          "text/csv": { schema: { type: "string", description: "A header row, then one row per consumed lot, with the JSON lines' fields as columns (CRLF)." } },
+          "application/pdf": { schema: { type: "string", format: "binary", description: "The statement as a PDF: the basis, the lines and the totals." } },
+        },
       },
     })
     .input(CapitalGainsInput)
