@@ -22,7 +22,7 @@ export async function transactionsOfPan(db: DbOrTx, distributorId: string, panHa
   );
 }
 
-/** The NAV of each scheme on one date (AMFI's historical NAVs), where known. */
+/** The NAV of each scheme on one date (AMFI's historical NAVs, nav_history, imported by masters), where known. */
 export async function navsOn(db: DbOrTx, schemeCodes: readonly string[], date: string): Promise<Map<string, string>> {
   if (schemeCodes.length === 0) return new Map();
   const rows = await db.$queryRawUnsafe<Array<{ scheme_code: string; nav: string }>>(
@@ -31,17 +31,4 @@ export async function navsOn(db: DbOrTx, schemeCodes: readonly string[], date: s
     [...new Set(schemeCodes)],
   );
   return new Map(rows.map((r) => [r.scheme_code, r.nav]));
-}
-
-/** AMFI's historical NAVs, written once per scheme and date (a file read twice adds nothing). */
-export async function saveNavHistory(db: DbOrTx, rows: ReadonlyArray<{ schemeCode: string; navDate: string; nav: string }>): Promise<number> {
-  if (rows.length === 0) return 0;
-  return db.$executeRawUnsafe(
-    `INSERT INTO nav_history (scheme_code, nav_date, nav)
-     SELECT * FROM unnest($1::text[], $2::date[], $3::numeric[])
-     ON CONFLICT (scheme_code, nav_date) DO UPDATE SET nav = EXCLUDED.nav`,
-    rows.map((r) => r.schemeCode),
-    rows.map((r) => r.navDate),
-    rows.map((r) => r.nav),
-  );
 }
