@@ -38,8 +38,13 @@ export function capitalGainsPdf(statement: CapitalGainsView): Promise<Buffer> {
   doc.moveDown();
   const width = doc.page.width - 2 * MARGIN;
   const bottom = () => doc.page.height - MARGIN - ROW;
+  const titles = COLUMNS.map((c) => c.title);
   const row = (cells: string[], bold = false) => {
-    if (doc.y > bottom()) doc.addPage();
+    if (doc.y > bottom()) {
+      doc.addPage();
+      // Each page starts with the column titles.
+      row(titles, true);
+    }
     const y = doc.y;
     let x = MARGIN;
     doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(7.5);
@@ -50,7 +55,7 @@ export function capitalGainsPdf(statement: CapitalGainsView): Promise<Buffer> {
     doc.x = MARGIN;
     doc.y = y + ROW;
   };
-  row(COLUMNS.map((c) => c.title), true);
+  row(titles, true);
   for (const line of statement.lines) row(COLUMNS.map((c) => c.cell(line)));
   if (statement.lines.length === 0) doc.font("Helvetica").fontSize(9).text("No sales in this financial year.", MARGIN, doc.y, { width });
   doc.moveDown();
