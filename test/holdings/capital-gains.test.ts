@@ -58,6 +58,14 @@ beforeAll(async () => {
       { txnNo: "D3", type: "REDEMPTION", tradeDate: "2025-05-01", units: "10.000", amountPaise: 110000n },
     ],
   });
+  // 5 units held before the history are sold first (FIFO): their date and cost are unknown, never guessed.
+  await seed({
+    folioNo: "F-E", schemeCode: "972001", units: "5.000",
+    txns: [
+      { txnNo: "E1", type: "REDEMPTION", tradeDate: "2024-09-01", units: "5.000", amountPaise: 60000n },
+      { txnNo: "E2", type: "PURCHASE", tradeDate: "2024-10-01", units: "5.000", amountPaise: 55000n },
+    ],
+  });
 });
 
 const line = (folio: string, scheme: string, sale: [string, string, string], lot: [string, string], units: number, saleValue: number, cost: number, gf: [number, string], days: number, term: string, gain: number, taxClass = "EQUITY_ORIENTED", note: string | null = null) => ({
@@ -93,6 +101,21 @@ describe("GET /api/investors/v1/{id}/capital-gains", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ investor_id: investorId, financial_year: "2025-26", from: "2025-04-01", to: "2026-03-31", basis: GAINS_BASIS, lines: EXPECTED_LINES, totals: EXPECTED_TOTALS });
     expect(res.body.basis).toContain("not tax advice");
+  });
+
+  it("lists units sold from before the history with no date, cost, class or gain, and leaves them out of the totals", async () => {
+    const res = await gains("?financial_year=2024-25");
+    expect(res.status).toBe(200);
+    expect(res.body.lines).toEqual([
+      line("F-D", "972004", ["D2", "REDEMPTION", "2024-06-01"], ["D1", "2023-05-01"], 10, 1050, 1000, [1000, "NOT_APPLICABLE"], 397, "SHORT", 50, "SPECIFIED"),
+      {
+        registrar: "CAMS", folio_no: "F-E", scheme_code: "972001", scheme_name: "Test Scheme 972001", sale_txn_no: "E1", sale_type: "REDEMPTION", sale_date: "2024-09-01",
+        lot_source: "OPENING", lot_txn_no: null, purchase_date: null, units: 5, sale_value: 600, cost: null, grandfathered_cost: null, grandfathering: null,
+        holding_days: null, tax_class: null, term: null, gain: null,
+        note: "units held before the transactions we have: purchase date and cost unknown, left out of the totals",
+      },
+    ]);
+    expect(res.body.totals).toEqual([{ tax_class: "SPECIFIED", term: "SHORT", sale_value: 1050, cost: 1000, gain: 50 }]);
   });
 
   it("answers a year with no sales with no lines and no totals", async () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { todayInIndia } from "../../src/platform/lib/india-date.js";
 import { useTestApp } from "../helpers/app.js";
-import { createScheme, orderingInvestor } from "../helpers/orders.js";
+import { createScheme, orderingInvestor, today } from "../helpers/orders.js";
 import { seedPosition } from "../helpers/portfolio.js";
 
 const app = useTestApp();
@@ -41,6 +41,8 @@ describe("placement refuses locked units", () => {
       [{ folio_no: "ELSS/1", amount: 700.01 }, "amount", `${state}, worth 700.00 at NAV 70.0000: ask for at most that`],
       [{ folio_no: "ELSS/1", all_units: true }, "all_units", `${state}: ask for at most the free units`],
       [{ order_type: "SWITCH", folio_no: "ELSS/1", units: 12, switch: { to_scheme_code: "971002" } }, "units", `${state}: ask for at most the free units`],
+      // An SWP's installment (and an STP's) is judged against the free units too.
+      [{ order_type: "SWP", folio_no: "ELSS/1", units: 10.5, swp: { frequency: "WEEKLY", start_date: today(), installments: 2 } }, "units", `${state}: ask for at most the free units`],
     ] as const;
     for (const [body, path, message] of cases) {
       const res = await place(body);
