@@ -240,6 +240,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/investors/v1/{id}/capital-gains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Capital gains of one of your investors in a financial year (JSON, CSV or PDF)
+         * @description Every sale (redemption, switch-out, STP-out, SWP) in the financial year in the investor's single-holder folios reported under your ARN, with the purchase lots it consumed (FIFO): each lot's purchase date, units, cost, grandfathered cost, sale value, holding days, tax class and term; totals by class and term; and a `basis` saying what it is (a computation from registrar data, not tax advice). `Accept: text/csv` answers the same as CSV (one row per consumed lot, a header row, rupees with 2 decimals); `Accept: application/pdf` as a PDF statement. The id is unknown or another distributor's (NOT_FOUND): check the id, and the token's distributor.
+         */
+        get: operations["holdings-capitalGains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/investors/v1/{id}/holdings": {
         parameters: {
             query?: never;
@@ -1382,7 +1402,7 @@ export interface components {
                      * @description Why the field failed, from a closed list (docs/guide.md, "Errors").
                      * @enum {string}
                      */
-                    reason: "required" | "invalid_type" | "invalid_value" | "invalid_format" | "too_small" | "too_big" | "not_multiple" | "unknown_field" | "invalid_date" | "too_many_decimals" | "invalid_country" | "date_in_future" | "date_in_past" | "not_individual_pan" | "age_not_allowed" | "field_not_allowed" | "rule_violated" | "duplicate" | "nul_character" | "too_deep" | "malformed_json" | "incomplete_body" | "repeated_field" | "invalid_cursor" | "pan_already_registered" | "bank_account_not_found" | "investor_mismatch" | "investor_not_registered" | "mandate_not_registered" | "amount_exceeds_mandate_limit" | "before_mandate_start" | "after_mandate_end" | "beyond_mandate_end" | "sip_not_active" | "scheme_not_found" | "purchase_not_allowed" | "sip_not_allowed" | "redemption_not_allowed" | "same_scheme" | "amount_below_minimum" | "amount_not_multiple" | "no_units_held" | "units_exceed_holding" | "amount_exceeds_holding" | "nomination_required" | "scheme_not_tradable" | "stp_not_allowed" | "swp_not_allowed" | "switch_not_allowed" | "amount_above_maximum" | "units_below_minimum" | "units_above_maximum" | "units_not_multiple" | "sip_frequency_not_allowed" | "sip_date_not_allowed" | "installments_out_of_range" | "sip_start_too_soon" | "sip_start_too_late" | "target_not_allowed" | "investor_not_found" | "amc_not_found";
+                    reason: "required" | "invalid_type" | "invalid_value" | "invalid_format" | "too_small" | "too_big" | "not_multiple" | "unknown_field" | "invalid_date" | "too_many_decimals" | "invalid_country" | "date_in_future" | "date_in_past" | "not_individual_pan" | "age_not_allowed" | "field_not_allowed" | "rule_violated" | "duplicate" | "nul_character" | "too_deep" | "malformed_json" | "incomplete_body" | "repeated_field" | "invalid_cursor" | "pan_already_registered" | "bank_account_not_found" | "investor_mismatch" | "investor_not_registered" | "mandate_not_registered" | "amount_exceeds_mandate_limit" | "before_mandate_start" | "after_mandate_end" | "beyond_mandate_end" | "sip_not_active" | "scheme_not_found" | "purchase_not_allowed" | "sip_not_allowed" | "redemption_not_allowed" | "same_scheme" | "amount_below_minimum" | "amount_not_multiple" | "no_units_held" | "units_exceed_holding" | "amount_exceeds_holding" | "units_locked" | "nomination_required" | "scheme_not_tradable" | "stp_not_allowed" | "swp_not_allowed" | "switch_not_allowed" | "amount_above_maximum" | "units_below_minimum" | "units_above_maximum" | "units_not_multiple" | "sip_frequency_not_allowed" | "sip_date_not_allowed" | "installments_out_of_range" | "sip_start_too_soon" | "sip_start_too_late" | "target_not_allowed" | "investor_not_found" | "amc_not_found";
                 }[];
             };
             /** @description The request's id, also in the X-Request-Id header: quote it when asking for support. */
@@ -2259,6 +2279,26 @@ export interface operations {
                             market_value: number | null;
                             /** @description The date the registrar reported this balance for (YYYY-MM-DD). */
                             balance_date: string;
+                            /** @description Cost of the units the transactions explain (FIFO lots: amount plus stamp duty), rupees, 2 decimals; null when they explain none. */
+                            cost_value: number | null;
+                            /** @description cost_value / those units, 4 decimals; null when none. */
+                            average_nav: number | null;
+                            /** @description Their value at `nav` minus cost_value, rupees, 2 decimals; null when the NAV or the lots are unknown. */
+                            unrealised_gain: number | null;
+                            /** @description Annualised return of the position's dated cash flows and its value on nav_date, as a fraction (0.1234 = 12.34% a year), 6 decimals; null when not meaningful (no investment and receipt, under 7 days, no solution). */
+                            xirr: number | null;
+                            /** @description Units still in a lock-in (ELSS: 3 years per lot; others: the exchange master's lock-in period), 3 decimals. */
+                            locked_units: number;
+                            /** @description Units free of any lock-in, 3 decimals. */
+                            free_units: number;
+                            /** @description Units held before our transaction history whose lock-in cannot be told (their date is unknown), 3 decimals. */
+                            undetermined_units: number;
+                            /** @description The date the next locked lot becomes redeemable (YYYY-MM-DD), or null. */
+                            next_unlock_date: string | null;
+                            /** @description false when the transactions do not explain the registrar's balance (units held before our history): cost, gain and XIRR then cover only the lots they explain. */
+                            lots_complete: boolean;
+                            /** @description Why lots_complete is false; null when it is true. */
+                            lots_note: string | null;
                         }[];
                         /** @description Totals over the positions. */
                         summary: {
@@ -2293,6 +2333,16 @@ export interface operations {
                                     as_of: string | null;
                                 };
                             };
+                            /** @description Sum of cost_value over the positions whose cost and value are known, rupees, 2 decimals. */
+                            cost_value: number;
+                            /** @description The value of those positions' explained units at their NAVs, rupees, 2 decimals. */
+                            current_value: number;
+                            /** @description current_value - cost_value, rupees, 2 decimals. */
+                            unrealised_gain: number;
+                            /** @description The portfolio XIRR over those positions' cash flows together, 6 decimals; null when not meaningful. */
+                            xirr: number | null;
+                            /** @description false when any position's lots are incomplete. */
+                            lots_complete: boolean;
                         };
                     };
                 };
@@ -4442,6 +4492,135 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "holdings-capitalGains": {
+        parameters: {
+            query: {
+                /** @description The financial year, YYYY-YY: 2025-26 is 1 April 2025 to 31 March 2026. */
+                financial_year: string;
+            };
+            header?: never;
+            path: {
+                /** @description An investor id (inv_...). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The investor's id (`inv_`...). */
+                        investor_id: string;
+                        /** @description As asked, YYYY-YY. */
+                        financial_year: string;
+                        /** @description The year's first day (YYYY-MM-DD). */
+                        from: string;
+                        /** @description The year's last day (YYYY-MM-DD). */
+                        to: string;
+                        /** @description What the statement is: a computation from registrar data for your folios, not tax advice. */
+                        basis: string;
+                        /** @description One line per lot a sale consumed, by sale date. */
+                        lines: {
+                            /**
+                             * @description The registrar whose feed reported the sale.
+                             * @enum {string}
+                             */
+                            registrar: "CAMS" | "KFINTECH";
+                            /** @description The folio. */
+                            folio_no: string;
+                            /** @description Our scheme master's code when known, else the registrar's scheme code. */
+                            scheme_code: string;
+                            /** @description The scheme's name as the registrar reported it. */
+                            scheme_name: string | null;
+                            /** @description The registrar's transaction number of the sale. */
+                            sale_txn_no: string;
+                            /**
+                             * @description The kind of sale (a switch-out or STP-out is a sale).
+                             * @enum {string}
+                             */
+                            sale_type: "REDEMPTION" | "SWITCH_OUT" | "STP_OUT" | "SWP";
+                            /** @description The sale's date (YYYY-MM-DD). */
+                            sale_date: string;
+                            /**
+                             * @description LOT: a purchase we know; OPENING: units held before our history; UNEXPLAINED: more sold than the transactions explain.
+                             * @enum {string}
+                             */
+                            lot_source: "LOT" | "OPENING" | "UNEXPLAINED";
+                            /** @description The registrar's transaction number of the purchase lot; null unless LOT. */
+                            lot_txn_no: string | null;
+                            /** @description The lot's purchase date (YYYY-MM-DD); null unless LOT. */
+                            purchase_date: string | null;
+                            /** @description Units of the lot this sale consumed (FIFO), 3 decimals. */
+                            units: number;
+                            /** @description The sale value of those units (the sale's amount shared by units). Rupees, 2 decimals. */
+                            sale_value: number;
+                            /** @description Their actual cost (amount invested plus stamp duty, by units); null unless LOT. Rupees, 2 decimals. */
+                            cost: number | null;
+                            /** @description The cost the gain is computed on: for equity-oriented units bought before 1 February 2018 the higher of cost and the lower of (31 January 2018 NAV x units) and sale value; else cost. Rupees, 2 decimals. */
+                            grandfathered_cost: number | null;
+                            /** @description Whether grandfathering applied; NAV_UNKNOWN: it would apply but the 31 January 2018 NAV is not known (the cost is the actual cost). */
+                            grandfathering: ("NOT_APPLICABLE" | "APPLIED" | "NAV_UNKNOWN") | null;
+                            /** @description Days from the day after purchase to the sale date, inclusive. */
+                            holding_days: number | null;
+                            /** @description EQUITY_ORIENTED, SPECIFIED (Section 50AA) or OTHER, by the scheme's AMFI category and the purchase date. */
+                            tax_class: ("EQUITY_ORIENTED" | "SPECIFIED" | "OTHER") | null;
+                            /** @description SHORT or LONG by the holding period rules in force on the sale date. */
+                            term: ("SHORT" | "LONG") | null;
+                            /** @description sale_value - grandfathered_cost (negative: a loss). Rupees, 2 decimals. */
+                            gain: number | null;
+                            /** @description Why a figure is missing or was not adjusted; null when nothing needs saying. */
+                            note: string | null;
+                        }[];
+                        /** @description Totals by class and term, for the pairs that have lines; lines of unknown cost are left out. */
+                        totals: {
+                            /**
+                             * @description The tax class.
+                             * @enum {string}
+                             */
+                            tax_class: "EQUITY_ORIENTED" | "SPECIFIED" | "OTHER";
+                            /**
+                             * @description The term.
+                             * @enum {string}
+                             */
+                            term: "SHORT" | "LONG";
+                            /** @description Rupees, 2 decimals. */
+                            sale_value: number;
+                            /** @description Grandfathered cost. Rupees, 2 decimals. */
+                            cost: number;
+                            /** @description Rupees, 2 decimals. */
+                            gain: number;
+                        }[];
+                    };
+                    "text/csv": string;
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The id in the path is unknown or another distributor's (NOT_FOUND): check the id, and that the token is the right distributor's. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "holdings-investor": {
         parameters: {
             query?: never;
@@ -4496,6 +4675,26 @@ export interface operations {
                             market_value: number | null;
                             /** @description The date the registrar reported this balance for (YYYY-MM-DD). */
                             balance_date: string;
+                            /** @description Cost of the units the transactions explain (FIFO lots: amount plus stamp duty), rupees, 2 decimals; null when they explain none. */
+                            cost_value: number | null;
+                            /** @description cost_value / those units, 4 decimals; null when none. */
+                            average_nav: number | null;
+                            /** @description Their value at `nav` minus cost_value, rupees, 2 decimals; null when the NAV or the lots are unknown. */
+                            unrealised_gain: number | null;
+                            /** @description Annualised return of the position's dated cash flows and its value on nav_date, as a fraction (0.1234 = 12.34% a year), 6 decimals; null when not meaningful (no investment and receipt, under 7 days, no solution). */
+                            xirr: number | null;
+                            /** @description Units still in a lock-in (ELSS: 3 years per lot; others: the exchange master's lock-in period), 3 decimals. */
+                            locked_units: number;
+                            /** @description Units free of any lock-in, 3 decimals. */
+                            free_units: number;
+                            /** @description Units held before our transaction history whose lock-in cannot be told (their date is unknown), 3 decimals. */
+                            undetermined_units: number;
+                            /** @description The date the next locked lot becomes redeemable (YYYY-MM-DD), or null. */
+                            next_unlock_date: string | null;
+                            /** @description false when the transactions do not explain the registrar's balance (units held before our history): cost, gain and XIRR then cover only the lots they explain. */
+                            lots_complete: boolean;
+                            /** @description Why lots_complete is false; null when it is true. */
+                            lots_note: string | null;
                         }[];
                         /** @description Totals over the positions. */
                         summary: {
@@ -4530,6 +4729,16 @@ export interface operations {
                                     as_of: string | null;
                                 };
                             };
+                            /** @description Sum of cost_value over the positions whose cost and value are known, rupees, 2 decimals. */
+                            cost_value: number;
+                            /** @description The value of those positions' explained units at their NAVs, rupees, 2 decimals. */
+                            current_value: number;
+                            /** @description current_value - cost_value, rupees, 2 decimals. */
+                            unrealised_gain: number;
+                            /** @description The portfolio XIRR over those positions' cash flows together, 6 decimals; null when not meaningful. */
+                            xirr: number | null;
+                            /** @description false when any position's lots are incomplete. */
+                            lots_complete: boolean;
                         };
                     };
                 };

@@ -7,6 +7,7 @@ import { AppError } from "./platform/lib/errors.js";
 import { accessLineWriter, lazyChild, type Log } from "./platform/lib/logger.js";
 import { MAX_BODY_BYTES, readObjectBody, tooLarge } from "./platform/http/body.js";
 import { mountSignedFormDownload } from "./domains/broker-changes/signed-form.http.js";
+import { mountCapitalGainsDownloads } from "./domains/holdings/capital-gains.http.js";
 import { requestClientAddress } from "./platform/http/client-ip.js";
 import { mountSignedFormUpload } from "./domains/broker-changes/signed-form-upload.http.js";
 import { mountDocs } from "./platform/http/docs.js";
@@ -108,6 +109,7 @@ export function createApp(services: Services, options: AppOptions): Hono<Env> {
   // Binary answers and the streamed upload, beside the JSON REST adapter below.
   mountSignedFormDownload(app, services);
   mountSignedFormUpload(app, services);
+  mountCapitalGainsDownloads(app, services);
 
   app.all("/api/*", async (c) => {
     const method = c.req.method;

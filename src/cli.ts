@@ -17,6 +17,7 @@ import { IsoDate } from "./platform/lib/formats.js";
 import { todayInIndia } from "./platform/lib/india-date.js";
 import { startTracing } from "./platform/tracing/setup.js";
 import { OPENAPI_FILE, openApiText } from "./openapi.js";
+import { importNavHistory } from "./domains/masters/nav-history.import.js";
 import { backfillNominationStatus } from "./domains/investors/nomination-backfill.js";
 import { ALL_EVENTS, ListenerError, listenerToken, startWebhookListener } from "./domains/webhooks/listener.js";
 
@@ -31,6 +32,7 @@ Commands:
   masters:import-exchange --schemes FILE [--sip FILE] [--json]
                                             Import the exchange's scheme master (and SIP master): codes and trading rules
   calendar:import <FILE> [--json]           Load the exchange's trading holidays (YYYY-MM-DD,description a line), replacing the years the file covers
+  nav:import-history <FILE> [--json]        Import AMFI's historical NAV report (e.g. the 31 January 2018 NAVs that grandfather gains)
   holdings:refresh [--json]                 Import the registrar feeds of HOLDINGS_FEED_DIR (sandbox: its registrar's feed first)
   reconcile [--date YYYY-MM-DD] [--json]    Compare a day's orders with the exchange's reports (default: the previous
                                             business day), store the differences, apply missed allotments; print totals
@@ -124,6 +126,19 @@ async function run(argv: string[]): Promise<void> {
       if (values.json) console.log(JSON.stringify(report));
       else console.log(describeCalendarImport(file, report));
       if (!report.imported) process.exitCode = 1;
+      return;
+    }
+    case "nav:import-history": {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: "boolean", default: false } } });
+      const file = positionals[0];
+      if (!file) throw new UsageError("nav:import-history needs the path of an AMFI NAV history file");
+      const text = await readFile(path.resolve(file), "utf8");
+      const report = await withRuntime((rt) => importNavHistory(rt.services.prisma, text));
+      if (values.json) console.log(JSON.stringify(report));
+      else {
+        console.log(`${report.read} lines read, ${report.saved} NAVs saved, ${report.skipped.length} malformed lines skipped`);
+        for (const skip of report.skipped.slice(0, 20)) console.log(`  line ${skip.line}: ${skip.reason}`);
+      }
       return;
     }
     case "holdings:refresh": {

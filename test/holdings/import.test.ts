@@ -115,12 +115,13 @@ describe("KFintech MFSD203 import", () => {
         {
           registrar: "KFINTECH", amc_code: "TESTAMC", amc_name: "Test Mutual Fund", folio_no: "1001/22", scheme_code: "990001",
           isin: "INF000T01AA1", scheme_name: "Test Flexi Cap Fund, Growth", units: 1234.568, nav: 45.1235, nav_date: "2026-11-16",
-          market_value: 55703.24, balance_date: "2026-11-16",
+          market_value: 55703.24, balance_date: "2026-11-16", cost_value: null, average_nav: null, unrealised_gain: null, xirr: null, locked_units: 0, free_units: 1234.568, undetermined_units: 0, next_unlock_date: null, lots_complete: false, lots_note: "No transactions of this position yet: 1234.568 units were held before the transactions we have; their date and cost are unknown, so cost, gain and XIRR leave them out",
         },
       ],
       summary: {
         total_market_value: 55703.24, positions: 1, folios: 1, schemes: 1, as_of: "2026-11-16",
         by_registrar: { CAMS: { positions: 0, market_value: 0, as_of: null }, KFINTECH: { positions: 1, market_value: 55703.24, as_of: "2026-11-16" } },
+        cost_value: 0, current_value: 0, unrealised_gain: 0, xirr: null, lots_complete: false,
       },
     });
     expect(res.text).not.toContain(panA);
@@ -172,7 +173,7 @@ describe("CAMS WBR22 + WBR9 import", () => {
     });
     const res = await lookup(d1.token, panC);
     expect(res.body.holdings).toEqual([
-      { registrar: "CAMS", amc_code: "CAMSAMC", amc_name: null, folio_no: "C-1", scheme_code: "X1G", isin: null, scheme_name: "Cams Growth", units: 1.5, nav: 20, nav_date: "2026-11-17", market_value: 30, balance_date: "2026-11-17" },
+      { registrar: "CAMS", amc_code: "CAMSAMC", amc_name: null, folio_no: "C-1", scheme_code: "X1G", isin: null, scheme_name: "Cams Growth", units: 1.5, nav: 20, nav_date: "2026-11-17", market_value: 30, balance_date: "2026-11-17", cost_value: null, average_nav: null, unrealised_gain: null, xirr: null, locked_units: 0, free_units: 1.5, undetermined_units: 0, next_unlock_date: null, lots_complete: false, lots_note: "No transactions of this position yet: 1.500 units were held before the transactions we have; their date and cost are unknown, so cost, gain and XIRR leave them out" },
     ]);
     // C-4's first holder is panB: it shows under panB only.
     expect((await lookup(d1.token, panB)).body.holdings.map((h: { folio_no: string }) => h.folio_no)).toEqual(["C-4", "1003"]);

@@ -20,6 +20,7 @@ const MFSD203 = "PRCODE,FUND,ACNO,FUNDDESC,SCHEMEISIN,BALUNITS,PLDG,LNAV,VALINV,
 const ZERO_SUMMARY = {
   total_market_value: 0, positions: 0, folios: 0, schemes: 0, as_of: null,
   by_registrar: { CAMS: { positions: 0, market_value: 0, as_of: null }, KFINTECH: { positions: 0, market_value: 0, as_of: null } },
+  cost_value: 0, current_value: 0, unrealised_gain: 0, xirr: null, lots_complete: true,
 };
 
 beforeAll(async () => {
@@ -57,6 +58,8 @@ describe("POST /api/holdings/v1/lookup", () => {
     expect(res.body.summary).toEqual({
       total_market_value: 1000000.37, positions: 3, folios: 2, schemes: 2, as_of: "2026-11-20",
       by_registrar: { CAMS: { positions: 0, market_value: 0, as_of: null }, KFINTECH: { positions: 3, market_value: 1000000.37, as_of: "2026-11-20" } },
+      // No transactions: cost and return are over no units.
+      cost_value: 0, current_value: 0, unrealised_gain: 0, xirr: null, lots_complete: false,
     });
   });
 

@@ -60,6 +60,8 @@ describe("the sandbox registrar loop", () => {
       {
         registrar: "CAMS", amc_code: "LOOPAMC", amc_name: "Loop Mutual Fund", folio_no: "LOOP/1", scheme_code: "930001", isin: "INF930T01AA1",
         scheme_name: "Sandbox Loop Fund", units: 405.002, nav: 12.3456, nav_date: today, market_value: 4999.99, balance_date: today,
+        // The sandbox's transaction feed line explains every unit: one lot at the allotment's cost (XIRR needs 7 days).
+        cost_value: 5000, average_nav: 12.3456, unrealised_gain: -0.01, xirr: null, locked_units: 0, free_units: 405.002, undetermined_units: 0, next_unlock_date: null, lots_complete: true, lots_note: null,
       },
     ]);
 

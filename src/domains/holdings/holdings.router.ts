@@ -3,6 +3,8 @@ import { PATH_ID } from "../shared/docs.js";
 import { authedProcedure, router } from "../shared/procedures.js";
 import { InvestorHoldingsInput, InvestorHoldingsResponse, LookupRequest, LookupResponse } from "./holdings.schemas.js";
 import { investorHoldings, lookupHoldings } from "./holdings.service.js";
+import { CapitalGainsInput, CapitalGainsResponse } from "./capital-gains.schemas.js";
+import { capitalGains } from "./capital-gains.service.js";
 import { InvestorTransactionPage, InvestorTransactionsInput, TransactionsLookupRequest, TransactionsLookupResponse } from "./transactions.schemas.js";
 import { investorTransactions, lookupTransactions } from "./transactions.service.js";
 
@@ -71,4 +73,27 @@ export const holdingsRouter = router({
     .input(InvestorTransactionsInput)
     .output(InvestorTransactionPage)
     .query(({ ctx, input }) => investorTransactions(ctx, ctx.caller, input)),
+
+  capitalGains: authedProcedure
+    .meta({
+      openapi: { method: "GET", path: "/api/investors/v1/{id}/capital-gains" },
+      docs: {
+        tag: HOLDINGS_TAG,
+        summary: "Capital gains of one of your investors in a financial year (JSON, CSV or PDF)",
+        description:
+          "Every sale (redemption, switch-out, STP-out, SWP) in the financial year in the investor's single-holder folios " +
+          "reported under your ARN, with the purchase lots it consumed (FIFO): each lot's purchase date, units, cost, " +
+          "grandfathered cost, sale value, holding days, tax class and term; totals by class and term; and a `basis` " +
+          "saying what it is (a computation from registrar data, not tax advice). `Accept: text/csv` answers the same " +
+          "as CSV (one row per consumed lot, a header row, rupees with 2 decimals); `Accept: application/pdf` as a PDF " +
+          "statement. " + PATH_ID,
+        alternativeContent: {
+          "text/csv": { schema: { type: "string", description: "A header row, then one row per consumed lot, with the JSON lines' fields as columns (CRLF)." } },
+          "application/pdf": { schema: { type: "string", format: "binary", description: "The statement as a PDF: the basis, the lines and the totals." } },
+        },
+      },
+    })
+    .input(CapitalGainsInput)
+    .output(CapitalGainsResponse)
+    .query(({ ctx, input }) => capitalGains(ctx, ctx.caller, input.id, input.financial_year)),
 });

@@ -24,6 +24,16 @@ export const Position = z.object({
   nav_date: z.string().nullable().describe("Date of the NAV (YYYY-MM-DD)."),
   market_value: z.number().nullable().describe("Rupees, 2 decimals."),
   balance_date: z.string().describe("The date the registrar reported this balance for (YYYY-MM-DD)."),
+  cost_value: z.number().nullable().describe("Cost of the units the transactions explain (FIFO lots: amount plus stamp duty), rupees, 2 decimals; null when they explain none."),
+  average_nav: z.number().nullable().describe("cost_value / those units, 4 decimals; null when none."),
+  unrealised_gain: z.number().nullable().describe("Their value at `nav` minus cost_value, rupees, 2 decimals; null when the NAV or the lots are unknown."),
+  xirr: z.number().nullable().describe("Annualised return of the position's dated cash flows and its value on nav_date, as a fraction (0.1234 = 12.34% a year), 6 decimals; null when not meaningful (no investment and receipt, under 7 days, no solution)."),
+  locked_units: z.number().describe("Units still in a lock-in (ELSS: 3 years per lot; others: the exchange master's lock-in period), 3 decimals."),
+  free_units: z.number().describe("Units free of any lock-in, 3 decimals."),
+  undetermined_units: z.number().describe("Units held before our transaction history whose lock-in cannot be told (their date is unknown), 3 decimals."),
+  next_unlock_date: z.string().nullable().describe("The date the next locked lot becomes redeemable (YYYY-MM-DD), or null."),
+  lots_complete: z.boolean().describe("false when the transactions do not explain the registrar's balance (units held before our history): cost, gain and XIRR then cover only the lots they explain."),
+  lots_note: z.string().nullable().describe("Why lots_complete is false; null when it is true."),
 });
 
 const POSITIONS = "The positions.";
@@ -46,6 +56,11 @@ export const Summary = z.object({
       KFINTECH: RegistrarSummary.describe("Totals of the positions KFintech reported."),
     })
     .describe("Totals per registrar."),
+  cost_value: z.number().describe("Sum of cost_value over the positions whose cost and value are known, rupees, 2 decimals."),
+  current_value: z.number().describe("The value of those positions' explained units at their NAVs, rupees, 2 decimals."),
+  unrealised_gain: z.number().describe("current_value - cost_value, rupees, 2 decimals."),
+  xirr: z.number().nullable().describe("The portfolio XIRR over those positions' cash flows together, 6 decimals; null when not meaningful."),
+  lots_complete: z.boolean().describe("false when any position's lots are incomplete."),
 });
 
 const Holdings = z.array(Position).describe("The positions, one per folio and scheme.");

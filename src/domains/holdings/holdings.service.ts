@@ -1,16 +1,18 @@
 import { Decimal } from "../../platform/lib/money.js";
 import type { DbOrTx } from "../../platform/db/client.js";
 import { notFound } from "../../platform/lib/errors.js";
+import { todayInIndia } from "../../platform/lib/india-date.js";
 import { maskPan } from "../../platform/lib/mask.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
-import { investorPanHash, positionsByPanHash, sumFolioUnits } from "./holdings.repo.js";
+import { figuresOfPositions } from "./holdings-figures.js";
+import { investorPanHash, positionsByPanHash, sumFolioUnits, type PositionRow } from "./holdings.repo.js";
 import { summarise, toPositionView } from "./views.js";
 
 /** POST /api/holdings/v1/lookup: the PAN's single-holder positions reported under the caller's ARN. */
 export async function lookupHoldings(services: Services, caller: Caller, pan: string) {
   const rows = await positionsByPanHash(services.prisma, caller.distributorId, services.cipher.lookupHash(pan));
-  return { pan: maskPan(pan), holdings: rows.map(toPositionView), summary: summarise(rows) };
+  return { pan: maskPan(pan), ...(await positionsAndSummary(services, caller, rows)) };
 }
 
 /** GET /api/investors/v1/{id}/holdings: the same, over the investor's primary PAN. */
@@ -18,7 +20,12 @@ export async function investorHoldings(services: Services, caller: Caller, inves
   const panHash = await investorPanHash(services.prisma, caller.distributorId, investorId);
   if (panHash === null) throw notFound("Investor");
   const rows = await positionsByPanHash(services.prisma, caller.distributorId, panHash);
-  return { investor_id: investorId, holdings: rows.map(toPositionView), summary: summarise(rows) };
+  return { investor_id: investorId, ...(await positionsAndSummary(services, caller, rows)) };
+}
+
+async function positionsAndSummary(services: Services, caller: Caller, rows: PositionRow[]) {
+  const { figures, totals } = await figuresOfPositions(services.prisma, caller.distributorId, rows, todayInIndia());
+  return { holdings: rows.map((row, i) => toPositionView(row, figures[i]!)), summary: { ...summarise(rows), ...totals } };
 }
 
 /**

@@ -1,11 +1,13 @@
 import { Decimal } from "../../platform/lib/money.js";
 import type { PositionRow } from "./holdings.repo.js";
+import type { CostAndReturn } from "./cost-and-return.js";
+import type { PortfolioTotals } from "./holdings-figures.js";
 import type { PositionView, SummaryView } from "./holdings.schemas.js";
 
 const num = (text: string | null) => (text === null ? null : Number(text));
 
 /** A position as the lookups show it: decimals as JSON numbers (units 3 places, NAV 4, value 2). */
-export function toPositionView(row: PositionRow): PositionView {
+export function toPositionView(row: PositionRow, figures: CostAndReturn): PositionView {
   return {
     registrar: row.registrar,
     amc_code: row.amc_code,
@@ -19,6 +21,7 @@ export function toPositionView(row: PositionRow): PositionView {
     nav_date: row.nav_date,
     market_value: num(row.market_value),
     balance_date: row.balance_date,
+    ...figures,
   };
 }
 
@@ -27,7 +30,7 @@ export function toPositionView(row: PositionRow): PositionView {
  * `1234.50`) are summed as whole paise in a bigint, several times cheaper than decimal.js and as exact;
  * a value of any other form is summed with Decimal (see paiseOf).
  */
-export function summarise(rows: PositionRow[]): SummaryView {
+export function summarise(rows: PositionRow[]): Omit<SummaryView, keyof PortfolioTotals> {
   const zero = () => ({ positions: 0, value: new ExactSum(), asOf: null as string | null });
   const by = { CAMS: zero(), KFINTECH: zero() };
   const total = new ExactSum();

@@ -8,7 +8,9 @@ import { newId } from "../../platform/lib/ids.js";
 import { maskFreeText } from "../../platform/lib/mask.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
+import { folioLockIn } from "../holdings/folio-lock-in.js";
 import { folioUnits } from "../holdings/holdings.service.js";
+import { lockInViolations } from "./lock-in-rules.js";
 import { mandateForDebit } from "../mandates/mandates.service.js";
 import { latestPaymentIds } from "../payments/payments.service.js";
 import { cancelUnsentOrder, requestCancellation } from "./lifecycle.js";
@@ -185,8 +187,13 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
     const resolved = exchangeViolations({ ...input, scheme_code: schemeCode }, scheme, holdingMode, today);
     violations.push(...resolved.violations);
     exchangeSchemeCode = resolved.code?.code ?? null;
-    if (scheme && input.folio_no && ORDER_TYPE[input.order_type].checkedAgainstHolding) {
-      violations.push(...holdingViolations(input, scheme, await folioUnits(tx, distributorId, input.folio_no, scheme.schemeCode)));
+    const beyondHolding = scheme && input.folio_no && ORDER_TYPE[input.order_type].checkedAgainstHolding
+      ? holdingViolations(input, scheme, await folioUnits(tx, distributorId, input.folio_no, scheme.schemeCode))
+      : [];
+    violations.push(...beyondHolding);
+    // Locked units are judged only within what the folio holds (one refusal for one cause).
+    if (scheme && input.folio_no && ORDER_TYPE[input.order_type].units !== "in" && beyondHolding.length === 0) {
+      violations.push(...lockInViolations(input, scheme, await folioLockIn(tx, distributorId, input.folio_no, scheme.schemeCode, today)));
     }
   }
   const target = input.switch?.to_scheme_code ?? input.stp?.to_scheme_code;

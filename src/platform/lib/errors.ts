@@ -35,7 +35,7 @@ export const DETAIL_REASONS = [
   "investor_mismatch", "investor_not_registered", "mandate_not_registered", "amount_exceeds_mandate_limit",
   "before_mandate_start", "after_mandate_end", "beyond_mandate_end", "sip_not_active", "scheme_not_found",
   "purchase_not_allowed", "sip_not_allowed", "redemption_not_allowed", "same_scheme", "amount_below_minimum",
-  "amount_not_multiple", "no_units_held", "units_exceed_holding", "amount_exceeds_holding", "nomination_required",
+  "amount_not_multiple", "no_units_held", "units_exceed_holding", "amount_exceeds_holding", "units_locked", "nomination_required",
   // The exchange's scheme master and SIP master (issue 23): the code for the holding mode, its flags and limits.
   "scheme_not_tradable", "stp_not_allowed", "swp_not_allowed", "switch_not_allowed", "amount_above_maximum",
   "units_below_minimum", "units_above_maximum", "units_not_multiple", "sip_frequency_not_allowed", "sip_date_not_allowed",

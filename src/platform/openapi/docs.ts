@@ -26,6 +26,8 @@ export interface OperationDocs {
   responses?: Partial<Record<ErrorStatus, ResponseDoc>>;
   /** The request body's example, for each media type it takes. */
   examples?: Record<string, unknown>;
+  /** Other media types the success answer comes in (chosen by the Accept header), each with its body's schema. */
+  alternativeContent?: Record<string, Record<string, unknown>>;
 }
 
 /** A section of the reference (an OpenAPI tag). */

@@ -169,6 +169,10 @@ function completeOperation(operation: Operation, found: Documented, options: Doc
     if (!docs.created || docs.repeat) responses["200"] = { ...success, ...(docs.repeat ? { description: docs.repeat } : {}) };
   }
   for (const response of Object.values(responses)) response.headers = { ...SUCCESS_HEADERS };
+  if (docs.alternativeContent && responses["200"]) {
+    const content = responses["200"].content as Record<string, unknown> | undefined;
+    responses["200"].content = { ...content, ...structuredClone(docs.alternativeContent) };
+  }
 
   const hasPathId = found.path.includes("{");
   responses["400"] = ref("responses", "BadRequest");

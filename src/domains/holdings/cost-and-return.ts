@@ -1,0 +1,77 @@
+import { Decimal } from "../../platform/lib/money.js";
+import { lockIn, lockInPeriodOf } from "../portfolio/lock-in.js";
+import { buildLots } from "../portfolio/lots.js";
+import { cashFlows, positionFigures } from "../portfolio/position-figures.js";
+import type { CashFlow } from "../portfolio/xirr.js";
+import type { PositionTxn } from "../portfolio/transactions.js";
+import type { PositionRow } from "./holdings.repo.js";
+
+/**
+ * A position's cost, return and locked units from its transactions (issue 27, point 4), by the portfolio
+ * computations (src/domains/portfolio/). Cost, value, gain and XIRR cover the units the transactions explain;
+ * units held before our history (the opening lot) are in none of them, and `lots_complete` says so.
+ */
+
+export interface SchemeFacts {
+  isElss: boolean;
+  lockIn: string | null;
+}
+
+export interface CostAndReturn {
+  cost_value: number | null;
+  average_nav: number | null;
+  unrealised_gain: number | null;
+  xirr: number | null;
+  locked_units: number;
+  free_units: number;
+  undetermined_units: number;
+  next_unlock_date: string | null;
+  lots_complete: boolean;
+  lots_note: string | null;
+}
+
+/** Exact figures behind the view, for the summary's totals and portfolio XIRR. */
+export interface ExactFigures {
+  costPaise: bigint | null;
+  valuePaise: bigint | null;
+  /** The position's XIRR flows (empty when its value is unknown), for the portfolio XIRR. */
+  flows: CashFlow[];
+}
+
+export const rupees = (paise: bigint) => Number(new Decimal(paise.toString()).dividedBy(100).toFixed(2));
+
+/** XIRR as a JSON number, 6 decimals (a rate: 0.123456 is 12.3456% a year). */
+export const rate6 = (rate: number | null) => (rate === null ? null : Number(rate.toFixed(6)));
+
+export function costAndReturn(row: PositionRow, txns: readonly PositionTxn[], facts: SchemeFacts, today: string): { view: CostAndReturn; exact: ExactFigures } {
+  const balance = new Decimal(row.units);
+  const lots = buildLots(txns, balance);
+  const lock = lockIn(lots.openLots, lockInPeriodOf(facts.isElss, facts.lockIn), today);
+  const valueDate = row.nav_date ?? row.balance_date;
+  const known = lots.openLots.some((l) => l.source === "LOT");
+  const figures = positionFigures(txns, lots, new Decimal(row.nav ?? "0"), valueDate);
+  const valueKnown = known && row.nav !== null;
+  const view: CostAndReturn = {
+    cost_value: known ? rupees(figures.costValuePaise) : null,
+    average_nav: figures.averageNav === null ? null : figures.averageNav.toNumber(),
+    unrealised_gain: valueKnown ? rupees(figures.unrealisedGainPaise) : null,
+    xirr: valueKnown ? rate6(figures.xirr.rate) : null,
+    locked_units: lock.lockedUnits.toNumber(),
+    free_units: lock.freeUnits.toNumber(),
+    undetermined_units: lock.undeterminedUnits.toNumber(),
+    next_unlock_date: lock.nextUnlockOn,
+    lots_complete: lots.lotsComplete,
+    lots_note: lots.lotsComplete ? null : lotsNote(lots.unexplainedUnits, txns.length),
+  };
+  const flows = valueKnown ? cashFlows(txns, lots, valueDate, figures.currentValuePaise) : [];
+  return { view, exact: { costPaise: known ? figures.costValuePaise : null, valuePaise: valueKnown ? figures.currentValuePaise : null, flows } };
+}
+
+function lotsNote(unexplained: Decimal, txnCount: number): string {
+  if (unexplained.isPositive()) {
+    const held = `${unexplained.toFixed(3)} units were held before the transactions we have`;
+    return `${txnCount === 0 ? "No transactions of this position yet: " : ""}${held}; their date and cost are unknown, so cost, gain and XIRR leave them out`;
+  }
+  if (unexplained.isNegative()) return `The transactions add up to ${unexplained.negated().toFixed(3)} units more than the registrar's balance; cost, gain and XIRR cover the lots they leave`;
+  return "A sale took more units than the lots before it held; cost, gain and XIRR cover the lots left";
+}

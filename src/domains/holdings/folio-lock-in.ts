@@ -1,0 +1,39 @@
+import type { DbOrTx } from "../../platform/db/client.js";
+import { Decimal } from "../../platform/lib/money.js";
+import { lockIn, lockInPeriodOf } from "../portfolio/lock-in.js";
+import { buildLots } from "../portfolio/lots.js";
+import { folioPositions, schemeFacts, transactionsOfPositions } from "./position-txns.repo.js";
+import { groupByPosition, isElssCategory, positionKeyText } from "./position-txns.js";
+
+export interface FolioLockIn {
+  /** Whether every position's transactions explain its balance (else its lock-in is not judged). */
+  lotsComplete: boolean;
+  freeUnits: Decimal;
+  lockedUnits: Decimal;
+  undeterminedUnits: Decimal;
+  nextUnlockOn: string | null;
+}
+
+/**
+ * For the orders' placement check: the locked and free units of `folioNo` in `schemeCode` under the distributor
+ * (summed across registrars, as folioUnits is), from the positions' FIFO lots; null when holdings know nothing
+ * of that folio and scheme.
+ */
+export async function folioLockIn(db: DbOrTx, distributorId: string, folioNo: string, schemeCode: string, today: string): Promise<FolioLockIn | null> {
+  const positions = await folioPositions(db, distributorId, folioNo, schemeCode);
+  if (positions.length === 0) return null;
+  const [txnRows, [facts]] = await Promise.all([transactionsOfPositions(db, distributorId, positions), schemeFacts(db, [schemeCode])]);
+  const period = lockInPeriodOf(isElssCategory(facts?.category ?? null), facts?.lock_in ?? null);
+  const byPosition = groupByPosition(txnRows);
+  const sum: FolioLockIn = { lotsComplete: true, freeUnits: new Decimal(0), lockedUnits: new Decimal(0), undeterminedUnits: new Decimal(0), nextUnlockOn: null };
+  for (const position of positions) {
+    const lots = buildLots(byPosition.get(positionKeyText(position)) ?? [], new Decimal(position.units));
+    const lock = lockIn(lots.openLots, period, today);
+    sum.lotsComplete &&= lots.lotsComplete;
+    sum.freeUnits = sum.freeUnits.plus(lock.freeUnits);
+    sum.lockedUnits = sum.lockedUnits.plus(lock.lockedUnits);
+    sum.undeterminedUnits = sum.undeterminedUnits.plus(lock.undeterminedUnits);
+    if (lock.nextUnlockOn !== null && (sum.nextUnlockOn === null || lock.nextUnlockOn < sum.nextUnlockOn)) sum.nextUnlockOn = lock.nextUnlockOn;
+  }
+  return sum;
+}
