@@ -34,7 +34,7 @@ export async function fillAtScale(databaseUrl: string, services: Services, scale
   }
 }
 
-export interface PlanNode { "Node Type": string; "Index Name"?: string; "Relation Name"?: string; "Rows Removed by Filter"?: number; "Actual Rows": number; Plans?: PlanNode[] }
+export interface PlanNode { "Node Type": string; "Index Name"?: string; "Relation Name"?: string; "Rows Removed by Filter"?: number; "Actual Rows": number; "Actual Loops": number; Plans?: PlanNode[] }
 
 /** EXPLAIN (ANALYZE, FORMAT JSON) of a statement: its top node. */
 export async function planOf(db: Db, sql: string, values: unknown[]): Promise<PlanNode> {
