@@ -46,9 +46,9 @@ export const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? 
 export const scansOf = (node: PlanNode, table: string) => nodesOf(node).filter((n) => n["Relation Name"] === table);
 export const rowsRemoved = (node: PlanNode) => nodesOf(node).reduce((sum, n) => sum + (n["Rows Removed by Filter"] ?? 0), 0);
 
-/** The plan of the one statement reading `table` first that `run` sends (captured at pg's client, as bench:scale does). */
+/** The plan of the one statement reading `table` first (FROM, Prisma's quoted or a raw one's plain name) that `run` sends (captured at pg's client, as bench:scale does). */
 export async function planOfStatementOn(db: Db, table: string, run: () => Promise<unknown>): Promise<PlanNode> {
-  const statements = (await capture(async () => void (await run()))).filter((s) => s.text.includes(`FROM "public"."${table}"`));
+  const statements = (await capture(async () => void (await run()))).filter((s) => new RegExp(`FROM (?:"public"\\.)?"?${table}\\b`).test(s.text));
   expect(statements).toHaveLength(1);
   return planOf(db, statements[0]!.text, statements[0]!.values);
 }

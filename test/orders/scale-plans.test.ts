@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { dueInstallments } from "../../src/domains/orders/installments.repo.js";
 import { listOrders, ORDERS_AT_EXCHANGE_SQL, ordersAtExchange } from "../../src/domains/orders/orders-list.repo.js";
 import { useTestApp } from "../helpers/app.js";
-import { fillAtScale, nodesOf, planOf, planOfStatementOn, rowsRemoved as removed } from "../helpers/scale-data.js";
+import { fillAtScale, nodesOf, planOf, planOfStatementOn, rowsRemoved as removed, scansOf } from "../helpers/scale-data.js";
 
 // The status sync's pick and the order list's statements on the generator's shapes (20,000 orders, the biggest
 // distributor with most of them, live SIP registrations ACCEPTED): each a bounded range of an index, never a scan
@@ -85,5 +86,18 @@ describe("the order list's statements", () => {
     expect(scans[0]!["Node Type"]).not.toBe("Seq Scan");
     const [own] = await app.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM orders WHERE investor_id = $1`, busyInvestor);
     expect(removed(plan)).toBeLessThanOrEqual(Number(own!.n));
+  });
+});
+
+describe("the installment scheduler's pick", () => {
+  it("reads the due SCHEDULED installments by a range of their index and each one's registration by key", async () => {
+    const today = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+    const plan = await planOfStatementOn(app.prisma, "order_installments", () => dueInstallments(app.prisma, today, 200));
+    const [due] = await app.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM order_installments WHERE status = 'SCHEDULED' AND due_date <= $1::date`, today);
+    const installments = scansOf(plan, "order_installments");
+    expect(installments.map((n) => [n["Node Type"], n["Index Name"]])).toEqual([["Index Scan", "order_installments_status_due_date_idx"]]);
+    expect(installments[0]!["Actual Rows"]).toBeLessThanOrEqual(Number(due!.n));
+    expect(scansOf(plan, "orders").map((n) => n["Index Name"])).toEqual(["orders_pkey"]);
+    expect(removed(plan)).toBe(0);
   });
 });
