@@ -1,7 +1,10 @@
 import type { DbOrTx } from "../../platform/db/client.js";
 import type { OrderStatus } from "./order.states.js";
-import type { OrderType } from "./order-types.js";
+import { ORDER_TYPE, ORDER_TYPES, type OrderType } from "./order-types.js";
 import { orderStatus, orderTypeOf, toOrderRow, type OrderRow } from "./orders.repo.js";
+
+/** The types whose orders are registrations (a schedule of installments) when they have no parent. */
+const REGISTRATION_TYPES = ORDER_TYPES.filter((type) => ORDER_TYPE[type].installments !== null);
 
 /** Orders read in pages and batches: the distributor's list, and the scans of the status sync and the dispatch recovery. */
 
@@ -24,15 +27,26 @@ export async function listOrders(
   return rows.map(toOrderRow);
 }
 
-/** Orders the exchange has (a number) and may still move: PENDING (held) or ACCEPTED, in id order. */
+/**
+ * The status sync's pick, word for word the predicate of its partial index (orders_at_exchange_sync_idx, migration
+ * 20261128040904_scale_list_indexes), so it reads that index from `afterId` and nothing else. A registration stays
+ * ACCEPTED for as long as it lives and the exchange's order status report never holds one, so only a held
+ * (PENDING) registration is asked about.
+ */
+export const ORDERS_AT_EXCHANGE_SQL = `SELECT id, status, exchange_order_number, order_type, parent_order_id
+   FROM orders
+  WHERE exchange_order_number IS NOT NULL
+    AND (status = 'PENDING' OR (status = 'ACCEPTED' AND (parent_order_id IS NOT NULL OR order_type NOT IN (${REGISTRATION_TYPES.map((t) => `'${t}'`).join(", ")}))))
+    AND id > $1
+  ORDER BY id
+  LIMIT $2`;
+
+/** Orders the exchange has (a number) and may still move: PENDING (held) or ACCEPTED (not a registration), in id order. */
 export async function ordersAtExchange(db: DbOrTx, afterId: string, limit: number) {
-  const rows = await db.order.findMany({
-    where: { status: { in: ["PENDING", "ACCEPTED"] }, exchangeOrderNumber: { not: null }, id: { gt: afterId } },
-    select: { id: true, status: true, exchangeOrderNumber: true, orderType: true, parentOrderId: true },
-    orderBy: { id: "asc" },
-    take: limit,
-  });
-  return rows.map((row) => ({ ...row, orderType: orderTypeOf(row.orderType), status: orderStatus(row.status) }));
+  const rows = await db.$queryRawUnsafe<Array<{ id: string; status: string; exchange_order_number: string; order_type: string; parent_order_id: string | null }>>(ORDERS_AT_EXCHANGE_SQL, afterId, limit);
+  return rows.map((row) => ({
+    id: row.id, status: orderStatus(row.status), exchangeOrderNumber: row.exchange_order_number, orderType: orderTypeOf(row.order_type), parentOrderId: row.parent_order_id,
+  }));
 }
 
 export interface UndispatchedOrder {

@@ -1,0 +1,103 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { dueInstallments } from "../../src/domains/orders/installments.repo.js";
+import { listOrders, ORDERS_AT_EXCHANGE_SQL, ordersAtExchange } from "../../src/domains/orders/orders-list.repo.js";
+import { useTestApp } from "../helpers/app.js";
+import { fillAtScale, nodesOf, planOf, planOfStatementOn, rowsRemoved as removed, scansOf } from "../helpers/scale-data.js";
+
+// The status sync's pick and the order list's statements on the generator's shapes (20,000 orders, the biggest
+// distributor with most of them, live SIP registrations ACCEPTED): each a bounded range of an index, never a scan
+// of the table nor a walk of the primary key that throws other distributors' or settled orders away.
+
+const app = useTestApp();
+let distributors: string[];
+let busyInvestor: string;
+let registration: string;
+
+beforeAll(async () => {
+  ({ distributors } = await fillAtScale(app.databaseUrl, app.services, { investors: 2_000, orders: 20_000 }));
+  const [row] = await app.prisma.$queryRawUnsafe<Array<{ investor_id: string }>>(
+    `SELECT investor_id FROM orders WHERE distributor_id = $1 GROUP BY investor_id ORDER BY count(*) DESC LIMIT 1`, distributors[0]);
+  busyInvestor = row!.investor_id;
+  const [parent] = await app.prisma.$queryRawUnsafe<Array<{ parent_order_id: string }>>(
+    `SELECT parent_order_id FROM orders WHERE distributor_id = $1 AND parent_order_id IS NOT NULL LIMIT 1`, distributors[0]);
+  registration = parent!.parent_order_id;
+}, 120_000);
+
+const planOfOrdersStatement = (run: () => Promise<unknown>) => planOfStatementOn(app.prisma, "orders", run);
+
+describe("the status sync's pick", () => {
+  it("reads its partial index from the cursor and stops at the batch: no row read and thrown away", async () => {
+    const plan = await planOf(app.prisma, ORDERS_AT_EXCHANGE_SQL, ["", 500]);
+    const scans = nodesOf(plan).filter((n) => n["Relation Name"] === "orders");
+    expect(scans.map((n) => [n["Node Type"], n["Index Name"]])).toEqual([["Index Scan", "orders_at_exchange_sync_idx"]]);
+    expect(plan["Node Type"]).toBe("Limit");
+    expect(removed(plan)).toBe(0);
+  });
+
+  it("asks about held and accepted orders and the installments, not about live registrations", async () => {
+    const picked = await ordersAtExchange(app.prisma, "", 100_000);
+    const [expected] = await app.prisma.$queryRawUnsafe<Array<{ n: bigint; registrations: bigint }>>(
+      `SELECT count(*) FILTER (WHERE parent_order_id IS NOT NULL OR order_type IN ('LUMPSUM_PURCHASE', 'REDEMPTION', 'SWITCH', 'SIP_TOPUP') OR status = 'PENDING') AS n,
+              count(*) FILTER (WHERE status = 'ACCEPTED' AND parent_order_id IS NULL AND order_type IN ('SIP', 'XSIP', 'STP', 'SWP')) AS registrations
+         FROM orders WHERE status IN ('PENDING', 'ACCEPTED') AND exchange_order_number IS NOT NULL`);
+    expect(Number(expected!.registrations)).toBeGreaterThan(100);
+    expect(picked).toHaveLength(Number(expected!.n));
+    expect(picked.length).toBeGreaterThan(0);
+    expect(picked.filter((o) => o.status === "ACCEPTED" && o.parentOrderId === null && ["SIP", "XSIP", "STP", "SWP"].includes(o.orderType))).toEqual([]);
+    expect(picked.map((o) => o.id)).toEqual(picked.map((o) => o.id).sort());
+  });
+});
+
+describe("the order list's statements", () => {
+  const smallest = () => distributors[distributors.length - 1]!;
+  // The biggest distributor holds 70% of the orders: walking the primary key back and skipping the others' few
+  // is as good a plan as its own range, so either may be chosen; the rows thrown away stay within a page.
+  it("with no filter, the biggest distributor (first page and a deep cursor): an index range, a page's worth thrown away at most", async () => {
+    const [middle] = await app.prisma.$queryRawUnsafe<Array<{ id: string }>>(`SELECT id FROM orders WHERE distributor_id = $1 ORDER BY id OFFSET 7000 LIMIT 1`, distributors[0]);
+    for (const afterId of [undefined, middle!.id]) {
+      const plan = await planOfOrdersStatement(() => listOrders(app.prisma, { distributorId: distributors[0]!, afterId, limit: 20 }));
+      const scans = nodesOf(plan).filter((n) => n["Relation Name"] === "orders");
+      expect(scans).toHaveLength(1);
+      expect(["orders_pkey", "orders_distributor_id_id_idx"]).toContain(scans[0]!["Index Name"]);
+      expect(removed(plan)).toBeLessThanOrEqual(21);
+    }
+  });
+
+  const cases: Array<[string, () => Parameters<typeof listOrders>[1], string]> = [
+    ["no filter, the smallest distributor", () => ({ distributorId: smallest(), limit: 20 }), "orders_distributor_id_id_idx"],
+    ["investor_id", () => ({ distributorId: distributors[0]!, investorId: busyInvestor, limit: 20 }), "orders_distributor_id_investor_id_id_idx"],
+    ["status", () => ({ distributorId: smallest(), status: "ALLOTTED", limit: 20 }), "orders_distributor_id_status_id_idx"],
+    ["order_type", () => ({ distributorId: smallest(), orderType: "REDEMPTION", limit: 20 }), "orders_distributor_id_order_type_id_idx"],
+    ["parent_order_id", () => ({ distributorId: distributors[0]!, parentOrderId: registration, limit: 20 }), "orders_parent_order_id_idx"],
+  ];
+  for (const [name, filter, index] of cases) {
+    it(`with ${name}: a range of ${index}`, async () => {
+      const plan = await planOfOrdersStatement(() => listOrders(app.prisma, filter()));
+      const scans = nodesOf(plan).filter((n) => n["Relation Name"] === "orders");
+      expect(scans.map((n) => [n["Node Type"], n["Index Name"]])).toEqual([["Index Scan", index]]);
+      expect(removed(plan)).toBeLessThanOrEqual(20);
+    });
+  }
+
+  it("with investor_id and status: the investor's range, only its other orders thrown away", async () => {
+    const plan = await planOfOrdersStatement(() => listOrders(app.prisma, { distributorId: distributors[0]!, investorId: busyInvestor, status: "ACCEPTED", limit: 20 }));
+    const scans = nodesOf(plan).filter((n) => n["Relation Name"] === "orders");
+    expect(scans).toHaveLength(1);
+    expect(scans[0]!["Node Type"]).not.toBe("Seq Scan");
+    const [own] = await app.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM orders WHERE investor_id = $1`, busyInvestor);
+    expect(removed(plan)).toBeLessThanOrEqual(Number(own!.n));
+  });
+});
+
+describe("the installment scheduler's pick", () => {
+  it("reads the due SCHEDULED installments by a range of their index and each one's registration by key", async () => {
+    const today = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+    const plan = await planOfStatementOn(app.prisma, "order_installments", () => dueInstallments(app.prisma, today, 200));
+    const [due] = await app.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM order_installments WHERE status = 'SCHEDULED' AND due_date <= $1::date`, today);
+    const installments = scansOf(plan, "order_installments");
+    expect(installments.map((n) => [n["Node Type"], n["Index Name"]])).toEqual([["Index Scan", "order_installments_status_due_date_idx"]]);
+    expect(installments[0]!["Actual Rows"]).toBeLessThanOrEqual(Number(due!.n));
+    expect(scansOf(plan, "orders").map((n) => n["Index Name"])).toEqual(["orders_pkey"]);
+    expect(removed(plan)).toBe(0);
+  });
+});
