@@ -13,7 +13,7 @@
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { failOnUnexpected, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
+import { cpuPerRequest, failOnUnexpected, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
 import { lumpSumFixture } from "./harness/placement-fixture.js";
 import { startRawServer } from "./harness/raw-server.js";
@@ -21,6 +21,7 @@ import { listenApp, openStack } from "./harness/stack.js";
 import { compare, printTable } from "./harness/table.js";
 
 const CONNECTIONS = 50;
+const NOT_RUN: LoadResult = { rate: Number.NaN, p50: Number.NaN, p99: Number.NaN, requests: 0, seconds: 0, unexpected: 0, errors: 0 };
 const LOOKUP_PANS = setting("BENCH_LOOKUP_PANS", 20_000, 200);
 const PER_PAN = 5;
 
@@ -93,18 +94,24 @@ try {
   const load = (port: number, path: string, method: "GET" | "POST", expectStatus: number, bodies?: string[]): LoadSpec => ({
     url: `http://127.0.0.1:${port}${path}`, method, headers, bodies, connections: CONNECTIONS, seconds: SECONDS, expectStatus,
   });
+  // BENCH_HOT=get,lookup,placement (default all): which of our paths run, e.g. for a CPU profile of one.
+  const only = new Set((process.env.BENCH_HOT ?? "get,lookup,placement").split(","));
+  const skipped = async (name: string, run: () => Promise<LoadResult>): Promise<LoadResult> => (only.has(name) ? run() : NOT_RUN);
   const results: Record<string, LoadResult> = {};
   results.select = await runBaseline(load(raw.port, `/orders/${orderId}`, "GET", 200), WARMUP_SECONDS);
-  results.getOrder = await warmAndRun(load(ours.port, `/api/orders/v1/${orderId}`, "GET", 200), WARMUP_SECONDS);
-  results.lookup = await warmAndRun(load(ours.port, "/api/holdings/v1/lookup", "POST", 200, lookupBodies), WARMUP_SECONDS);
+  results.getOrder = await skipped("get", () => warmAndRun(load(ours.port, `/api/orders/v1/${orderId}`, "GET", 200), WARMUP_SECONDS));
+  results.lookup = await skipped("lookup", () => warmAndRun(load(ours.port, "/api/holdings/v1/lookup", "POST", 200, lookupBodies), WARMUP_SECONDS));
   results.insert = await runBaseline(load(raw.port, "/orders", "POST", 201, [JSON.stringify(placement)]), WARMUP_SECONDS);
-  results.placement = await warmAndRun(load(ours.port, "/api/orders/v1/", "POST", 201, [JSON.stringify(placement)]), WARMUP_SECONDS);
+  results.placement = await skipped("placement", () => warmAndRun(load(ours.port, "/api/orders/v1/", "POST", 201, [JSON.stringify(placement)]), WARMUP_SECONDS));
 
   printTable(`Hot paths on a small database (${(LOOKUP_PANS * PER_PAN).toLocaleString("en")} positions), ${CONNECTIONS} connections, ${SECONDS} s per side (after ${WARMUP_SECONDS} s warm-up), pool ${services.config.dbPoolSize}`, [
     compare("GET /api/orders/v1/{id}", "req/s", results.getOrder, "node:http + pg, one indexed select by key", results.select, { minRatio: 0.5 }),
     compare("POST /api/holdings/v1/lookup", "req/s", results.lookup, "node:http + pg, one indexed select by key", results.select, { minRatio: 0.5 }),
     compare("POST /api/orders/v1/ (lump sum)", "req/s", results.placement, "node:http + pg, one insert transaction", results.insert, { minRatio: 0.4 }),
   ]);
+  // Server CPU per request (this process's; PostgreSQL's backends are not counted): less disturbed by a busy machine than the rates.
+  const cpu = (name: string) => cpuPerRequest(results[name]!).toFixed(1);
+  console.log(`server CPU per request: GET order ${cpu("getOrder")} us, lookup ${cpu("lookup")} us, one select ${cpu("select")} us; placement ${cpu("placement")} us, one insert transaction ${cpu("insert")} us\n`);
   failOnUnexpected(results);
   ours.server.close();
   raw.server.close();
