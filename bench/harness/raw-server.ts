@@ -10,7 +10,8 @@ export interface RawAnswer {
   body: unknown;
 }
 
-export type RawHandler = (body: unknown) => Promise<RawAnswer> | RawAnswer;
+/** The parsed JSON body (undefined when empty) and the request's path with its query. */
+export type RawHandler = (body: unknown, url: string) => Promise<RawAnswer> | RawAnswer;
 
 export async function startRawServer(handler: RawHandler): Promise<{ port: number; server: Server }> {
   const server = createServer((req, res) => {
@@ -19,7 +20,7 @@ export async function startRawServer(handler: RawHandler): Promise<{ port: numbe
     req.on("end", () => {
       const text = Buffer.concat(chunks).toString("utf8");
       Promise.resolve()
-        .then(() => handler(text ? JSON.parse(text) : undefined))
+        .then(() => handler(text ? JSON.parse(text) : undefined, req.url ?? "/"))
         .then(
           ({ status, body }) => {
             const json = JSON.stringify(body);

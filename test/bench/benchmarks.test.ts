@@ -26,6 +26,10 @@ const BENCHMARKS: Array<{ script: string; rows: Array<{ path: string; baseline: 
       { path: "GET /api/orders/v1/{id}: access line by hand", baseline: true },
     ],
   },
+  {
+    script: "hot-reads.ts",
+    rows: [{ path: "GET /api/orders/v1/{id}", baseline: true }, { path: "POST /api/holdings/v1/lookup", baseline: true }, { path: "POST /api/orders/v1/ (lump sum)", baseline: true }],
+  },
   { script: "holdings-import.ts", rows: [{ path: "holdings import (parse, join, hash, COPY, replace)", baseline: true }, { path: "holdings import, peak RSS", baseline: false }] },
 ];
 

@@ -104,3 +104,31 @@ describe("GET /api/orders/v1/{id} returns what was ordered", () => {
     expect(app.logs.join("\n")).not.toMatch(/FORTNIGHTLY|"two"/);
   });
 });
+
+describe("GET /api/orders/v1/{id} reads the order with its latest payment and pause in one statement", () => {
+  it("answers the latest payment (highest id) and the latest pause (last asked), as the list does", async () => {
+    const sip = { frequency: "MONTHLY", start_date: today(), installments: 6, installment_day: 5 };
+    const id = await place({ order_type: "XSIP", scheme_code: "970001", amount: 1000, sip, mandate_id: ctx.mandateId });
+    expect(await get(id)).toMatchObject({ payment_id: null, pause: null });
+    const order = await app.prisma.order.findUniqueOrThrow({ where: { id } });
+    const payment = (pid: string) => ({ id: pid, distributorId: order.distributorId, investorId: order.investorId, orderId: id, mode: "NETBANKING", amount: "1000.00", status: "PENDING", details: {} });
+    await app.prisma.payment.createMany({ data: [payment("pay_0002"), payment("pay_0001")] });
+    const pause = (pid: string, requestedAt: string, status: string) => ({
+      id: pid, orderId: id, distributorId: order.distributorId, installments: 1, fromInstallmentNo: 2, addedFromNo: 7,
+      fromDate: new Date("2026-01-05"), untilDate: new Date("2026-01-05"), status, requestedAt: new Date(requestedAt),
+    });
+    await app.prisma.orderPause.createMany({ data: [pause("pse_b", "2026-01-01T00:00:00Z", "RESUMED"), pause("pse_a", "2026-01-02T00:00:00Z", "CONFIRMED")] });
+
+    const view = await get(id);
+    expect(view).toMatchObject({ payment_id: "pay_0002", pause: { id: "pse_a", status: "CONFIRMED", installments: 1 } });
+    const listed = (await app.http("GET", "/api/orders/v1?limit=100", { token: ctx.token })).body.data as Array<Record<string, unknown>>;
+    expect(view).toEqual(listed.find((o) => o.id === id));
+  });
+
+  it("another distributor's order is 404 with the error envelope", async () => {
+    const id = await place({ order_type: "LUMPSUM_PURCHASE", scheme_code: "970001", amount: 1000, purchase_type: "FRESH" });
+    const answer = await app.http("GET", `/api/orders/v1/${id}`, { token: ctx.otherToken });
+    expect(answer.status).toBe(404);
+    expect(answer.body.error).toMatchObject({ code: "NOT_FOUND" });
+  });
+});

@@ -95,8 +95,8 @@ const ORDER_COLUMNS = {
 
 type Column = keyof typeof ORDER_COLUMNS;
 
-/** The columns as OrderRow names them (a raw statement's RETURNING). */
-const RETURNING = Object.entries(ORDER_COLUMNS).map(([field, column]) => (field === column ? column : `${column} AS "${field}"`)).join(", ");
+/** The columns as OrderRow names them (a raw statement's RETURNING, or a raw select's list). */
+export const RETURNING = Object.entries(ORDER_COLUMNS).map(([field, column]) => (field === column ? column : `${column} AS "${field}"`)).join(", ");
 
 /** Parameters PostgreSQL cannot type from their column alone. */
 const CASTS: Partial<Record<Column, string>> = { amount: "numeric", units: "numeric", details: "jsonb", installmentNo: "int", createdAt: "timestamptz", updatedAt: "timestamptz" };

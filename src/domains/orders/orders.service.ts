@@ -24,6 +24,7 @@ import type { OrderRow } from "./orders.repo.js";
 import { listInstallments as installmentsOf } from "./installments.repo.js";
 import { listOrders as listOrderRows } from "./orders-list.repo.js";
 import { readPlacementFacts, readPlacementScheme } from "./placement.repo.js";
+import { findOrderWithLatest } from "./order-view.repo.js";
 import { latestPauses } from "./pause.repo.js";
 import { installmentView, placedOrderView, toOrderView, type OrderView, type PlacedOrder } from "./views.js";
 
@@ -209,10 +210,9 @@ async function checkOrder(tx: DbOrTx, distributorId: string, input: PlaceOrderIn
 }
 
 export async function getOrder(services: Services, caller: Caller, id: string): Promise<OrderView> {
-  const row = await repo.findOrder(services.prisma, caller.distributorId, id);
-  if (!row) throw notFound("Order");
-  const [payments, pauses] = await Promise.all([latestPaymentIds(services.prisma, [id]), latestPauses(services.prisma, [id])]);
-  return toOrderView(row, payments.get(id) ?? null, pauses.get(id) ?? null, services.logger);
+  const found = await findOrderWithLatest(services.prisma, caller.distributorId, id);
+  if (!found) throw notFound("Order");
+  return toOrderView(found.order, found.paymentId, found.pause, services.logger);
 }
 
 /**

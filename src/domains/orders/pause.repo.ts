@@ -4,10 +4,10 @@ import { PAUSE_STATUSES, type PauseStatus } from "./order.states.js";
 
 /** SIP and XSIP pauses (order_pauses) and what they do to the schedule (order_installments PAUSED, the plan's end moved). */
 
-type StoredPause = Prisma.OrderPauseGetPayload<object>;
+export type StoredPause = Prisma.OrderPauseGetPayload<object>;
 export type PauseRow = Omit<StoredPause, "status"> & { status: PauseStatus };
 
-const toPauseRow = (row: StoredPause): PauseRow => ({ ...row, status: narrowTo(PAUSE_STATUSES, row.status, "order_pauses.status") });
+export const toPauseRow = (row: StoredPause): PauseRow => ({ ...row, status: narrowTo(PAUSE_STATUSES, row.status, "order_pauses.status") });
 
 /** Locks a registration's row until the transaction ends, so two pauses (or a pause and a resume) of it take turns. */
 export async function lockForPause(tx: DbOrTx, orderId: string): Promise<void> {

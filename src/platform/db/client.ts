@@ -3,6 +3,7 @@ import { PrismaClient } from "../../generated/prisma/client.js";
 import { withinDeadline } from "../lib/deadline.js";
 import { CONNECT_TIMEOUT_MS, CONNECTION_BOUNDS } from "./connection-errors.js";
 import { errorSummary, type Log } from "../lib/logger.js";
+import { preparedStatementNames } from "./statement-names.js";
 
 export { PrismaClient };
 export type { Prisma } from "../../generated/prisma/client.js";
@@ -19,7 +20,7 @@ export function createPrisma(databaseUrl: string, poolSize = 10, log?: Log): Pri
     // A connection that cannot be had in CONNECT_TIMEOUT_MS, made or waited for, fails (answered 503): a database
     // host gone silent (a failover) must not hold requests.
     { connectionString: databaseUrl, max: poolSize, ...CONNECTION_BOUNDS },
-    { onPoolError: lost, onConnectionError: lost },
+    { onPoolError: lost, onConnectionError: lost, statementNameGenerator: preparedStatementNames() },
   );
   // Under load a transaction may wait for a pooled connection longer than Prisma's 2 s default;
   // waiting is better than failing. A wait that still runs out is answered 503 (see trpc/errors).

@@ -1,0 +1,121 @@
+/**
+ * Hot paths on a small database against the cheapest thing a server can do with PostgreSQL (issue 28,
+ * point 6), all in one run, 50 connections each:
+ * - GET /api/orders/v1/{id} and POST /api/holdings/v1/lookup (BENCH_LOOKUP_PANS PANs of 5 positions) against
+ *   plain node:http + pg doing one indexed select by key (the order's row by its id);
+ * - POST /api/orders/v1/ (lump sum) against plain node:http + pg doing one insert transaction (BEGIN, the
+ *   order's row, COMMIT).
+ * Unlike the other benchmarks the baselines do not send our statements: how many statements a path sends,
+ * and what they cost, is part of what is measured.
+ *   npm run bench:hot-reads     (BENCH_SECONDS=10 per side, BENCH_WARMUP_SECONDS=2; --smoke for a tiny run)
+ * Profile our side with `BENCH_ONLY=ours node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/hot-reads.ts`
+ * and bench/harness/top-frames.ts.
+ */
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { cpuPerRequest, failOnUnexpected, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
+import { SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
+import { lumpSumFixture } from "./harness/placement-fixture.js";
+import { startRawServer } from "./harness/raw-server.js";
+import { listenApp, openStack } from "./harness/stack.js";
+import { compare, printTable } from "./harness/table.js";
+
+const CONNECTIONS = 50;
+const NOT_RUN: LoadResult = { rate: Number.NaN, p50: Number.NaN, p99: Number.NaN, requests: 0, seconds: 0, unexpected: 0, errors: 0 };
+const LOOKUP_PANS = setting("BENCH_LOOKUP_PANS", 20_000, 200);
+const PER_PAN = 5;
+
+const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+/** A distinct, well-formed, made-up individual PAN for each n. */
+function panOf(n: number): string {
+  const l = (k: number) => LETTERS[Math.floor(k) % 26]!;
+  return `${l(n)}${l(n / 26)}${l(n / 676)}P${l(n / 17576)}${1000 + (Math.floor(n / 456976) % 9000)}${l(n * 7)}`;
+}
+
+const ONE_SELECT = `SELECT * FROM orders WHERE id = $1`;
+const ONE_INSERT = `INSERT INTO orders (id, distributor_id, investor_id, investment_account_id, order_type, status, payment_status, purchase_type,
+  holding_mode, scheme_code, amount, all_units, details, request_hash, created_at, updated_at, exchange_scheme_code)
+  VALUES ($1, $2, $3, $4, 'LUMPSUM_PURCHASE', 'PENDING', 'UNPAID', 'FRESH', $5, $6, $7::numeric, false, '{}'::jsonb, $8, now(), now(), $9) RETURNING id, created_at`;
+
+const stack = await openStack({ name: "hot-reads" });
+const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: stack.services.config.dbPoolSize });
+try {
+  const { services, distributorId } = stack;
+  const { investorId, body: placement } = await lumpSumFixture(stack);
+  const hashes = Array.from({ length: LOOKUP_PANS }, (_, n) => services.cipher.lookupHash(panOf(n)));
+  await pool.query(
+    `INSERT INTO holding_positions (distributor_id, registrar, amc_code, folio_no, registrar_scheme_code, scheme_code, amc_name, isin, scheme_name,
+       units, nav, nav_date, market_value, balance_date, holding_nature, pan_hash, feed_file_id)
+     SELECT $1, CASE WHEN k % 2 = 1 THEN 'KFINTECH' ELSE 'CAMS' END, 'AMC' || ((n + k) % 40), n || '/' || k, 'S' || ((n * 3 + k) % 500), (100000 + (n + k) % 500)::text,
+       'Bench Mutual Fund', 'INF000B' || lpad(((n + k) % 9999)::text, 4, '0') || '1', 'Bench Scheme ' || ((n + k) % 500) || ' Growth',
+       ((n % 9000 + k) || '.125')::numeric, 21.3456, '2026-11-16', round((n % 9000 + k) * 21.35, 2), '2026-11-16', 'SINGLE', h.hash, 'hff_bench'
+     FROM unnest($2::text[]) WITH ORDINALITY AS h(hash, n), generate_series(0, ${PER_PAN - 1}) AS k`,
+    [distributorId, hashes],
+  );
+  await pool.query("VACUUM ANALYZE holding_positions");
+  const { rows: facts } = await pool.query<{ holding_mode: string }>(`SELECT holding_mode FROM investment_accounts WHERE id = $1`, [placement.investment_account_id]);
+  const holdingMode = facts[0]!.holding_mode;
+
+  const ours = await listenApp(stack, stack.app.fetch);
+  const raw = await startRawServer(async (body, url) => {
+    if (body === undefined) {
+      const { rows } = await pool.query(ONE_SELECT, [url.slice(url.lastIndexOf("/") + 1)]);
+      return rows[0] ? { status: 200, body: rows[0] } : { status: 404, body: { error: "not found" } };
+    }
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const { rows } = await client.query(ONE_INSERT, [
+        `ord_${randomUUID().replaceAll("-", "")}`, distributorId, investorId, placement.investment_account_id, holdingMode, placement.scheme_code,
+        placement.amount.toFixed(2), randomUUID(), "BSEBENCH01",
+      ]);
+      await client.query("COMMIT");
+      return { status: 201, body: rows[0] };
+    } catch (error) {
+      await client.query("ROLLBACK");
+      throw error;
+    } finally {
+      client.release();
+    }
+  });
+
+  const headers = { authorization: `Bearer ${stack.token}`, "content-type": "application/json" };
+  const placed = await fetch(`http://127.0.0.1:${ours.port}/api/orders/v1/`, { method: "POST", headers, body: JSON.stringify(placement) });
+  const orderId = ((await placed.json()) as { id: string }).id;
+  if (placed.status !== 201) throw new Error(`placement check failed: ${placed.status}`);
+  const lookupBodies = Array.from({ length: Math.min(LOOKUP_PANS, 20_000) }, (_, i) => JSON.stringify({ pan: panOf((i * 7919) % LOOKUP_PANS) })).sort(() => Math.random() - 0.5);
+  for (const [port, path] of [[ours.port, `/api/orders/v1/${orderId}`], [raw.port, `/orders/${orderId}`]] as const) {
+    const check = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
+    if (check.status !== 200 || ((await check.json()) as { id: string }).id !== orderId) throw new Error(`GET check failed on ${path}: ${check.status}`);
+  }
+  const lookupCheck = await fetch(`http://127.0.0.1:${ours.port}/api/holdings/v1/lookup`, { method: "POST", headers, body: lookupBodies[0] });
+  if (lookupCheck.status !== 200 || ((await lookupCheck.json()) as { holdings: unknown[] }).holdings.length !== PER_PAN) throw new Error(`lookup check failed: ${lookupCheck.status}`);
+
+  const load = (port: number, path: string, method: "GET" | "POST", expectStatus: number, bodies?: string[]): LoadSpec => ({
+    url: `http://127.0.0.1:${port}${path}`, method, headers, bodies, connections: CONNECTIONS, seconds: SECONDS, expectStatus,
+  });
+  // BENCH_HOT=get,lookup,placement (default all): which of our paths run, e.g. for a CPU profile of one.
+  const only = new Set((process.env.BENCH_HOT ?? "get,lookup,placement").split(","));
+  const skipped = async (name: string, run: () => Promise<LoadResult>): Promise<LoadResult> => (only.has(name) ? run() : NOT_RUN);
+  const results: Record<string, LoadResult> = {};
+  results.select = await runBaseline(load(raw.port, `/orders/${orderId}`, "GET", 200), WARMUP_SECONDS);
+  results.getOrder = await skipped("get", () => warmAndRun(load(ours.port, `/api/orders/v1/${orderId}`, "GET", 200), WARMUP_SECONDS));
+  results.lookup = await skipped("lookup", () => warmAndRun(load(ours.port, "/api/holdings/v1/lookup", "POST", 200, lookupBodies), WARMUP_SECONDS));
+  results.insert = await runBaseline(load(raw.port, "/orders", "POST", 201, [JSON.stringify(placement)]), WARMUP_SECONDS);
+  results.placement = await skipped("placement", () => warmAndRun(load(ours.port, "/api/orders/v1/", "POST", 201, [JSON.stringify(placement)]), WARMUP_SECONDS));
+
+  printTable(`Hot paths on a small database (${(LOOKUP_PANS * PER_PAN).toLocaleString("en")} positions), ${CONNECTIONS} connections, ${SECONDS} s per side (after ${WARMUP_SECONDS} s warm-up), pool ${services.config.dbPoolSize}`, [
+    compare("GET /api/orders/v1/{id}", "req/s", results.getOrder, "node:http + pg, one indexed select by key", results.select, { minRatio: 0.5 }),
+    compare("POST /api/holdings/v1/lookup", "req/s", results.lookup, "node:http + pg, one indexed select by key", results.select, { minRatio: 0.5 }),
+    compare("POST /api/orders/v1/ (lump sum)", "req/s", results.placement, "node:http + pg, one insert transaction", results.insert, { minRatio: 0.4 }),
+  ]);
+  // Server CPU per request (this process's; PostgreSQL's backends are not counted): less disturbed by a busy machine than the rates.
+  const cpu = (name: string) => cpuPerRequest(results[name]!).toFixed(1);
+  console.log(`server CPU per request: GET order ${cpu("getOrder")} us, lookup ${cpu("lookup")} us, one select ${cpu("select")} us; placement ${cpu("placement")} us, one insert transaction ${cpu("insert")} us\n`);
+  failOnUnexpected(results);
+  ours.server.close();
+  raw.server.close();
+} finally {
+  await pool.end();
+  await stack.close();
+}
