@@ -137,7 +137,7 @@ describe("mf_holdings_import_rows_total", () => {
     expect((await app.http("GET", `/api/simulation/orders/v1/${placed.body.id}/allot?nav=10&folio_no=MET%2F1`, { token: ctx.token })).status).toBe(200);
     const before = await scrape(app);
     const refreshed = await app.http("GET", "/api/simulation/holdings/v1/refresh", { token: ctx.token });
-    expect(refreshed.body.message).toMatch(/^Holdings refreshed: 1 feed\(s\) imported \(1 positions\)/);
+    expect(refreshed.body.message).toMatch(/^Holdings refreshed: 2 feed\(s\) imported \(1 positions, 1 transactions\)/);
     const after = await scrape(app);
     expect(grew(before, after, "mf_holdings_import_rows_total", { registrar: "CAMS" })).toBe(1);
     expect(grew(before, after, "mf_holdings_import_rows_total", { registrar: "KFINTECH" })).toBe(0);
