@@ -9,7 +9,7 @@ import { brokenPromises, contains, journeysOf, journeyScript, PRELUDE, promisesO
 // The journeys of docs/guide.md, run as a user would: bash, curl and jq against a freshly started service (its own
 // data directory and ports), in a directory that looks like the repository (the commands use .data and
 // `npm run mf`). Every `# <status> {fields}` comment under a request is checked against that request's answer.
-const JOURNEYS = ["setup", "onboarding", "orders", "exchange-rules", "installments", "servicing", "mandate-payments", "holdings", "webhooks", "order-links", "broker-changes"];
+const JOURNEYS = ["setup", "onboarding", "orders", "exchange-rules", "installments", "servicing", "mandate-payments", "holdings", "history", "webhooks", "order-links", "broker-changes"];
 
 let work = "";
 let service: Started | undefined;
