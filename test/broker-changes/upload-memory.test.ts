@@ -38,5 +38,6 @@ describe("POST /api/broker-changes/v1/{id}/image: memory", () => {
     }
     expect((peak - before) / MB).toBeLessThan(40);
     expect(await app.prisma.brokerChangeDocument.count({ where: { brokerChangeId: id } })).toBe(0);
-  });
+    // It measures memory, not time: 300 MB through a loaded machine's loopback may take longer than the default.
+  }, 120_000);
 });
