@@ -131,6 +131,19 @@ async function importPass(stack: Stack, feedDir: string, distributorIds: string[
   return { seconds, peakRss, files: report.files };
 }
 
+/** The plan of the statement (src/domains/holdings/import.ts, replacePositions) that deletes the previous set. */
+async function replacePlan(databaseUrl: string, distributorIds: string[]): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ "QUERY PLAN": string }>(
+      "EXPLAIN DELETE FROM holding_positions WHERE registrar = $1 AND distributor_id = ANY($2::text[]) AND feed_file_id <> $3", ["KFINTECH", distributorIds, "hff_next"]);
+    return rows.map((r) => r["QUERY PLAN"]);
+  } finally {
+    await client.end();
+  }
+}
+
 /** What a run leaves on a kept database: the bare tables, and its distributors' positions, snapshots and batches. */
 async function cleanUp(databaseUrl: string, distributorIds: string[], feedFileIds: string[]): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -146,11 +159,15 @@ async function cleanUp(databaseUrl: string, distributorIds: string[], feedFileId
 }
 
 /** The first import and the next day's replace on one database, beside a raw COPY of the same files there. */
-async function side(stack: Stack, label: string, feeds: { first: string; next: string }): Promise<Row[]> {
+async function side(stack: Stack, label: string, feeds: { first: string; next: string; prepareNext: () => Promise<void> }): Promise<Row[]> {
   const distributorIds: string[] = [];
   for (let d = 0; d < DISTRIBUTORS; d++) distributorIds.push((await createDistributor(stack.services.prisma, { name: `Bench ${d}`, arn: arnOf(d) })).distributor_id);
   const [{ n: positionsBefore }] = (await stack.services.prisma.$queryRawUnsafe<Array<{ n: bigint }>>("SELECT count(*) AS n FROM holding_positions")) as [{ n: bigint }];
   const first = await importPass(stack, feeds.first, distributorIds);
+  await feeds.prepareNext();
+  // A day passes between the two: autovacuum has vacuumed and analysed the table after the first import's rows.
+  await stack.services.prisma.$executeRawUnsafe("VACUUM ANALYZE holding_positions");
+  console.log(`the next pass's replace DELETE, as planned now:\n  ${(await replacePlan(stack.databaseUrl, distributorIds)).join("\n  ")}`);
   const next = await importPass(stack, feeds.next, distributorIds);
   const copySeconds = await rawCopy(stack.databaseUrl, feeds.first);
   await cleanUp(stack.databaseUrl, distributorIds, [...first.files, ...next.files].flatMap((f) => (f.feed_file_id ? [f.feed_file_id] : [])));
@@ -172,11 +189,12 @@ async function side(stack: Stack, label: string, feeds: { first: string; next: s
 
 async function main(): Promise<void> {
   const feedRoot = await mkdtemp(path.join(os.tmpdir(), "mf-bench-holdings-feeds-"));
-  const feeds = { first: path.join(feedRoot, "first"), next: path.join(feedRoot, "next") };
+  // The next day's files are written after the first import (its peak RSS is not the generator's).
+  let nextDay: Promise<unknown> | undefined;
+  const feeds = { first: path.join(feedRoot, "first"), next: path.join(feedRoot, "next"), prepareNext: async () => void (await (nextDay ??= generate(path.join(feedRoot, "next"), 17))) };
   try {
     const generated = await generate(feeds.first, 16);
-    await generate(feeds.next, 17);
-    console.log(`generated ${generated.cams} WBR22 rows (+${generated.wbr9} WBR9 records) and ${generated.kfin} MFSD203 rows, twice (16 and 17 November)`);
+    console.log(`generated ${generated.cams} WBR22 rows (+${generated.wbr9} WBR9 records) and ${generated.kfin} MFSD203 rows (16 November)`);
     const rows: Row[] = [];
     const bigDataDir = values["data-dir"];
     const bigUrl = values["database-url"];
