@@ -165,11 +165,14 @@ export async function listInvestors(
 ): Promise<InvestorRow[]> {
   const rows = await db.investor.findMany({
     where: {
-      distributorId: filter.distributorId,
+      // Without status, the distributor as a closed range and the order by (distributor_id, id), as the order list
+      // does (listOrders in src/domains/orders/orders-list.repo.ts): investors_distributor_id_id_idx, never
+      // investors_pkey walked back past other distributors' newer investors.
+      distributorId: filter.status ? filter.distributorId : { gte: filter.distributorId, lte: filter.distributorId },
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.afterId ? { id: { lt: filter.afterId } } : {}),
     },
-    orderBy: { id: "desc" },
+    orderBy: filter.status ? { id: "desc" } : [{ distributorId: "desc" }, { id: "desc" }],
     take: filter.limit + 1,
     include: WITH_ACCOUNTS,
   });

@@ -12,16 +12,20 @@ export async function listOrders(
   db: DbOrTx,
   filter: { distributorId: string; status?: OrderStatus; investorId?: string; orderType?: OrderType; parentOrderId?: string; afterId?: string; limit: number },
 ): Promise<OrderRow[]> {
+  const unfiltered = !filter.status && !filter.investorId && !filter.orderType && !filter.parentOrderId;
   const rows = await db.order.findMany({
     where: {
-      distributorId: filter.distributorId,
+      // Unfiltered, the distributor as a closed range and the order by (distributor_id, id): with an equality the
+      // planner drops distributor_id from the order, may walk orders_pkey back from the newest id and throw away
+      // every newer row of other distributors; this way only orders_distributor_id_id_idx gives the order.
+      distributorId: unfiltered ? { gte: filter.distributorId, lte: filter.distributorId } : filter.distributorId,
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.investorId ? { investorId: filter.investorId } : {}),
       ...(filter.orderType ? { orderType: filter.orderType } : {}),
       ...(filter.parentOrderId ? { parentOrderId: filter.parentOrderId } : {}),
       ...(filter.afterId ? { id: { lt: filter.afterId } } : {}),
     },
-    orderBy: { id: "desc" },
+    orderBy: unfiltered ? [{ distributorId: "desc" }, { id: "desc" }] : { id: "desc" },
     take: filter.limit + 1,
   });
   return rows.map(toOrderRow);
