@@ -1,4 +1,4 @@
-import type { DbOrTx } from "../../platform/db/client.js";
+import { readRows, type DbOrTx } from "../../platform/db/client.js";
 import type { PositionRow } from "./holdings.repo.js";
 import type { PositionKey, PositionTxnRow } from "./position-txns.repo.js";
 
@@ -17,7 +17,7 @@ export interface PositionWithHistory extends PositionRow {
  * The lookups' read in one statement (the positions of one PAN hash under one distributor, single-holder folios
  * only, each with its scheme's facts and its transactions as a JSON array), where positionsByPanHash,
  * transactionsOfPositions and schemeFacts took three: on this hot read each statement's cost in the client, not
- * PostgreSQL's work, was most of the time (docs/benchmarks.md, bench:hot-reads).
+ * PostgreSQL's work, was most of the time (docs/benchmarks.md, bench:hot-reads); it goes by readRows for the same reason.
  */
 const POSITIONS_WITH_HISTORY = `SELECT p.registrar, p.amc_code, p.amc_name, p.folio_no, p.scheme_code, p.isin, p.scheme_name, p.units, p.nav, p.nav_date,
        p.market_value, p.balance_date, s.category,
@@ -40,5 +40,5 @@ const POSITIONS_WITH_HISTORY = `SELECT p.registrar, p.amc_code, p.amc_name, p.fo
  ORDER BY p.registrar, p.amc_code, p.folio_no, p.registrar_scheme_code`;
 
 export async function positionsWithHistory(db: DbOrTx, distributorId: string, panHash: string): Promise<PositionWithHistory[]> {
-  return db.$queryRawUnsafe<PositionWithHistory[]>(POSITIONS_WITH_HISTORY, panHash, distributorId);
+  return readRows<PositionWithHistory>(db, POSITIONS_WITH_HISTORY, panHash, distributorId);
 }
