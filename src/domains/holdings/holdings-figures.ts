@@ -1,9 +1,7 @@
-import type { DbOrTx } from "../../platform/db/client.js";
 import { xirrOutcome, type CashFlow } from "../portfolio/xirr.js";
 import { costAndReturn, rate6, rupees, type CostAndReturn, type SchemeFacts } from "./cost-and-return.js";
-import type { PositionRow } from "./holdings.repo.js";
-import { schemeFacts, transactionsOfPositions } from "./position-txns.repo.js";
-import { groupByPosition, isElssCategory, positionKeyText } from "./position-txns.js";
+import { isElssCategory, toPositionTxn } from "./position-txns.js";
+import type { PositionWithHistory } from "./pan-positions.repo.js";
 
 export interface PortfolioTotals {
   cost_value: number;
@@ -14,19 +12,17 @@ export interface PortfolioTotals {
 }
 
 /**
- * Cost, return and locked units for the positions shown, with the summary's totals: two queries whatever the
- * number of positions (their transactions, their schemes' facts). Totals cover the positions whose cost and
- * value are both known; the portfolio XIRR runs over all their flows together.
+ * Cost, return and locked units for the positions shown (read with their facts and transactions by
+ * pan-positions.repo.ts), with the summary's totals. Totals cover the positions whose cost and value are both
+ * known; the portfolio XIRR runs over all their flows together.
  */
-export async function figuresOfPositions(db: DbOrTx, distributorId: string, rows: readonly PositionRow[], today: string): Promise<{ figures: CostAndReturn[]; totals: PortfolioTotals }> {
-  const [txnRows, facts] = await Promise.all([transactionsOfPositions(db, distributorId, rows), schemeFacts(db, rows.map((r) => r.scheme_code))]);
-  const byPosition = groupByPosition(txnRows);
-  const factsOf = new Map<string, SchemeFacts>(facts.map((f) => [f.scheme_code, { isElss: isElssCategory(f.category), lockIn: f.lock_in }]));
+export function figuresOfHistory(rows: readonly PositionWithHistory[], today: string): { figures: CostAndReturn[]; totals: PortfolioTotals } {
   let cost = 0n;
   let value = 0n;
   const flows: CashFlow[] = [];
   const figures = rows.map((row) => {
-    const { view, exact } = costAndReturn(row, byPosition.get(positionKeyText(row)) ?? [], factsOf.get(row.scheme_code) ?? { isElss: false, lockIn: null }, today);
+    const facts = row.category === null ? NO_FACTS : { isElss: isElssCategory(row.category), lockIn: row.lock_in };
+    const { view, exact } = costAndReturn(row, row.txns.map(toPositionTxn), facts, today);
     if (exact.costPaise !== null && exact.valuePaise !== null) {
       cost += exact.costPaise;
       value += exact.valuePaise;
@@ -45,3 +41,6 @@ export async function figuresOfPositions(db: DbOrTx, distributorId: string, rows
     },
   };
 }
+
+/** A scheme our master lacks: not ELSS, no lock-in. */
+const NO_FACTS: SchemeFacts = { isElss: false, lockIn: null };

@@ -5,26 +5,27 @@ import { todayInIndia } from "../../platform/lib/india-date.js";
 import { maskPan } from "../../platform/lib/mask.js";
 import type { Caller } from "../shared/caller.js";
 import type { Services } from "../shared/services.js";
-import { figuresOfPositions } from "./holdings-figures.js";
-import { investorPanHash, positionsByPanHash, sumFolioUnits, type PositionRow } from "./holdings.repo.js";
+import { figuresOfHistory } from "./holdings-figures.js";
+import { positionsWithHistory, type PositionWithHistory } from "./pan-positions.repo.js";
+import { investorPanHash, sumFolioUnits } from "./holdings.repo.js";
 import { summarise, toPositionView } from "./views.js";
 
 /** POST /api/holdings/v1/lookup: the PAN's single-holder positions reported under the caller's ARN. */
 export async function lookupHoldings(services: Services, caller: Caller, pan: string) {
-  const rows = await positionsByPanHash(services.prisma, caller.distributorId, services.cipher.lookupHash(pan));
-  return { pan: maskPan(pan), ...(await positionsAndSummary(services, caller, rows)) };
+  const rows = await positionsWithHistory(services.prisma, caller.distributorId, services.cipher.lookupHash(pan));
+  return { pan: maskPan(pan), ...positionsAndSummary(rows) };
 }
 
 /** GET /api/investors/v1/{id}/holdings: the same, over the investor's primary PAN. */
 export async function investorHoldings(services: Services, caller: Caller, investorId: string) {
   const panHash = await investorPanHash(services.prisma, caller.distributorId, investorId);
   if (panHash === null) throw notFound("Investor");
-  const rows = await positionsByPanHash(services.prisma, caller.distributorId, panHash);
-  return { investor_id: investorId, ...(await positionsAndSummary(services, caller, rows)) };
+  const rows = await positionsWithHistory(services.prisma, caller.distributorId, panHash);
+  return { investor_id: investorId, ...positionsAndSummary(rows) };
 }
 
-async function positionsAndSummary(services: Services, caller: Caller, rows: PositionRow[]) {
-  const { figures, totals } = await figuresOfPositions(services.prisma, caller.distributorId, rows, todayInIndia());
+function positionsAndSummary(rows: PositionWithHistory[]) {
+  const { figures, totals } = figuresOfHistory(rows, todayInIndia());
   return { holdings: rows.map((row, i) => toPositionView(row, figures[i]!)), summary: { ...summarise(rows), ...totals } };
 }
 

@@ -3,7 +3,7 @@ import { TXN_TYPES, type PositionTxn, type TxnType } from "../portfolio/transact
 import type { PositionKey, PositionTxnRow } from "./position-txns.repo.js";
 
 /** The one place holding_transactions' columns become the portfolio computations' PositionTxn. */
-export function toPositionTxn(row: PositionTxnRow): PositionTxn {
+export function toPositionTxn(row: Omit<PositionTxnRow, keyof PositionKey>): PositionTxn {
   return {
     txnNo: row.txn_no,
     type: (TXN_TYPES as readonly string[]).includes(row.type) ? (row.type as TxnType) : "OTHER",

@@ -1,4 +1,4 @@
-import type { DbOrTx } from "../../platform/db/client.js";
+import { readRows, type DbOrTx } from "../../platform/db/client.js";
 import { RETURNING, toOrderRow, type OrderRow } from "./orders.repo.js";
 import { toPauseRow, type PauseRow, type StoredPause } from "./pause.repo.js";
 
@@ -31,7 +31,7 @@ export interface OrderWithLatest {
 
 /** One order of one distributor with its latest payment and pause; another distributor's id finds nothing. */
 export async function findOrderWithLatest(db: DbOrTx, distributorId: string, id: string): Promise<OrderWithLatest | null> {
-  const rows = await db.$queryRawUnsafe<Array<Record<string, unknown>>>(ORDER_VIEW, id, distributorId);
+  const rows = await readRows<Record<string, unknown>>(db, ORDER_VIEW, id, distributorId);
   const row = rows[0];
   if (!row) return null;
   const order: Record<string, unknown> = {};
