@@ -172,7 +172,8 @@ describe("the sandbox payment simulator page", () => {
 describe("posts that are not from our own page: 403, nothing changed", () => {
   const refusals: Array<[string, (f: { cookie: string; token: string; otherToken: string }) => { form?: Record<string, string>; headers: Record<string, string>; body?: string }]> = [
     ["no form token", (f) => ({ form: {}, headers: sameOrigin(f.cookie) })],
-    ["a wrong form token", (f) => ({ form: { form_token: `${f.token.slice(0, -2)}AA` }, headers: sameOrigin(f.cookie) })],
+    // The first character changes, never the last (a base64url text's last character carries padding bits).
+    ["a wrong form token", (f) => ({ form: { form_token: `${f.token.startsWith("A") ? "B" : "A"}${f.token.slice(1)}` }, headers: sameOrigin(f.cookie) })],
     ["another payment's form token", (f) => ({ form: { form_token: f.otherToken }, headers: sameOrigin(f.cookie) })],
     ["no form cookie", (f) => ({ form: { form_token: f.token }, headers: { "sec-fetch-site": "same-origin" } })],
     ["another form cookie", (f) => ({ form: { form_token: f.token }, headers: { ...sameOrigin(f.cookie), cookie: `mf_form=${"A".repeat(43)}` } })],
