@@ -1,14 +1,12 @@
-import { once } from "node:events";
 import type pg from "pg";
-import { from as copyFrom } from "pg-copy-streams";
 import type { DataCipher } from "../../platform/lib/crypto.js";
-import { PAN_PATTERN } from "../../platform/lib/formats.js";
 import { newId } from "../../platform/lib/ids.js";
 import { maskPansInText } from "../../platform/lib/mask.js";
-import { FeedFileError, type FeedBatch, type FeedProblem } from "../../integrations/registrars/feeds/feed.js";
+import { FeedFileError, type FeedBatch } from "../../integrations/registrars/feeds/feed.js";
 import { readCamsTransactionBatches } from "../../integrations/registrars/feeds/cams-transactions.js";
 import { readKfintechTransactionBatches } from "../../integrations/registrars/feeds/kfintech-transactions.js";
 import type { TransactionItem } from "../../integrations/registrars/feeds/transactions-feed.js";
+import { arnResolver, copyWriter, MAX_PROBLEMS_KEPT, panHasher, recordProblem } from "./feed-copy.js";
 import { arnKey, copyText, distributorsByArn, IMPORT_LOCK, schemesByIsin, type ImportReport } from "./import.js";
 
 /**
@@ -24,8 +22,6 @@ import { arnKey, copyText, distributorsByArn, IMPORT_LOCK, schemesByIsin, type I
  * 4. The file is recorded in holding_feed_files (kind TRANSACTIONS; balance_date is its newest trade date).
  */
 
-const MAX_PROBLEMS_KEPT = 100;
-const PAN_CACHE_LIMIT = 50_000;
 
 const COLUMNS = [
   "registrar", "amc_code", "txn_no", "distributor_id", "folio_no", "registrar_scheme_code", "scheme_code", "scheme_name",
@@ -101,50 +97,23 @@ function readTransactions(batch: FeedBatch): AsyncGenerator<TransactionItem[]> {
 async function stream(client: pg.ClientBase, cipher: DataCipher, batch: FeedBatch, report: ImportReport): Promise<void> {
   const distributors = await distributorsByArn(client);
   const schemes = await schemesByIsin(client);
-  const copy = client.query(copyFrom(`COPY transactions_stage (${COLUMNS.join(", ")}) FROM STDIN`));
-  let copyError: Error | undefined;
-  copy.on("error", (error: Error) => {
-    copyError = error;
-  });
-  const pans = new Map<string, string>();
-  const panHash = (pan: string | null): string => {
-    if (pan === null || !PAN_PATTERN.test(pan)) return "\\N";
-    let hash = pans.get(pan);
-    if (hash === undefined) {
-      if (pans.size >= PAN_CACHE_LIMIT) pans.clear();
-      hash = cipher.lookupHash(pan);
-      pans.set(pan, hash);
-    }
-    return hash;
-  };
-  const byArn = new Map<string, string | undefined>();
+  const writer = copyWriter(client, `COPY transactions_stage (${COLUMNS.join(", ")}) FROM STDIN`);
+  const panHash = panHasher(cipher);
+  const distributorOf = arnResolver(distributors, arnKey);
   const head = `${batch.registrar}\t`;
   const tail = `\t${report.feed_file_id}\n`;
   const n = (value: string | null) => value ?? "\\N";
-  let buffer = "";
-  const flush = async () => {
-    if (buffer === "") return;
-    const ok = copy.write(buffer);
-    buffer = "";
-    if (!ok && !copyError) await once(copy, "drain").catch(() => {});
-  };
   try {
     reading: for await (const items of readTransactions(batch)) {
       for (const item of items) {
-        if (copyError) break reading;
+        if (writer.failed) break reading;
         if (item.kind === "problem") {
-          report.problem_count++;
-          if (report.problems.length < MAX_PROBLEMS_KEPT) report.problems.push(masked(item.problem));
+          recordProblem(report, item.problem);
           continue;
         }
         const t = item.transaction;
         report.rows++;
-        let distributorId = byArn.get(t.arn);
-        if (distributorId === undefined && !byArn.has(t.arn)) {
-          distributorId = distributors.get(arnKey(t.arn));
-          if (byArn.size >= 10_000) byArn.clear();
-          byArn.set(t.arn, distributorId);
-        }
+        const distributorId = distributorOf(t.arn);
         if (distributorId === undefined) {
           report.skipped_unknown_arn++;
           continue;
@@ -153,28 +122,22 @@ async function stream(client: pg.ClientBase, cipher: DataCipher, batch: FeedBatc
         const scheme = t.isin === null ? undefined : schemes.get(t.isin);
         // Decimals, dates, paise, the type and the checked ISIN are our own normalised text: only text as the
         // files give it needs escaping.
-        buffer +=
+        writer.add(
           head + copyText(t.amc_code) + "\t" + copyText(t.txn_no) + "\t" + distributorId + "\t" + copyText(t.folio_no) + "\t" +
           copyText(t.scheme_code) + "\t" + copyText(scheme?.schemeCode ?? null) + "\t" + copyText(t.scheme_name) + "\t" + n(t.isin) + "\t" +
           t.type + "\t" + copyText(t.registrar_type_code) + "\t" + copyText(t.registrar_type_description) + "\t" + copyText(t.reverses_txn_no) + "\t" +
           t.trade_date + "\t" + n(t.post_date) + "\t" + n(t.amount_paise) + "\t" + n(t.units) + "\t" + n(t.nav) + "\t" +
-          n(t.stamp_duty_paise) + "\t" + n(t.stt_paise) + "\t" + n(t.tds_paise) + "\t" + panHash(t.pan) + tail;
-        if (buffer.length >= 256 * 1024) await flush();
+          n(t.stamp_duty_paise) + "\t" + n(t.stt_paise) + "\t" + n(t.tds_paise) + "\t" + panHash(t.pan) + tail,
+        );
+        if (writer.full) await writer.flush();
       }
     }
-    await flush();
   } catch (error) {
-    copy.destroy();
+    writer.abort();
     throw error;
   }
-  if (!copyError) {
-    copy.end();
-    await once(copy, "finish").catch(() => {});
-  }
-  if (copyError) throw copyError;
+  await writer.finish();
 }
-
-const masked = (problem: FeedProblem): FeedProblem => ({ ...problem, reason: maskPansInText(problem.reason) });
 
 async function insertFeedFile(client: pg.ClientBase, batch: FeedBatch, r: ImportReport): Promise<void> {
   await client.query(

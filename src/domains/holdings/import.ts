@@ -1,15 +1,13 @@
-import { once } from "node:events";
 import { CONNECT_TIMEOUT_MS } from "../../platform/db/connection-errors.js";
 import { Decimal } from "../../platform/lib/money.js";
 import pg from "pg";
-import { from as copyFrom } from "pg-copy-streams";
 import type { DataCipher } from "../../platform/lib/crypto.js";
-import { PAN_PATTERN } from "../../platform/lib/formats.js";
 import { newId } from "../../platform/lib/ids.js";
 import { maskPansInText } from "../../platform/lib/mask.js";
 import { readCamsFeedBatches } from "../../integrations/registrars/feeds/cams.js";
 import { FeedFileError, type FeedBatch, type FeedFile, type FeedItem, type FeedPosition, type FeedProblem, type Registrar } from "../../integrations/registrars/feeds/feed.js";
 import { readKfintechFeedBatches } from "../../integrations/registrars/feeds/kfintech.js";
+import { arnResolver, copyWriter, MAX_PROBLEMS_KEPT, panHasher, recordProblem } from "./feed-copy.js";
 
 /**
  * The registrar import: one feed batch (a KFintech MFSD203 file, or a CAMS WBR22 file with its WBR9) into the
@@ -59,8 +57,6 @@ export interface ImportReport {
   timing_ms: { stage: number; replace: number };
 }
 
-const MAX_PROBLEMS_KEPT = 100;
-const PAN_CACHE_LIMIT = 50_000;
 export const IMPORT_LOCK = 7206006;
 
 const POSITION_COLUMNS = [
@@ -180,55 +176,23 @@ function readBatch(batch: FeedBatch): AsyncGenerator<FeedItem[]> {
 /** Streams the batch's positions with COPY into `table`; counts, problems and per-distributor dates into the report. */
 async function stream(client: pg.ClientBase, ctx: Context, report: ImportReport, table: string, withSeq: boolean): Promise<void> {
   const columns = withSeq ? [...POSITION_COLUMNS, "seq"] : POSITION_COLUMNS;
-  const copy = client.query(copyFrom(`COPY ${table} (${columns.join(", ")}) FROM STDIN`));
-  let copyError: Error | undefined;
-  copy.on("error", (error: Error) => {
-    copyError = error;
-  });
-  // The keyed hash of each PAN (a position keeps no PAN, in clear or encrypted); an investor's PAN repeats per folio.
-  const pans = new Map<string, string>();
-  const panHash = (pan: string | null): string => {
-    if (pan === null || !PAN_PATTERN.test(pan)) return "\\N";
-    let hash = pans.get(pan);
-    if (hash === undefined) {
-      if (pans.size >= PAN_CACHE_LIMIT) pans.clear();
-      hash = ctx.cipher.lookupHash(pan);
-      pans.set(pan, hash);
-    }
-    return hash;
-  };
+  const writer = copyWriter(client, `COPY ${table} (${columns.join(", ")}) FROM STDIN`);
+  // The keyed hash of each PAN (a position keeps no PAN, in clear or encrypted).
+  const panHash = panHasher(ctx.cipher);
+  const distributorOf = arnResolver(ctx.distributors, arnKey);
   const tail = `\t${ctx.feedFileId}${withSeq ? "\t" : "\n"}`;
   const registrar = `\t${ctx.batch.registrar}\t`;
-
-  // The distributor of each ARN as written in the feed (a handful over millions of rows; bounded).
-  const byArn = new Map<string, string | undefined>();
-  let buffer = "";
-  const flush = async () => {
-    if (buffer === "") return;
-    const ok = copy.write(buffer);
-    buffer = "";
-    // events.once also settles (rejects) on "error", which is kept in copyError.
-    if (!ok && !copyError) await once(copy, "drain").catch(() => {});
-  };
   try {
     reading: for await (const items of readBatch(ctx.batch)) {
       for (const item of items) {
-        if (copyError) break reading;
+        if (writer.failed) break reading;
         if (item.kind === "problem") {
-          report.problem_count++;
-          if (report.problems.length < MAX_PROBLEMS_KEPT) {
-            report.problems.push({ ...item.problem, reason: maskPansInText(item.problem.reason) });
-          }
+          recordProblem(report, item.problem);
           continue;
         }
         const p = item.position;
         report.rows++;
-        let distributorId = byArn.get(p.arn);
-        if (distributorId === undefined && !byArn.has(p.arn)) {
-          distributorId = ctx.distributors.get(arnKey(p.arn));
-          if (byArn.size >= 10_000) byArn.clear();
-          byArn.set(p.arn, distributorId);
-        }
+        const distributorId = distributorOf(p.arn);
         if (distributorId === undefined) {
           report.skipped_unknown_arn++;
           continue;
@@ -245,25 +209,21 @@ async function stream(client: pg.ClientBase, ctx: Context, report: ImportReport,
         // One concatenation per row (no array, no join): this runs a million times per feed. Decimals, dates, the
         // holding nature and the checked ISIN are our own normalised text (digits, dots, dashes, letters): only text
         // as the files or the scheme master give it needs escaping.
-        buffer +=
+        writer.add(
           distributorId + registrar + copyText(p.amc_code) + "\t" + copyText(p.folio_no) + "\t" + copyText(p.scheme_code) + "\t" +
           copyText(scheme?.schemeCode ?? null) + "\t" + copyText(p.amc_name ?? scheme?.amcName ?? null) + "\t" + (p.isin ?? "\\N") + "\t" +
           copyText(p.scheme_name) + "\t" + p.units + "\t" + (p.nav ?? "\\N") + "\t" + (p.nav_date ?? "\\N") + "\t" +
           (marketValue ?? "\\N") + "\t" + p.balance_date + "\t" + p.holding_nature + "\t" + panHash(p.pan) + tail +
-          (withSeq ? `${report.rows}\n` : "");
-        if (buffer.length >= 256 * 1024) await flush();
+          (withSeq ? `${report.rows}\n` : ""),
+        );
+        if (writer.full) await writer.flush();
       }
     }
-    await flush();
   } catch (error) {
-    copy.destroy();
+    writer.abort();
     throw error;
   }
-  if (!copyError) {
-    copy.end();
-    await once(copy, "finish").catch(() => {});
-  }
-  if (copyError) throw copyError;
+  await writer.finish();
 }
 
 const COPY_SPECIAL = /[\\\t\n\r]/;
