@@ -22,7 +22,9 @@ export interface FolioLockIn {
 export async function folioLockIn(db: DbOrTx, distributorId: string, folioNo: string, schemeCode: string, today: string): Promise<FolioLockIn | null> {
   const positions = await folioPositions(db, distributorId, folioNo, schemeCode);
   if (positions.length === 0) return null;
-  const [txnRows, [facts]] = await Promise.all([transactionsOfPositions(db, distributorId, positions), schemeFacts(db, [schemeCode])]);
+  // One after the other: placement's transaction has one connection, so Promise.all would only queue them.
+  const txnRows = await transactionsOfPositions(db, distributorId, positions);
+  const [facts] = await schemeFacts(db, [schemeCode]);
   const period = lockInPeriodOf(isElssCategory(facts?.category ?? null), facts?.lock_in ?? null);
   const byPosition = groupByPosition(txnRows);
   const sum: FolioLockIn = { lotsComplete: true, freeUnits: new Decimal(0), lockedUnits: new Decimal(0), undeterminedUnits: new Decimal(0), nextUnlockOn: null };
