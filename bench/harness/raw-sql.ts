@@ -7,16 +7,20 @@
 import { createHash, randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { DataCipher } from "../../src/platform/lib/crypto.js";
+import { Batcher } from "../../src/platform/lib/batcher.js";
 import { newId } from "../../src/platform/lib/ids.js";
 import { maskPan } from "../../src/platform/lib/mask.js";
 
 /**
- * POST /api/orders/v1/ (a lump sum, no Idempotency-Key, no client_ref): two statements, no transaction:
- * what placement reads (account, investor, bank accounts, scheme), then the order with its dispatch job.
+ * POST /api/orders/v1/ (a lump sum, no Idempotency-Key, no client_ref): three statements, no transaction:
+ * what placement reads (account, investor, bank accounts, scheme), the order, then its dispatch job in one
+ * add_jobs call with the jobs of the placements waiting meanwhile.
  */
 export const PLACEMENT = {
   facts: `SELECT a.id AS account_id, a.investor_id, a.holding_mode, i.status AS investor_status, ARRAY(SELECT b.id FROM bank_accounts b WHERE b.investor_id = a.investor_id) AS bank_account_ids, s.scheme_code, s.isin_growth, s.isin_reinvestment, s.nav::text AS nav, CASE WHEN s.scheme_code IS NULL THEN NULL ELSE COALESCE(( SELECT json_agg(json_build_object( 'code', e.code, 'unique_no', e.unique_no, 'isin', e.isin, 'transaction_mode', e.transaction_mode, 'active', e.active, 'amc_active', e.amc_active, 'start_date', e.start_date::text, 'end_date', e.end_date::text, 'reopening_date', e.reopening_date::text, 'purchase_allowed', e.purchase_allowed, 'redemption_allowed', e.redemption_allowed, 'sip_allowed', e.sip_allowed, 'stp_allowed', e.stp_allowed, 'swp_allowed', e.swp_allowed, 'switch_allowed', e.switch_allowed, 'scheme_type', e.scheme_type, 'min_purchase_amount', e.min_purchase_amount::text, 'min_additional_amount', e.min_additional_amount::text, 'max_purchase_amount', e.max_purchase_amount::text, 'purchase_multiple', e.purchase_multiple::text, 'min_redemption_amount', e.min_redemption_amount::text, 'max_redemption_amount', e.max_redemption_amount::text, 'redemption_amount_multiple', e.redemption_amount_multiple::text, 'min_redemption_units', e.min_redemption_units::text, 'max_redemption_units', e.max_redemption_units::text, 'redemption_units_multiple', e.redemption_units_multiple::text, 'sip_rules', COALESCE((SELECT json_agg(json_build_object( 'frequency', r.frequency, 'dates', r.dates, 'active', r.active, 'min_amount', r.min_amount::text, 'max_amount', r.max_amount::text, 'multiple', r.multiple::text, 'min_installments', r.min_installments, 'max_installments', r.max_installments) ORDER BY r.frequency) FROM exchange_sip_rules r WHERE r.code = e.code), '[]'::json) ) ORDER BY e.unique_no NULLS LAST, e.code) FROM exchange_schemes e WHERE e.isin = s.isin_growth OR e.isin = s.isin_reinvestment), '[]'::json) END AS codes FROM (SELECT 1) AS one LEFT JOIN (investment_accounts a JOIN investors i ON i.id = a.investor_id) ON a.id = $1 AND a.distributor_id = $2 LEFT JOIN schemes s ON s.scheme_code = $3`,
-  orderWithJob: `WITH placed AS ( INSERT INTO orders (id, distributor_id, investor_id, investment_account_id, order_type, status, payment_status, purchase_type, holding_mode, scheme_code, folio_no, amount, units, all_units, bank_account_id, mandate_id, client_ref, remarks, sub_broker_arn, details, exchange_order_number, provider_remark, parent_order_id, installment_no, request_hash, created_at, updated_at, exchange_scheme_code, to_exchange_scheme_code) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::numeric, $13::numeric, $14, $15, $16, $17, $18, $19, $20::jsonb, $21, $22, $23, $24::int, $25, $26::timestamptz, $26::timestamptz, $27, $28) ON CONFLICT DO NOTHING RETURNING id, distributor_id AS "distributorId", investor_id AS "investorId", investment_account_id AS "investmentAccountId", order_type AS "orderType", status, payment_status AS "paymentStatus", purchase_type AS "purchaseType", holding_mode AS "holdingMode", scheme_code AS "schemeCode", folio_no AS "folioNo", amount, units, all_units AS "allUnits", bank_account_id AS "bankAccountId", mandate_id AS "mandateId", client_ref AS "clientRef", remarks, sub_broker_arn AS "subBrokerArn", details, exchange_order_number AS "exchangeOrderNumber", provider_remark AS "providerRemark", failure_code AS "failureCode", nav, allotted_units AS "allottedUnits", allotted_amount AS "allottedAmount", allotment_date AS "allotmentDate", nav_date_expected AS "navDateExpected", parent_order_id AS "parentOrderId", installment_no AS "installmentNo", request_hash AS "requestHash", exchange_scheme_code AS "exchangeSchemeCode", to_exchange_scheme_code AS "toExchangeSchemeCode", nav_date_expected AS "navDateExpected", cancellation_status AS "cancellationStatus", cancellation_requested_at AS "cancellationRequestedAt", cancellation_remark AS "cancellationRemark", dispatch_claimed_at AS "dispatchClaimedAt", created_at AS "createdAt", updated_at AS "updatedAt" ), job AS ( SELECT added.id FROM placed, LATERAL graphile_worker.add_job( identifier => $29::text, payload => $30::json, queue_name => $31::text, run_at => $32::timestamptz, max_attempts => $33::int, job_key => $34::text, priority => $35::int) AS added ) SELECT placed.*, (SELECT id FROM job) AS "jobId" FROM placed`,
+  order: `INSERT INTO orders (id, distributor_id, investor_id, investment_account_id, order_type, status, payment_status, purchase_type, holding_mode, scheme_code, folio_no, amount, units, all_units, bank_account_id, mandate_id, client_ref, remarks, sub_broker_arn, details, exchange_order_number, provider_remark, parent_order_id, installment_no, request_hash, created_at, updated_at, exchange_scheme_code, to_exchange_scheme_code) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::numeric, $13::numeric, $14, $15, $16, $17, $18, $19, $20::jsonb, $21, $22, $23, $24::int, $25, $26::timestamptz, $26::timestamptz, $27, $28) ON CONFLICT DO NOTHING RETURNING id, distributor_id AS "distributorId", investor_id AS "investorId", investment_account_id AS "investmentAccountId", order_type AS "orderType", status, payment_status AS "paymentStatus", purchase_type AS "purchaseType", holding_mode AS "holdingMode", scheme_code AS "schemeCode", folio_no AS "folioNo", amount, units, all_units AS "allUnits", bank_account_id AS "bankAccountId", mandate_id AS "mandateId", client_ref AS "clientRef", remarks, sub_broker_arn AS "subBrokerArn", details, exchange_order_number AS "exchangeOrderNumber", provider_remark AS "providerRemark", failure_code AS "failureCode", nav, allotted_units AS "allottedUnits", allotted_amount AS "allottedAmount", allotment_date AS "allotmentDate", nav_date_expected AS "navDateExpected", parent_order_id AS "parentOrderId", installment_no AS "installmentNo", request_hash AS "requestHash", exchange_scheme_code AS "exchangeSchemeCode", to_exchange_scheme_code AS "toExchangeSchemeCode", nav_date_expected AS "navDateExpected", cancellation_status AS "cancellationStatus", cancellation_requested_at AS "cancellationRequestedAt", cancellation_remark AS "cancellationRemark", dispatch_claimed_at AS "dispatchClaimedAt", created_at AS "createdAt", updated_at AS "updatedAt"`,
+  /** The dispatch jobs of the orders placed meanwhile, one call for all (as src/platform/jobs/jobs.repo.ts addJobs). */
+  dispatchJobs: `SELECT added.key FROM graphile_worker.add_jobs(ARRAY( SELECT row(s.task, s.payload::json, s.queue_name, s.run_at::timestamptz, s.max_attempts, s.job_key, s.priority, NULL)::graphile_worker.job_spec FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::int[]) WITH ORDINALITY AS s(task, payload, queue_name, run_at, max_attempts, job_key, priority, n) ORDER BY s.n)) AS added`,
 };
 
 /** The body the placement benchmark sends. */
@@ -29,10 +33,11 @@ export interface LumpSumBody {
 }
 
 /**
- * The raw placement: the two statements above through the pool, as our stack sends them (each on a pooled
- * connection of its own, no transaction around them); answers what our stack answers (id, client_ref,
- * created_at, order_type, status). Only the JavaScript a raw server needs: an id, the request hash, the
- * amount as a decimal, the job's payload.
+ * The raw placement: the statements above through the pool, as our stack sends them (each on a pooled
+ * connection of its own, no transaction around them; the dispatch jobs grouped while a call is under way, as
+ * src/platform/lib/batcher.ts groups them); answers what our stack answers (id, client_ref, created_at,
+ * order_type, status). Only the JavaScript a raw server needs: an id, the request hash, the amount as a
+ * decimal, the job's payload.
  */
 export async function rawPlacement(pool: pg.Pool, distributorId: string, body: LumpSumBody): Promise<{ status: number; body: unknown }> {
   const { rows: facts } = await pool.query(PLACEMENT.facts, [body.investment_account_id, distributorId, body.scheme_code]);
@@ -41,14 +46,29 @@ export async function rawPlacement(pool: pg.Pool, distributorId: string, body: L
   const id = `ord_${randomUUID().replaceAll("-", "")}`;
   const now = new Date();
   const hash = createHash("sha256").update(JSON.stringify(body)).digest("hex");
-  const { rows } = await pool.query(PLACEMENT.orderWithJob, [
+  const { rows } = await pool.query(PLACEMENT.order, [
     id, distributorId, account.investor_id, account.account_id, body.order_type, "PENDING", "UNPAID", body.purchase_type, account.holding_mode, body.scheme_code,
     null, body.amount.toFixed(2), null, false, null, null, null, null, null, "{}", null, null, null, null, hash, now,
     account.codes[0]!.code, null,
-    "orders__dispatch", JSON.stringify({ order_id: id }), null, null, 5, `orders__dispatch:${id}`, null,
   ]);
+  await dispatchJobsOf(pool).add(id);
   const order = rows[0] as { id: string; clientRef: string | null; createdAt: Date; orderType: string; status: string };
   return { status: 201, body: { id: order.id, client_ref: order.clientRef, created_at: order.createdAt.toISOString(), order_type: order.orderType, status: order.status } };
+}
+
+const dispatchBatchers = new WeakMap<pg.Pool, Batcher<string, void>>();
+function dispatchJobsOf(pool: pg.Pool): Batcher<string, void> {
+  const found = dispatchBatchers.get(pool);
+  if (found) return found;
+  const batcher = new Batcher<string, void>(async (ids) => {
+    const each = <T>(value: T) => ids.map(() => value);
+    await pool.query(PLACEMENT.dispatchJobs, [
+      each("orders__dispatch"), ids.map((id) => JSON.stringify({ order_id: id })), each(null), each(null), each(5), ids.map((id) => `orders__dispatch:${id}`), each(null),
+    ]);
+    return each(undefined);
+  });
+  dispatchBatchers.set(pool, batcher);
+  return batcher;
 }
 
 /** POST /api/holdings/v1/lookup: one statement, no transaction (the PAN's keyed hash computed first). */

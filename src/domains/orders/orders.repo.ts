@@ -1,4 +1,4 @@
-import type { DbOrTx, Prisma } from "../../platform/db/client.js";
+import { readRows, type DbOrTx, type Prisma } from "../../platform/db/client.js";
 import { HOLDING_MODES, type HoldingMode } from "../investors/investor.states.js";
 import { addJobCall, addJobParameters, type JobToAdd } from "../../platform/jobs/jobs.repo.js";
 import { ORDER_TYPES, orderTypesWhere, type OrderType } from "./order-types.js";
@@ -159,7 +159,8 @@ export async function insertOrder(db: DbOrTx, order: NewOrder, job?: JobToAdd): 
      )
      SELECT placed.*, (SELECT id FROM job) AS "jobId" FROM placed`
     : insert;
-  const rows = await db.$queryRawUnsafe<Array<StoredOrder & { jobId?: bigint | null }>>(
+  const rows = await readRows<StoredOrder & { jobId?: bigint | null }>(
+    db,
     statement,
     ...values.map(([, value]) => value),
     ...(job ? addJobParameters(job) : []),

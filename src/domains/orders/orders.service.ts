@@ -1,6 +1,7 @@
 import type { DbOrTx } from "../../platform/db/client.js";
 import { bodyHash, idempotent, type Stored } from "../../platform/idempotency/idempotency.js";
-import { enqueue, jobToAdd } from "../shared/jobs/enqueue.js";
+import { enqueueCommitted, jobToAdd } from "../shared/jobs/enqueue.js";
+import { addJob, type JobToAdd } from "../../platform/jobs/jobs.repo.js";
 import { AppError, notFound, validationError, type DetailReason } from "../../platform/lib/errors.js";
 import { issuesToDetails, readCursor, toPage } from "../../platform/lib/zod.js";
 import { rupeesToDecimal } from "../../platform/lib/formats.js";
@@ -34,8 +35,14 @@ export const DISPATCH_ATTEMPTS = 5;
 
 /**
  * Validates an order against the caller's account, the investor's state, the scheme master and the
- * per-type rules, then persists it (PENDING) with its dispatch job in one transaction. A repeated
- * client_ref with the same body answers the existing order; with another body it is a conflict.
+ * per-type rules, then persists it (PENDING) and queues its dispatch. A repeated client_ref with the same
+ * body answers the existing order; with another body it is a conflict.
+ *
+ * The dispatch job is added right after the order commits, batched with the other placements of the moment
+ * (enqueueCommitted): graphile-worker's add_job notifies, and PostgreSQL serialises the commits of notifying
+ * transactions, which held concurrent placements to half the rate (docs/benchmarks.md). The order row is the
+ * durable record: one whose job was never added (the process died in between) is found and queued by the
+ * status sync's sweep (jobs/dispatch-recovery.ts) within its five minutes.
  */
 export async function placeOrder(
   services: Services,
@@ -44,17 +51,43 @@ export async function placeOrder(
   idempotencyKey: string | undefined,
 ): Promise<Stored<PlacedOrder>> {
   const requestHash = bodyHash(input);
+  let dispatch: JobToAdd | null = null;
   const place = async (db: DbOrTx): Promise<Stored<PlacedOrder>> => {
-    const { order, created } = await placeOrderIn(db, caller.distributorId, input, requestHash);
+    const { order, created, dispatchJob } = await placeOrderIn(db, caller.distributorId, input, requestHash, { dispatchAfterCommit: true });
+    dispatch = dispatchJob;
     return created ? { status: 201, body: placedOrderView(order) } : repeatOf(order, requestHash);
   };
+  const placed = await placeOnce(services, caller, input, idempotencyKey, requestHash, place);
+  if (dispatch) await queueDispatch(services, dispatch);
+  return placed;
+}
+
+async function placeOnce(
+  services: Services,
+  caller: Caller,
+  input: PlaceOrderInput,
+  idempotencyKey: string | undefined,
+  requestHash: string,
+  place: (db: DbOrTx) => Promise<Stored<PlacedOrder>>,
+): Promise<Stored<PlacedOrder>> {
   // Without an Idempotency-Key nothing needs a transaction: the reads lock nothing (in a READ COMMITTED
-  // transaction each sees what was committed when it ran, as here) and the order with its job is one statement.
+  // transaction each sees what was committed when it ran, as here) and the order is one statement.
   if (idempotencyKey === undefined) return place(services.prisma);
 
   const repeat = input.client_ref ? await repo.findOrderByClientRef(services.prisma, caller.distributorId, input.client_ref) : null;
   if (repeat) return repeatOf(repeat, requestHash);
   return idempotent(services.prisma, { distributorId: caller.distributorId, scope: SCOPE_PLACE, key: idempotencyKey, body: input }, place);
+}
+
+/** The committed order's dispatch job; a failure leaves the order to the sweep, and the placement stands. */
+async function queueDispatch(services: Services, job: JobToAdd): Promise<void> {
+  const added = await enqueueCommitted(services.prisma, job).catch((error: unknown) => {
+    services.logger.warn({ err: error, job_key: job.jobKey }, "the dispatch job of a placed order was not added; the status sync's sweep queues it");
+    return true;
+  });
+  // graphile-worker skips a keyed job only while a worker holds a pending job of the same key; a new
+  // order's key has none, so this is a safety net that no test can reach.
+  if (!added) await addJob(services.prisma, job);
 }
 
 /**
@@ -69,15 +102,16 @@ export async function placeOrderIn(
   distributorId: string,
   input: PlaceOrderInput,
   requestHash: string,
-): Promise<{ order: OrderRow; created: boolean }> {
+  options: { dispatchAfterCommit?: boolean } = {},
+): Promise<{ order: OrderRow; created: boolean; dispatchJob: JobToAdd | null }> {
   // A duplicate that waited for a connection while the first committed is answered before the
   // validation queries, so a burst of duplicates holds each connection briefly.
   const committed = input.client_ref ? await repo.findOrderByClientRef(tx, distributorId, input.client_ref) : null;
-  if (committed) return { order: committed, created: false };
+  if (committed) return { order: committed, created: false, dispatchJob: null };
   const { account, schemeCode, mandateId, exchangeSchemeCode, toExchangeSchemeCode } = await checkOrderProposal(tx, distributorId, input);
   const { amount, units } = requestedQuantity(input);
   const id = newId("ord");
-  const dispatchJob = { payload: { order_id: id }, options: { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS } };
+  const dispatchJob = jobToAdd("orders__dispatch", { order_id: id }, { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS });
   // A concurrent placement of the same client_ref makes this insert wait for it and then skip, leaving
   // the transaction usable: the winner, committed by then, is read through this same transaction.
   const inserted = await repo.insertOrder(tx, {
@@ -105,16 +139,17 @@ export async function placeOrderIn(
     subBrokerArn: input.sub_broker_arn,
     details: JSON.parse(JSON.stringify({ euin: input.euin, sip: input.sip, stp: input.stp, switch: input.switch, swp: input.swp })),
     requestHash,
-  }, jobToAdd("orders__dispatch", dispatchJob.payload, dispatchJob.options));
+  }, options.dispatchAfterCommit ? undefined : dispatchJob);
   if (!inserted) {
     const winner = input.client_ref ? await repo.findOrderByClientRef(tx, distributorId, input.client_ref) : null;
     if (!winner) throw new Error(`Order ${id} was not inserted and no order holds its client_ref`);
-    return { order: winner, created: false };
+    return { order: winner, created: false, dispatchJob: null };
   }
+  if (options.dispatchAfterCommit) return { order: inserted.order, created: true, dispatchJob };
   // graphile-worker skips a keyed job only while a worker holds a pending job of the same key; a new
-  // order's key has none, so this is a safety net (enqueue asks again) that no test can reach.
-  if (!inserted.jobAdded) await enqueue(tx, "orders__dispatch", dispatchJob.payload, dispatchJob.options);
-  return { order: inserted.order, created: true };
+  // order's key has none, so this is a safety net (addJob asks again) that no test can reach.
+  if (!inserted.jobAdded) await addJob(tx, dispatchJob);
+  return { order: inserted.order, created: true, dispatchJob: null };
 }
 
 function repeatOf(existing: OrderRow, requestHash: string): Stored<PlacedOrder> {

@@ -1,4 +1,4 @@
-import type { DbOrTx } from "../../platform/db/client.js";
+import { readRows, type DbOrTx } from "../../platform/db/client.js";
 import { HOLDING_MODES, INVESTOR_STATUSES, type HoldingMode, type InvestorStatus } from "../investors/investor.states.js";
 import { NOMINATION_STATUSES, type NominationStatus } from "../investors/consent.states.js";
 import { Decimal } from "../../platform/lib/money.js";
@@ -139,7 +139,8 @@ export async function readPlacementFacts(
   accountId: string,
   schemeCode: string | null,
 ): Promise<{ account: PlacementAccount | null; scheme: PlacementScheme | null }> {
-  const [row] = await db.$queryRawUnsafe<PlacementFactsRow[]>(
+  const [row] = await readRows<PlacementFactsRow>(
+    db,
     `SELECT a.id AS account_id, a.investor_id, a.holding_mode, i.status AS investor_status, i.nomination_status,
             ARRAY(SELECT b.id FROM bank_accounts b WHERE b.investor_id = a.investor_id AND b.removed_at IS NULL) AS bank_account_ids,
             ARRAY(SELECT b.id FROM bank_accounts b JOIN investor_changes c ON c.id = b.removal_change_id AND c.status = 'PENDING'
@@ -169,7 +170,8 @@ export async function readPlacementFacts(
 
 /** Another scheme an order names (a switch's or STP's target, a top-up's SIP's scheme), as readPlacementFacts reads the first. */
 export async function readPlacementScheme(db: DbOrTx, schemeCode: string): Promise<PlacementScheme | null> {
-  const [row] = await db.$queryRawUnsafe<SchemeFactsRow[]>(
+  const [row] = await readRows<SchemeFactsRow>(
+    db,
     `SELECT s.scheme_code, s.isin_growth, s.isin_reinvestment, s.nav::text AS nav, ${EXCHANGE_CODES_JSON} AS codes
        FROM schemes s WHERE s.scheme_code = $1`,
     schemeCode,

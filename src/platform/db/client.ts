@@ -48,9 +48,11 @@ const PRISMA_LIKE_TYPES = {
 };
 
 /**
- * The rows of one read statement, sent straight to the pool under the Prisma client (same connections, same
- * prepared statement names), not through Prisma's query pipeline: on the hot reads (GET order, the PAN lookup)
- * that pipeline was about a fifth of the server's CPU per request (docs/benchmarks.md, bench:hot-reads).
+ * The rows of one statement, sent straight to the pool under the Prisma client (same connections, same
+ * prepared statement names), not through Prisma's query pipeline: on the hot paths (GET order, the PAN lookup,
+ * placement's read, its order and its jobs) that pipeline was about a fifth of the server's CPU per request
+ * (docs/benchmarks.md, bench:hot-reads). A write sent this way commits on its own, as it would through Prisma
+ * outside a transaction.
  * Inside a transaction (or a client not made here) the statement goes through Prisma as before. Values come back
  * as $queryRawUnsafe gives them for the types above, timestamps, JSON, text, booleans and int4.
  */

@@ -1,6 +1,7 @@
 import type { DbOrTx } from "../../../platform/db/client.js";
 import { TASKS, type TaskName, type TaskPayload } from "./catalog.js";
-import { addJob, type JobToAdd } from "../../../platform/jobs/jobs.repo.js";
+import { addJob, addJobs, type JobToAdd } from "../../../platform/jobs/jobs.repo.js";
+import { Batcher } from "../../../platform/lib/batcher.js";
 import { withTraceparent } from "../../../platform/tracing/trace-context.js";
 
 export interface EnqueueOptions {
@@ -47,4 +48,21 @@ export function jobToAdd<N extends TaskName>(task: N, payload: TaskPayload<N>, o
     jobKey: options.jobKey ?? null,
     priority: options.priority ?? null,
   };
+}
+
+const committedJobs = new WeakMap<DbOrTx, Batcher<JobToAdd, boolean>>();
+
+/**
+ * Adds a job for a state change that has already committed (the placement that wrote its order on its own,
+ * with no transaction), batched with the jobs other requests add meanwhile into one add_jobs call. Unlike
+ * enqueue the job is not atomic with the change: the change must be one a sweep finds and queues again (an
+ * order's dispatch: dispatch-recovery.ts) if the process dies in between.
+ */
+export async function enqueueCommitted(db: DbOrTx, job: JobToAdd): Promise<boolean> {
+  let batcher = committedJobs.get(db);
+  if (!batcher) {
+    batcher = new Batcher((jobs) => addJobs(db, jobs));
+    committedJobs.set(db, batcher);
+  }
+  return batcher.add(job);
 }

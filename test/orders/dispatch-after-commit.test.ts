@@ -1,0 +1,121 @@
+import pg from "pg";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { enqueueCommitted, jobToAdd } from "../../src/domains/shared/jobs/enqueue.js";
+import { syncOrdersWithExchange } from "../../src/domains/orders/jobs/sync-exchange.js";
+import { useTestApp } from "../helpers/app.js";
+import { queuedJobs, runTask } from "../helpers/jobs.js";
+import { createOpenScheme, orderingInvestor } from "../helpers/orders.js";
+
+/**
+ * A placement writes its order on its own and adds the dispatch job right after, batched with the other
+ * placements of the moment (orders.service.ts placeOrder): one add_jobs call, so one NOTIFY, for many
+ * orders. The order is the durable record: a job never added is queued by the status sync's sweep.
+ */
+const app = useTestApp();
+let ctx: Awaited<ReturnType<typeof orderingInvestor>>;
+
+beforeAll(async () => {
+  await createOpenScheme(app, "950001");
+  ctx = await orderingInvestor(app);
+});
+
+const original = pg.Client.prototype.query;
+afterEach(() => {
+  pg.Client.prototype.query = original;
+});
+
+/** Records the statements sent meanwhile; those matching `fail` are refused as PostgreSQL would refuse them. */
+function watchStatements(fail?: RegExp): string[] {
+  const recorded: string[] = [];
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as string | { text?: string };
+    const text = (typeof config === "string" ? config : config?.text)?.replace(/\s+/g, " ").trim();
+    if (text) recorded.push(text);
+    if (text && fail?.test(text)) {
+      const error = Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
+      const callback = args.at(-1);
+      if (typeof callback === "function") return void setImmediate(() => callback(error));
+      return Promise.reject(error);
+    }
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  return recorded;
+}
+
+const ADD_JOBS = /^SELECT added\.key FROM graphile_worker\.add_jobs\(/;
+const place = (clientRef?: string) =>
+  app.http("POST", "/api/orders/v1/", {
+    token: ctx.token,
+    json: { investment_account_id: ctx.account, order_type: "LUMPSUM_PURCHASE", scheme_code: "950001", amount: 1000, purchase_type: "FRESH", ...(clientRef ? { client_ref: clientRef } : {}) },
+  });
+
+describe("enqueueCommitted", () => {
+  it("adds the jobs asked for at the same moment with one add_jobs call, each with its payload, key and attempts", async () => {
+    const statements = watchStatements();
+    const keys = ["batch-a", "batch-b", "batch-c", "batch-d", "batch-e"];
+    const added = await Promise.all(keys.map((key) => enqueueCommitted(app.prisma, jobToAdd("auth__purge_expired_tokens", {}, { jobKey: key, maxAttempts: 2 }))));
+    pg.Client.prototype.query = original;
+    expect(added).toEqual([true, true, true, true, true]);
+    expect(statements.filter((s) => ADD_JOBS.test(s))).toHaveLength(1);
+    const rows = await app.prisma.$queryRawUnsafe<Array<{ key: string; max_attempts: number; payload: unknown }>>(
+      `SELECT key, max_attempts, payload FROM graphile_worker._private_jobs WHERE key = ANY($1::text[]) ORDER BY key`, keys);
+    expect(rows).toEqual(keys.map((key) => ({ key, max_attempts: 2, payload: {} })));
+  });
+
+  it("answers false for a keyed job graphile-worker skipped (its pending namesake locked by a worker), true for the rest", async () => {
+    await enqueueCommitted(app.prisma, jobToAdd("auth__purge_expired_tokens", {}, { jobKey: "locked-one" }));
+    await app.prisma.$executeRawUnsafe(`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'another-worker' WHERE key = 'locked-one'`);
+    const [locked, free] = await Promise.all([
+      enqueueCommitted(app.prisma, jobToAdd("auth__purge_expired_tokens", {}, { jobKey: "locked-one" })),
+      enqueueCommitted(app.prisma, jobToAdd("auth__purge_expired_tokens", {}, { jobKey: "free-one" })),
+    ]);
+    // add_jobs first takes the key off the locked job, so the new one is added beside it.
+    expect([locked, free]).toEqual([true, true]);
+    const rows = await app.prisma.$queryRawUnsafe<Array<{ key: string | null; locked_by: string | null }>>(
+      `SELECT key, locked_by FROM graphile_worker._private_jobs WHERE key IN ('locked-one', 'free-one') OR locked_by = 'another-worker' ORDER BY id`);
+    expect(rows).toEqual([{ key: null, locked_by: "another-worker" }, { key: "locked-one", locked_by: null }, { key: "free-one", locked_by: null }]);
+    await app.prisma.$executeRawUnsafe(`DELETE FROM graphile_worker._private_jobs WHERE locked_by = 'another-worker'`);
+  });
+});
+
+describe("a placement's dispatch job", () => {
+  it("exists when the 201 is answered, once per order, and concurrent placements share add_jobs calls", async () => {
+    const statements = watchStatements();
+    const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => place(`after-commit-${i}`)));
+    pg.Client.prototype.query = original;
+    expect(responses.map((r) => r.status)).toEqual(Array(40).fill(201));
+    for (const response of responses) {
+      expect(await queuedJobs(app, "orders__dispatch", "order_id", response.body.id)).toEqual([
+        { key: `orders__dispatch:${response.body.id}`, payload: { order_id: response.body.id }, max_attempts: 5 },
+      ]);
+    }
+    const calls = statements.filter((s) => ADD_JOBS.test(s)).length;
+    expect(calls).toBeGreaterThan(0);
+    expect(calls).toBeLessThan(40);
+  });
+
+  it("a repeated client_ref answers the first order and adds no second job", async () => {
+    const first = await place("after-commit-repeat");
+    const statements = watchStatements();
+    const repeat = await place("after-commit-repeat");
+    pg.Client.prototype.query = original;
+    expect([first.status, repeat.status]).toEqual([201, 201]);
+    expect(repeat.body).toEqual(first.body);
+    expect(statements.filter((s) => /graphile_worker/.test(s))).toEqual([]);
+    expect(await queuedJobs(app, "orders__dispatch", "order_id", first.body.id)).toHaveLength(1);
+  });
+
+  it("when adding it fails the placement stands (201, PENDING) and the status sync's sweep queues the dispatch", async () => {
+    watchStatements(ADD_JOBS);
+    const response = await place("after-commit-failed-job");
+    pg.Client.prototype.query = original;
+    expect(response.status).toBe(201);
+    expect(response.body.status).toBe("PENDING");
+    const id = response.body.id as string;
+    expect(await app.prisma.order.findUniqueOrThrow({ where: { id }, select: { status: true, exchangeOrderNumber: true } })).toEqual({ status: "PENDING", exchangeOrderNumber: null });
+    expect(await queuedJobs(app, "orders__dispatch", "order_id", id)).toEqual([]);
+
+    await runTask(app, syncOrdersWithExchange, {});
+    expect(await queuedJobs(app, "orders__dispatch", "order_id", id)).toEqual([{ key: `orders__dispatch:${id}`, payload: { order_id: id }, max_attempts: 5 }]);
+  });
+});
