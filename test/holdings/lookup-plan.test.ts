@@ -1,0 +1,73 @@
+import pg from "pg";
+import { beforeAll, describe, expect, it } from "vitest";
+import { positionsWithHistory } from "../../src/domains/holdings/pan-positions.repo.js";
+import { panOf } from "../../bench/scale/ids.js";
+import { createDistributors } from "../../bench/scale/people.js";
+import { copyPositions } from "../../bench/scale/positions.js";
+import { useTestApp } from "../helpers/app.js";
+import { nodesOf, planOfStatementOn, rowsRemoved } from "../helpers/scale-data.js";
+
+// The PAN lookup's one statement (pan-positions.repo.ts: positions, their schemes' facts and transactions) on the
+// generator's shapes (bench/scale/positions.ts: five positions a PAN over 40,000 positions, eight distributors),
+// with a scheme master and transaction history around them: every table is reached through an index, for the
+// PAN's rows only.
+
+const app = useTestApp();
+let distributors: string[];
+
+beforeAll(async () => {
+  const client = new pg.Client({ connectionString: app.databaseUrl });
+  await client.connect();
+  try {
+    distributors = await createDistributors(app.services);
+    await copyPositions(client, app.services, distributors, { investors: 8_000, orders: 0, events: 0, deliveries: 0, positions: 40_000 }, () => {});
+    // The master's 500 schemes the positions name, 4,500 others, an exchange code with a lock-in for every tenth.
+    await client.query(`INSERT INTO schemes (scheme_code, isin_growth, name, amc_code, amc_name, category, scheme_type)
+      SELECT (100000 + n)::text, 'INF000B' || lpad(n::text, 4, '0') || '1', 'Scheme ' || n, 'AMC' || (n % 40), 'Bench Mutual Fund',
+             CASE WHEN n % 10 = 0 THEN 'ELSS' ELSE 'Equity Scheme' END, 'Open Ended Schemes'
+        FROM generate_series(0, 4999) AS n`);
+    await client.query(`INSERT INTO exchange_schemes (code, isin, name, transaction_mode, purchase_allowed, redemption_allowed, sip_allowed, stp_allowed, swp_allowed, switch_allowed, lock_in)
+      SELECT 'BSE' || n, 'INF000B' || lpad(n::text, 4, '0') || '1', 'Scheme ' || n, 'BOTH', true, true, true, true, true, true, CASE WHEN n % 10 = 0 THEN '3 Years' END
+        FROM generate_series(0, 4999) AS n`);
+    // Three transactions for every position: 120,000 rows.
+    await client.query(`INSERT INTO holding_transactions (registrar, amc_code, txn_no, distributor_id, folio_no, registrar_scheme_code, scheme_code, type,
+        registrar_type_code, trade_date, amount_paise, units, nav, pan_hash, feed_file_id)
+      SELECT p.registrar, p.amc_code, p.folio_no || '-' || p.registrar_scheme_code || '-' || k, p.distributor_id, p.folio_no, p.registrar_scheme_code, p.scheme_code,
+             'PURCHASE', 'P', DATE '2024-01-01' + k * 30, 100000 * (k + 1), 10.5 * (k + 1), 95.2381, p.pan_hash, 'htf_plan'
+        FROM holding_positions p, generate_series(1, 3) AS k`);
+    for (const table of ["holding_positions", "holding_transactions", "schemes", "exchange_schemes"]) await client.query(`ANALYZE ${table}`);
+  } finally {
+    await client.end();
+  }
+}, 120_000);
+
+describe("the PAN lookup's statement at scale", () => {
+  it("reads the PAN's positions by its hash index, each one's transactions, scheme and exchange code by index: no sequential scan, nothing read and thrown away beyond the PAN's rows", async () => {
+    const [{ distributor_id: distributorId, pan_hash: panHash }] = await app.prisma.$queryRawUnsafe<Array<{ distributor_id: string; pan_hash: string }>>(
+      `SELECT distributor_id, pan_hash FROM holding_positions WHERE pan_hash = $1 LIMIT 1`, app.services.cipher.lookupHash(panOf(12)));
+    const plan = await planOfStatementOn(app.prisma, "holding_positions", () => positionsWithHistory(app.prisma, distributorId!, panHash!));
+    const nodes = nodesOf(plan);
+    expect(nodes.filter((n) => n["Node Type"] === "Seq Scan").map((n) => n["Relation Name"])).toEqual([]);
+    const scans = (table: string) => nodes.filter((n) => n["Relation Name"] === table).map((n) => n["Node Type"]);
+    expect(scans("holding_positions").every((type) => ["Index Scan", "Bitmap Heap Scan"].includes(type))).toBe(true);
+    expect(nodes.some((n) => n["Index Name"] === "holding_positions_pan_hash_idx")).toBe(true);
+    expect(scans("holding_transactions")).toEqual(["Index Scan"]);
+    expect(nodes.find((n) => n["Relation Name"] === "holding_transactions")!["Index Name"]).toBe("holding_transactions_distributor_id_folio_no_scheme_code_tr_idx");
+    expect(scans("schemes")).toEqual(["Index Scan"]);
+    expect(scans("exchange_schemes").length).toBeGreaterThan(0);
+    expect(scans("exchange_schemes").every((type) => ["Index Scan", "Bitmap Heap Scan"].includes(type))).toBe(true);
+    // Five positions (one of them a joint folio for every third PAN group), three transactions each: nothing else read.
+    expect(plan["Actual Rows"]).toBeGreaterThanOrEqual(4);
+    expect(rowsRemoved(plan)).toBeLessThanOrEqual(5);
+  });
+
+  it("answers the PAN's single-holder positions with their transactions", async () => {
+    const [{ distributor_id: distributorId, pan_hash: panHash }] = await app.prisma.$queryRawUnsafe<Array<{ distributor_id: string; pan_hash: string }>>(
+      `SELECT distributor_id, pan_hash FROM holding_positions WHERE pan_hash = $1 LIMIT 1`, app.services.cipher.lookupHash(panOf(12)));
+    const rows = await positionsWithHistory(app.prisma, distributorId!, panHash!);
+    const [{ n }] = await app.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
+      `SELECT count(*) AS n FROM holding_positions WHERE pan_hash = $1 AND distributor_id = $2 AND holding_nature = 'SINGLE'`, panHash, distributorId);
+    expect(rows).toHaveLength(Number(n));
+    expect(rows.map((r) => r.txns.length)).toEqual(rows.map(() => 3));
+  });
+});
