@@ -92,10 +92,11 @@ async function queueDispatch(services: Services, job: JobToAdd): Promise<void> {
 
 /**
  * The core of placement, inside the caller's transaction (an order link's confirm, a keyed placement) or
- * on its own: every rule checked now, then the PENDING order and its dispatch job written by one
- * statement (orders.repo.ts insertOrder), so they commit together either way. `created` is false
- * when the distributor's client_ref already holds an order (committed before, or concurrently by a
- * transaction this one waited for); that order is answered and nothing is written.
+ * on its own: every rule checked now, then the PENDING order written by one statement (orders.repo.ts
+ * insertOrder). With `dispatchAfterCommit` the dispatch job is answered for the caller to add once the order
+ * has committed (placeOrder); otherwise the same statement adds it, so order and job commit together (an order
+ * link's confirm). `created` is false when the distributor's client_ref already holds an order (committed
+ * before, or concurrently by a transaction this one waited for); that order is answered and nothing is written.
  */
 export async function placeOrderIn(
   tx: DbOrTx,
