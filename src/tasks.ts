@@ -10,6 +10,7 @@ import { pauseOrderAtExchange } from "./domains/orders/jobs/pause-at-exchange.js
 import { createInstallments } from "./domains/orders/jobs/create-installments.js";
 import { dispatchOrder } from "./domains/orders/jobs/dispatch.js";
 import { syncOrdersWithExchange } from "./domains/orders/jobs/sync-exchange.js";
+import { LOST_AFTER_SECONDS, queueLostDispatches } from "./domains/orders/jobs/dispatch-recovery.js";
 import { initiatePayment, syncPendingPayments } from "./domains/payments/jobs/gateway.js";
 import { expireLinkJob } from "./domains/order-links/jobs/expire-link.js";
 import { submitToRegistrarJob } from "./domains/broker-changes/jobs/submit-to-registrar.js";
@@ -46,6 +47,7 @@ const HANDLERS: { [N in TaskName]: TaskHandler<N> } = {
   orders__cancel_at_exchange: cancelOrderAtExchange,
   orders__pause_at_exchange: pauseOrderAtExchange,
   orders__sync_exchange: syncOrdersWithExchange,
+  orders__queue_lost_dispatches: queueLostDispatches,
   orders__create_installments: createInstallments,
   payments__initiate: initiatePayment,
   payments__sync_pending: syncPendingPayments,
@@ -70,12 +72,21 @@ export const CRON_ITEMS: CronItem[] = [
   { task: "orders__sync_exchange", match: "*/5 * * * *", identifier: "orders__sync_exchange" },
   { task: "payments__sync_pending", match: "*/5 * * * *", identifier: "payments__sync_pending" },
   { task: "webhooks__sweep", match: "* * * * *", identifier: "webhooks__sweep" },
+  { task: "orders__queue_lost_dispatches", match: "* * * * *", identifier: "orders__queue_lost_dispatches" },
   // Hourly, so an installment due today in India is created early in its day and a missed pass is caught up.
   { task: "orders__create_installments", match: "35 * * * *", identifier: "orders__create_installments" },
   // 08:15 India time.
   { task: "masters__check_calendar", match: "45 2 * * *", identifier: "masters__check_calendar" },
   RECONCILIATION_CRON_ITEM,
   PURGE_OLD_DELIVERIES_CRON_ITEM,
+];
+
+/**
+ * Jobs a worker queues once when it starts, after `delayMs`: what a process killed a moment before left behind
+ * (a placement's order committed without its dispatch job) is taken up at the restart, not at the next cron.
+ */
+export const STARTUP_JOBS: Array<{ task: TaskName; delayMs: number }> = [
+  { task: "orders__queue_lost_dispatches", delayMs: (LOST_AFTER_SECONDS + 1) * 1_000 },
 ];
 
 function withoutCronMarker(payload: unknown): unknown {

@@ -2,7 +2,7 @@ import { EventEmitter } from "node:events";
 import pg from "pg";
 import { parseCronItems, run, runMigrations, type Runner, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import { errorSummary, type Logger } from "./platform/lib/logger.js";
-import { buildTaskList, cronItems } from "./tasks.js";
+import { buildTaskList, cronItems, STARTUP_JOBS } from "./tasks.js";
 import { logLostConnections, workerLogger } from "./platform/jobs/worker-log.js";
 import { HEARTBEAT_MS, RECOVERY_EVERY_MS, WorkerLiveness } from "./platform/jobs/worker-liveness.js";
 import { superviseRunner } from "./platform/jobs/runner-supervisor.js";
@@ -96,6 +96,7 @@ export async function startWorker(
     runner = await startRunner();
     if (!registered) throw new Error("graphile-worker did not report its worker pool");
     await registered;
+    for (const { task, delayMs } of STARTUP_JOBS) await runner.addJob(task, {}, { jobKey: `${task}:startup`, runAt: new Date(Date.now() + delayMs) });
   } catch (error) {
     // Nothing a failed start opened may stay open: the runner, the liveness connection (and its lock), the pool.
     stopping = true;

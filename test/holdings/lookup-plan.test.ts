@@ -41,11 +41,17 @@ beforeAll(async () => {
   }
 }, 120_000);
 
+/** A generated PAN's hash and its distributor. */
+async function aPan(): Promise<{ distributorId: string; panHash: string }> {
+  const [row] = await app.prisma.$queryRawUnsafe<Array<{ distributor_id: string; pan_hash: string }>>(
+    `SELECT distributor_id, pan_hash FROM holding_positions WHERE pan_hash = $1 LIMIT 1`, app.services.cipher.lookupHash(panOf(12)));
+  return { distributorId: row!.distributor_id, panHash: row!.pan_hash };
+}
+
 describe("the PAN lookup's statement at scale", () => {
   it("reads the PAN's positions by its hash index, each one's transactions, scheme and exchange code by index: no sequential scan, nothing read and thrown away beyond the PAN's rows", async () => {
-    const [{ distributor_id: distributorId, pan_hash: panHash }] = await app.prisma.$queryRawUnsafe<Array<{ distributor_id: string; pan_hash: string }>>(
-      `SELECT distributor_id, pan_hash FROM holding_positions WHERE pan_hash = $1 LIMIT 1`, app.services.cipher.lookupHash(panOf(12)));
-    const plan = await planOfStatementOn(app.prisma, "holding_positions", () => positionsWithHistory(app.prisma, distributorId!, panHash!));
+    const { distributorId, panHash } = await aPan();
+    const plan = await planOfStatementOn(app.prisma, "holding_positions", () => positionsWithHistory(app.prisma, distributorId, panHash));
     const nodes = nodesOf(plan);
     expect(nodes.filter((n) => n["Node Type"] === "Seq Scan").map((n) => n["Relation Name"])).toEqual([]);
     const scans = (table: string) => nodes.filter((n) => n["Relation Name"] === table).map((n) => n["Node Type"]);
@@ -62,12 +68,11 @@ describe("the PAN lookup's statement at scale", () => {
   });
 
   it("answers the PAN's single-holder positions with their transactions", async () => {
-    const [{ distributor_id: distributorId, pan_hash: panHash }] = await app.prisma.$queryRawUnsafe<Array<{ distributor_id: string; pan_hash: string }>>(
-      `SELECT distributor_id, pan_hash FROM holding_positions WHERE pan_hash = $1 LIMIT 1`, app.services.cipher.lookupHash(panOf(12)));
-    const rows = await positionsWithHistory(app.prisma, distributorId!, panHash!);
-    const [{ n }] = await app.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
+    const { distributorId, panHash } = await aPan();
+    const rows = await positionsWithHistory(app.prisma, distributorId, panHash);
+    const [single] = await app.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
       `SELECT count(*) AS n FROM holding_positions WHERE pan_hash = $1 AND distributor_id = $2 AND holding_nature = 'SINGLE'`, panHash, distributorId);
-    expect(rows).toHaveLength(Number(n));
+    expect(rows).toHaveLength(Number(single!.n));
     expect(rows.map((r) => r.txns.length)).toEqual(rows.map(() => 3));
   });
 });

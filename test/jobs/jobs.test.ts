@@ -82,10 +82,16 @@ describe("the worker", () => {
     await app.prisma.accessToken.update({ where: { tokenHash: sha256Hex(d.token) }, data: { expiresAt: new Date(Date.now() - 60_000) } });
     await enqueue(app.prisma, "auth__purge_expired_tokens", {});
 
+    const before = Date.now();
     const worker = await startWorker(app.services, app.databaseUrl);
     try {
       await expect.poll(() => app.prisma.accessToken.count({ where: { tokenHash: sha256Hex(d.token) } }), { timeout: 10_000 }).toBe(0);
       await expect.poll(async () => (await jobsNamed("auth__purge_expired_tokens")).length, { timeout: 10_000 }).toBe(0);
+      // The jobs it queues when it starts (STARTUP_JOBS): the sweep of placed orders left without a dispatch job, in 6 s.
+      const startup = await jobsNamed("orders__queue_lost_dispatches");
+      expect(startup.map((j) => j.key)).toEqual(["orders__queue_lost_dispatches:startup"]);
+      expect(startup[0]!.run_at.getTime()).toBeGreaterThanOrEqual(before + 6_000);
+      expect(startup[0]!.run_at.getTime()).toBeLessThan(Date.now() + 6_000);
     } finally {
       await worker.stop();
     }

@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { enqueueCommitted, jobToAdd } from "../../src/domains/shared/jobs/enqueue.js";
 import { syncOrdersWithExchange } from "../../src/domains/orders/jobs/sync-exchange.js";
+import { queueLostDispatches } from "../../src/domains/orders/jobs/dispatch-recovery.js";
 import { useTestApp } from "../helpers/app.js";
 import { queuedJobs, runTask } from "../helpers/jobs.js";
 import { createOpenScheme, orderingInvestor } from "../helpers/orders.js";
@@ -117,5 +118,28 @@ describe("a placement's dispatch job", () => {
 
     await runTask(app, syncOrdersWithExchange, {});
     expect(await queuedJobs(app, "orders__dispatch", "order_id", id)).toEqual([{ key: `orders__dispatch:${id}`, payload: { order_id: id }, max_attempts: 5 }]);
+  });
+
+  it("the minute's sweep queues the dispatch of an order left without its job once it is 5 s old; a young, a claimed or a queued one is left", async () => {
+    watchStatements(ADD_JOBS);
+    const [lost, young, claimed] = [await place(), await place(), await place()];
+    pg.Client.prototype.query = original;
+    const queued = await place();
+    const age = (id: string, seconds: number) => app.prisma.$executeRawUnsafe(`UPDATE orders SET created_at = now() - make_interval(secs => $2) WHERE id = $1`, id, seconds);
+    await age(lost.body.id, 6);
+    await age(young.body.id, 3);
+    await age(claimed.body.id, 60);
+    await age(queued.body.id, 60);
+    await app.prisma.$executeRawUnsafe(`UPDATE orders SET dispatch_claimed_at = now() WHERE id = $1`, claimed.body.id);
+
+    await runTask(app, queueLostDispatches, {});
+    const jobsOf = (id: string) => queuedJobs(app, "orders__dispatch", "order_id", id);
+    expect(await jobsOf(lost.body.id)).toEqual([{ key: `orders__dispatch:${lost.body.id}`, payload: { order_id: lost.body.id }, max_attempts: 5 }]);
+    expect(await jobsOf(young.body.id)).toEqual([]);
+    expect(await jobsOf(claimed.body.id)).toEqual([]);
+    expect(await jobsOf(queued.body.id)).toHaveLength(1);
+    await runTask(app, queueLostDispatches, {});
+    expect(await jobsOf(lost.body.id)).toHaveLength(1);
+    await app.prisma.$executeRawUnsafe(`UPDATE orders SET status = 'CANCELLED' WHERE id = ANY($1::text[])`, [young.body.id, claimed.body.id]);
   });
 });

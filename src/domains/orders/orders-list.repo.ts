@@ -63,6 +63,25 @@ export interface UndispatchedOrder {
   stuck: boolean | null;
 }
 
+/**
+ * PENDING orders never claimed by a dispatch (so never sent), older than `olderThanSeconds`, with no dispatch
+ * job: placements whose job was to be added after their commit and never was (placeOrder). Over the
+ * (status, exchange_order_number) index: the few PENDING orders, whatever the table's size.
+ */
+export async function ordersWithoutDispatchJob(db: DbOrTx, olderThanSeconds: number, limit: number): Promise<string[]> {
+  const rows = await db.$queryRawUnsafe<Array<{ id: string }>>(
+    `SELECT o.id FROM orders o
+      WHERE o.status = 'PENDING' AND o.exchange_order_number IS NULL AND o.dispatch_claimed_at IS NULL
+        AND o.created_at < now() - make_interval(secs => $1)
+        AND NOT EXISTS (SELECT 1 FROM graphile_worker._private_jobs j WHERE j.key = 'orders__dispatch:' || o.id)
+      ORDER BY o.id
+      LIMIT $2`,
+    olderThanSeconds,
+    limit,
+  );
+  return rows.map((r) => r.id);
+}
+
 /** PENDING orders without an exchange number, in id order, each with the state of its dispatch job. */
 export async function undispatchedOrders(db: DbOrTx, afterId: string, stuckAfterMinutes: number, limit: number): Promise<UndispatchedOrder[]> {
   return db.$queryRawUnsafe<UndispatchedOrder[]>(

@@ -41,8 +41,8 @@ export const DISPATCH_ATTEMPTS = 5;
  * The dispatch job is added right after the order commits, batched with the other placements of the moment
  * (enqueueCommitted): graphile-worker's add_job notifies, and PostgreSQL serialises the commits of notifying
  * transactions, which held concurrent placements to half the rate (docs/benchmarks.md). The order row is the
- * durable record: one whose job was never added (the process died in between) is found and queued by the
- * status sync's sweep (jobs/dispatch-recovery.ts) within its five minutes.
+ * durable record: one whose job was never added (the process died in between) is queued by the minute's
+ * sweep, and at each worker's start (jobs/dispatch-recovery.ts queueLostDispatches).
  */
 export async function placeOrder(
   services: Services,

@@ -1,8 +1,9 @@
 import type { OrderPlacement } from "../../../integrations/exchange/port.js";
-import { enqueue } from "../../shared/jobs/enqueue.js";
-import type { TaskContext } from "../../shared/jobs/task.js";
+import { enqueue, jobToAdd } from "../../shared/jobs/enqueue.js";
+import type { TaskContext, TaskHandler } from "../../shared/jobs/task.js";
 import { applyPlacement, markDispatchFailed } from "../lifecycle.js";
-import { undispatchedOrders } from "../orders-list.repo.js";
+import { ordersWithoutDispatchJob, undispatchedOrders } from "../orders-list.repo.js";
+import { addJobs } from "../../../platform/jobs/jobs.repo.js";
 import { DISPATCH_ATTEMPTS } from "../orders.service.js";
 
 /** A dispatch job locked longer than this is not running any more (a dispatch takes seconds). */
@@ -61,3 +62,22 @@ export async function recoverUndispatchedOrders({ services, log }: Pick<TaskCont
   }
   return moved;
 }
+
+/** A placement's job is added milliseconds after its order commits: younger orders are left to it. */
+export const LOST_AFTER_SECONDS = 5;
+
+/**
+ * Every minute, and once when a worker starts: queues the dispatch of PENDING orders that were never claimed
+ * and have no dispatch job (their placement committed the order, then its process died before adding the job:
+ * placeOrder). Never claimed means never sent, so no exchange is asked; a job added twice is harmless (the
+ * dispatch claims the order once).
+ */
+export const queueLostDispatches: TaskHandler<"orders__queue_lost_dispatches"> = async (_payload, { services, log }) => {
+  for (;;) {
+    const ids = await ordersWithoutDispatchJob(services.prisma, LOST_AFTER_SECONDS, BATCH);
+    if (ids.length === 0) return;
+    await addJobs(services.prisma, ids.map((id) => jobToAdd("orders__dispatch", { order_id: id }, { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS })));
+    log.warn({ orders: ids.length, first_order_id: ids[0] }, "dispatch queued for placed orders that had no dispatch job");
+    if (ids.length < BATCH) return;
+  }
+};

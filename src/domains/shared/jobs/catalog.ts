@@ -23,6 +23,7 @@ export const TASKS = {
   orders__cancel_at_exchange: z.strictObject({ order_id: z.string() }),
   orders__pause_at_exchange: z.strictObject({ pause_id: z.string() }),
   orders__sync_exchange: z.strictObject({}),
+  orders__queue_lost_dispatches: z.strictObject({}),
   orders__create_installments: z.strictObject({}),
   payments__initiate: z.strictObject({ payment_id: z.string() }),
   payments__sync_pending: z.strictObject({}),

@@ -56,7 +56,7 @@ const committedJobs = new WeakMap<DbOrTx, Batcher<JobToAdd, boolean>>();
  * Adds a job for a state change that has already committed (the placement that wrote its order on its own,
  * with no transaction), batched with the jobs other requests add meanwhile into one add_jobs call. Unlike
  * enqueue the job is not atomic with the change: the change must be one a sweep finds and queues again (an
- * order's dispatch: dispatch-recovery.ts) if the process dies in between.
+ * order's dispatch: dispatch-recovery.ts queueLostDispatches) if the process dies in between.
  */
 export async function enqueueCommitted(db: DbOrTx, job: JobToAdd): Promise<boolean> {
   let batcher = committedJobs.get(db);
