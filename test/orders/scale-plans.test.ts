@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { dueInstallments } from "../../src/domains/orders/installments.repo.js";
-import { listOrders, ORDERS_AT_EXCHANGE_SQL, ordersAtExchange } from "../../src/domains/orders/orders-list.repo.js";
+import { listOrders, ORDERS_AT_EXCHANGE_SQL, ordersAtExchange, ordersWithoutDispatchJob } from "../../src/domains/orders/orders-list.repo.js";
 import { useTestApp } from "../helpers/app.js";
 import { fillAtScale, nodesOf, planOf, planOfStatementOn, rowsRemoved as removed, scansOf } from "../helpers/scale-data.js";
 
@@ -98,6 +98,18 @@ describe("the installment scheduler's pick", () => {
     expect(installments[0]!["Actual Rows"]).toBeLessThanOrEqual(Number(due!.n));
     expect(scansOf(plan, "orders").map((n) => n["Index Name"])).toEqual(["orders_pkey"]);
     expect(removed(plan)).toBe(0);
+  });
+});
+
+describe("the minute's sweep of placed orders without a dispatch job", () => {
+  it("reads the PENDING orders with no exchange number by a range of (status, exchange_order_number) and each one's job by its key", async () => {
+    const [pending] = await app.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM orders WHERE status = 'PENDING' AND exchange_order_number IS NULL`);
+    expect(Number(pending!.n)).toBeGreaterThan(0);
+    const plan = await planOfStatementOn(app.prisma, "orders", () => ordersWithoutDispatchJob(app.prisma, 5, 500));
+    const orders = scansOf(plan, "orders");
+    expect(orders.map((n) => [n["Node Type"], n["Index Name"]])).toEqual([["Index Scan", "orders_status_exchange_order_number_idx"]]);
+    expect(orders[0]!["Actual Rows"]).toBeLessThanOrEqual(Number(pending!.n));
+    expect(nodesOf(plan).filter((n) => n["Node Type"] === "Seq Scan")).toEqual([]);
   });
 });
 
