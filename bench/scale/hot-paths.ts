@@ -4,7 +4,7 @@
  * statements called through their repositories.
  */
 import { findLiveToken } from "../../src/domains/auth/auth.repo.js";
-import { ordersAtExchange } from "../../src/domains/orders/orders-list.repo.js";
+import { ordersAtExchange, ordersWithoutDispatchJob } from "../../src/domains/orders/orders-list.repo.js";
 import { dueInstallments } from "../../src/domains/orders/installments.repo.js";
 import { claimDueDeliveries } from "../../src/domains/webhooks/claims.repo.js";
 import { DEFAULT_TUNING } from "../../src/domains/webhooks/attempts.js";
@@ -47,6 +47,7 @@ export function hotPaths(stack: Stack, subject: Subject): HotPath[] {
   const at = <T>(list: T[], i: number) => list[i % list.length]!;
   const tokenHash = sha256Hex(subject.token);
   const today = new Date(`${todayInIndia()}T00:00:00Z`);
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString();
   return [
     { name: "placement (POST /api/orders/v1/)", run: () => expect("/api/orders/v1/", 201, { method: "POST", headers: placementHeaders, body: JSON.stringify(subject.placement) }) },
     { name: "GET /api/orders/v1/{id}", run: (i) => expect(`/api/orders/v1/${at(subject.orderIds, i)}`, 200) },
@@ -62,7 +63,11 @@ export function hotPaths(stack: Stack, subject: Subject): HotPath[] {
     { name: "holdings lookup", run: (i) => expect("/api/holdings/v1/lookup", 200, { method: "POST", body: JSON.stringify({ pan: at(subject.pans, i) }) }) },
     { name: "webhook deliveries, status + event", run: () => expect("/api/webhooks/v1/deliveries?limit=20&status=DELIVERED&event=order.allotted", 200) },
     { name: "webhook deliveries, status=PARKED", run: () => expect("/api/webhooks/v1/deliveries?limit=20&status=PARKED", 200) },
+    { name: "events, oldest page", run: () => expect("/api/events/v1?limit=50", 200) },
+    { name: "events since yesterday", run: () => expect(`/api/events/v1?limit=50&since=${encodeURIComponent(yesterday)}`, 200) },
+    { name: "events of one order", run: (i) => expect(`/api/events/v1?limit=50&resource_id=${at(subject.orderIds, i)}`, 200) },
     { name: "status sync's pick (first batch)", run: async () => void (await ordersAtExchange(services.prisma, "", 500)) },
+    { name: "lost-dispatch sweep's pick", run: async () => void (await ordersWithoutDispatchJob(services.prisma, 5, 500)) },
     {
       name: "webhook claim",
       run: async () => {

@@ -9,6 +9,7 @@ const PATHS = [
   "placement (POST /api/orders/v1/)", "GET /api/orders/v1/{id}", "order list, first page", "order list, deep cursor page", "order list, status=ACCEPTED",
   "order list, investor_id", "investor list", "GET /api/investors/v1/{id}", "holdings lookup", "webhook deliveries, status + event",
   "status sync's pick (first batch)", "webhook claim", "installment scheduler's pick", "token check (live token by hash)",
+  "events, oldest page", "events since yesterday", "events of one order", "lost-dispatch sweep's pick",
 ];
 
 /** bench/scale-bench.ts --smoke on a tiny generated database: every hot path runs on both sides and prints its row. Nothing is timed. */
