@@ -1,19 +1,14 @@
 import type { Context, Hono } from "hono";
-import { addressKey } from "../platform/lib/address-key.js";
-import { AppError } from "../platform/lib/errors.js";
-import { spendBudget } from "../platform/lib/request-budget.js";
 import { requestClientAddress } from "../platform/http/client-ip.js";
 import type { Services } from "../domains/shared/services.js";
 import { confirmOptOut, consentPageFacts, consentPagePath } from "../domains/investors/consents.service.js";
 import { DECLARATION_PARAGRAPHS, DECLARATION_TITLE, DECLARATION_VERSION } from "../domains/investors/nomination-declaration.js";
 import { ErrorPage, Layout } from "./layout.js";
 import { indiaDateTime } from "./format.js";
-import { renderError, renderPage, type PagesEnv } from "./render.js";
-import { FORM_TOKEN_FIELD, formTokenFor, readProtectedForm } from "./security.js";
+import { isCode, renderError, renderPage, type PagesEnv } from "./render.js";
+import { FORM_TOKEN_FIELD, formTokenFor, readProtectedForm, spendAddressBudget } from "./security.js";
 
 type Facts = Awaited<ReturnType<typeof consentPageFacts>>;
-
-const isCode = (error: unknown, code: AppError["appCode"]): error is AppError => error instanceof AppError && error.appCode === code;
 
 /** An id that names no consent link: the same page whatever the id (never echoed). */
 const UnknownConsentPage = () => (
@@ -72,15 +67,7 @@ export function mountConsentPages(pages: Hono<PagesEnv>, services: Services): vo
   const base = services.config.publicBaseUrl;
   const clientIp = (c: Context) => requestClientAddress(c, services.config.trustProxyHops);
 
-  pages.use("/consents/*", async (c, next) => {
-    const headers: Record<string, string> = {};
-    try {
-      spendBudget(services.addressBudget, `address:${addressKey(clientIp(c))}`, headers, "from this address");
-    } finally {
-      for (const [name, value] of Object.entries(headers)) c.header(name, value);
-    }
-    await next();
-  });
+  pages.use("/consents/*", spendAddressBudget(services));
 
   const show = async (c: Context<PagesEnv>, id: string) => {
     let facts: Facts;

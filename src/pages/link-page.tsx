@@ -1,7 +1,4 @@
 import type { Context, Hono } from "hono";
-import { addressKey } from "../platform/lib/address-key.js";
-import { AppError } from "../platform/lib/errors.js";
-import { spendBudget } from "../platform/lib/request-budget.js";
 import type { Services } from "../domains/shared/services.js";
 import { requestClientAddress } from "../platform/http/client-ip.js";
 import { confirmLink, getPublicLink, linkPaymentOptions, linkPaymentPage, payLink } from "../domains/order-links/order-links.service.js";
@@ -9,13 +6,12 @@ import type { PublicLinkView } from "../domains/order-links/views.js";
 import { Layout } from "./layout.js";
 import { LinkGonePage, LinkPage, UnknownLinkPage, type LinkPageProps } from "./link-views.js";
 import { enteredChoice, paymentProblemOf, readChoice } from "./payment-forms.js";
-import { renderError, renderPage, type PagesEnv } from "./render.js";
+import { isCode, renderError, renderPage, type PagesEnv } from "./render.js";
 import { linkPagePath } from "./return-address.js";
 import { bankTargetOf } from "./bank-form.js";
 import { BankFormPage, BankPageUnusable } from "./bank-views.js";
-import { BANK_FORM_CSP, formTokenFor, readProtectedForm } from "./security.js";
+import { BANK_FORM_CSP, formTokenFor, readProtectedForm, spendAddressBudget } from "./security.js";
 
-const isCode = (error: unknown, code: AppError["appCode"]): error is AppError => error instanceof AppError && error.appCode === code;
 const gone = (view: PublicLinkView) => view.status === "EXPIRED" || view.status === "CANCELLED";
 
 /**
@@ -29,15 +25,7 @@ export function mountLinkPages(pages: Hono<PagesEnv>, services: Services): void 
   const origin = (c: Context) => new URL(c.req.url).origin;
   const clientIp = (c: Context) => requestClientAddress(c, services.config.trustProxyHops);
 
-  pages.use("/links/*", async (c, next) => {
-    const headers: Record<string, string> = {};
-    try {
-      spendBudget(services.addressBudget, `address:${addressKey(clientIp(c))}`, headers, "from this address");
-    } finally {
-      for (const [name, value] of Object.entries(headers)) c.header(name, value);
-    }
-    await next();
-  });
+  pages.use("/links/*", spendAddressBudget(services));
 
   /** The page as it stands, with a problem of the form just posted (400) or as a plain GET (200). */
   const show = async (c: Context<PagesEnv>, linkId: string, problem: Pick<LinkPageProps, "confirmProblem" | "paymentProblem"> = {}) => {

@@ -1,12 +1,16 @@
 import type { Context } from "hono";
 import { html } from "hono/html";
 import type { Child } from "hono/jsx";
+import { AppError } from "../platform/lib/errors.js";
 import type { Log } from "../platform/lib/logger.js";
 import { reportError } from "../platform/trpc/errors.js";
 import { ErrorPage, type ErrorPageProps } from "./layout.js";
 
 /** The app's request variables (src/app.ts sets them before any page runs). */
 export type PagesEnv = { Variables: { requestId: string; log: Log } };
+
+/** Whether a page handler's error is the service's refusal with this code. */
+export const isCode = (error: unknown, code: AppError["appCode"]): error is AppError => error instanceof AppError && error.appCode === code;
 
 type Status = 200 | 400 | 403 | 404 | 409 | 410 | 413 | 415 | 429 | 500 | 502 | 503;
 

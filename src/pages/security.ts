@@ -1,8 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import { addressKey } from "../platform/lib/address-key.js";
 import { constantTimeEqual, type DataCipher } from "../platform/lib/crypto.js";
 import { AppError } from "../platform/lib/errors.js";
+import { spendBudget } from "../platform/lib/request-budget.js";
+import { requestClientAddress } from "../platform/http/client-ip.js";
+import type { Services } from "../domains/shared/services.js";
 
 /**
  * What every hosted page answer carries. Nothing but our own stylesheet and images may load, no script
@@ -33,6 +37,22 @@ export const pageHeaders: MiddlewareHandler = async (c, next) => {
     if (!(bankForm && name === "Content-Security-Policy")) c.res.headers.set(name, value);
   }
 };
+
+/**
+ * Every request of a page spends one request of the client address's budget, as the public API's paths do
+ * (ids in page addresses cannot be tried without bound); its rate headers go on the answer, a refusal's too.
+ */
+export function spendAddressBudget(services: Pick<Services, "addressBudget" | "config">): MiddlewareHandler {
+  return async (c, next) => {
+    const headers: Record<string, string> = {};
+    try {
+      spendBudget(services.addressBudget, `address:${addressKey(requestClientAddress(c, services.config.trustProxyHops))}`, headers, "from this address");
+    } finally {
+      for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    }
+    await next();
+  };
+}
 
 const FORM_COOKIE = "mf_form";
 const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
