@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { CALENDAR_TTL_MS, calendarOf, exchangeCalendar, forgetExchangeCalendar, isWeekday, uncoveredYear, warnIfCalendarEnds } from "../../src/domains/masters/exchange-calendar.js";
 import { parseHolidayFile } from "../../src/domains/masters/exchange-holidays.import.js";
-import { addDays, DEFAULT_CUT_OFFS, expectedNavDate, isCutOff, nextBusinessDay, type NavDateKind } from "../../src/domains/orders/nav-date.js";
+import { DEFAULT_CUT_OFFS, expectedNavDate, isCutOff, nextBusinessDay, type NavDateKind } from "../../src/domains/orders/nav-date.js";
+import { addDays } from "../../src/domains/portfolio/calendar.js";
 
 // The 2026 calendar the seed ships; 2027 is not loaded (its weekdays are business days). Parsed in the tests,
 // not at import, so that mutation testing sees each test exercise the parser.

@@ -1,5 +1,5 @@
 import { idempotent, type Stored } from "../../platform/idempotency/idempotency.js";
-import { AppError, invalidState, notFound } from "../../platform/lib/errors.js";
+import { invalidState, notFound } from "../../platform/lib/errors.js";
 import { newId, newSecretId } from "../../platform/lib/ids.js";
 import { maskName, maskPan } from "../../platform/lib/mask.js";
 import { recordEvent } from "../events/events.repo.js";
@@ -25,8 +25,6 @@ const USER_AGENT_MAX = 512;
 
 /** The consent page for the investor (src/pages/consent-page.tsx). */
 export const consentPagePath = (id: string) => `/consents/${encodeURIComponent(id)}`;
-
-const consentNotFound = () => new AppError("NOT_FOUND", "Consent link not found");
 
 /** A PENDING link past `expires_at` is EXPIRED, whether or not a read has moved it yet. */
 const statusAt = (consent: ConsentRow, now: Date): ConsentLinkStatus => (consent.status === "PENDING" && consent.expiresAt <= now ? "EXPIRED" : consent.status);
@@ -86,14 +84,14 @@ export async function createOptOut(
 
 export async function getOptOut(services: Services, caller: Caller, investorId: string, consentId: string, origin?: string): Promise<ConsentView> {
   const consent = await consents.findConsent(services.prisma, caller.distributorId, investorId, consentId);
-  if (!consent) throw consentNotFound();
+  if (!consent) throw notFound("Consent link");
   return toConsentView(consent, baseUrl(services, origin), new Date());
 }
 
 /** What the consent page shows: the link as it stands and whose it is, masked. */
 export async function consentPageFacts(services: Services, consentId: string) {
   const consent = await consents.findConsentById(services.prisma, consentId);
-  if (!consent) throw consentNotFound();
+  if (!consent) throw notFound("Consent link");
   const now = new Date();
   if (statusAt(consent, now) === "EXPIRED" && consent.status === "PENDING") await consents.expireDue(services.prisma, consent.id, now);
   const investor = (await repo.findInvestorById(services.prisma, consent.investorId))!;
@@ -116,7 +114,7 @@ export async function consentPageFacts(services: Services, consentId: string) {
 export async function confirmOptOut(services: Services, consentId: string, client: { ip: string; userAgent: string | undefined }): Promise<void> {
   await services.prisma.$transaction(async (tx) => {
     const found = await consents.findConsentById(tx, consentId);
-    if (!found) throw consentNotFound();
+    if (!found) throw notFound("Consent link");
     await changes.lockInvestor(tx, found.investorId);
     const consent = (await consents.lockConsent(tx, consentId))!;
     const now = new Date();

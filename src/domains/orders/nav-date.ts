@@ -1,4 +1,5 @@
 import { INDIA_OFFSET_MS, todayInIndia } from "../../platform/lib/india-date.js";
+import { addDays } from "../portfolio/calendar.js";
 
 /**
  * NAV applicability (SEBI, in force since 1 February 2021; exchange-masters.md "NAV applicability"): which
@@ -59,7 +60,3 @@ export function nextBusinessDay(day: string, isBusinessDay: (date: string) => bo
   throw new Error(`No business day within ${MAX_CLOSED_DAYS} days after ${day}`);
 }
 
-/** A calendar date (YYYY-MM-DD) moved by whole days. */
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}

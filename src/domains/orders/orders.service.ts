@@ -33,6 +33,10 @@ const SCOPE_PLACE = "POST /api/orders/v1/";
 /** Dispatch attempts before a transport failure ends the order in FAILED. */
 export const DISPATCH_ATTEMPTS = 5;
 
+/** An order's dispatch job: one per order (its key), DISPATCH_ATTEMPTS attempts. */
+export const dispatchJobOf = (orderId: string): JobToAdd =>
+  jobToAdd("orders__dispatch", { order_id: orderId }, { jobKey: `orders__dispatch:${orderId}`, maxAttempts: DISPATCH_ATTEMPTS });
+
 /**
  * Validates an order against the caller's account, the investor's state, the scheme master and the
  * per-type rules, then persists it (PENDING) and queues its dispatch. A repeated client_ref with the same
@@ -112,7 +116,7 @@ export async function placeOrderIn(
   const { account, schemeCode, mandateId, exchangeSchemeCode, toExchangeSchemeCode } = await checkOrderProposal(tx, distributorId, input);
   const { amount, units } = requestedQuantity(input);
   const id = newId("ord");
-  const dispatchJob = jobToAdd("orders__dispatch", { order_id: id }, { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS });
+  const dispatchJob = dispatchJobOf(id);
   // A concurrent placement of the same client_ref makes this insert wait for it and then skip, leaving
   // the transaction usable: the winner, committed by then, is read through this same transaction.
   const inserted = await repo.insertOrder(tx, {

@@ -1,10 +1,10 @@
 import type { OrderPlacement } from "../../../integrations/exchange/port.js";
-import { enqueue, jobToAdd } from "../../shared/jobs/enqueue.js";
+import { enqueue } from "../../shared/jobs/enqueue.js";
 import type { TaskContext, TaskHandler } from "../../shared/jobs/task.js";
 import { applyPlacement, markDispatchFailed } from "../lifecycle.js";
 import { ordersWithoutDispatchJob, undispatchedOrders } from "../orders-list.repo.js";
 import { addJobs } from "../../../platform/jobs/jobs.repo.js";
-import { DISPATCH_ATTEMPTS } from "../orders.service.js";
+import { DISPATCH_ATTEMPTS, dispatchJobOf } from "../orders.service.js";
 
 /** A dispatch job locked longer than this is not running any more (a dispatch takes seconds). */
 const STUCK_AFTER_MINUTES = 5;
@@ -76,7 +76,7 @@ export const queueLostDispatches: TaskHandler<"orders__queue_lost_dispatches"> =
   for (;;) {
     const ids = await ordersWithoutDispatchJob(services.prisma, LOST_AFTER_SECONDS, BATCH);
     if (ids.length === 0) return;
-    await addJobs(services.prisma, ids.map((id) => jobToAdd("orders__dispatch", { order_id: id }, { jobKey: `orders__dispatch:${id}`, maxAttempts: DISPATCH_ATTEMPTS })));
+    await addJobs(services.prisma, ids.map(dispatchJobOf));
     log.warn({ orders: ids.length, first_order_id: ids[0] }, "dispatch queued for placed orders that had no dispatch job");
     if (ids.length < BATCH) return;
   }
