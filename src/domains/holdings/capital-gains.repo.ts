@@ -1,5 +1,5 @@
 import type { DbOrTx } from "../../platform/db/client.js";
-import type { PositionTxnRow } from "./position-txns.repo.js";
+import { POSITION_TXN_COLUMNS, type PositionTxnRow } from "./position-txns.repo.js";
 
 /**
  * Every transaction of one PAN's (by its keyed hash) folios under a distributor, in date order: a position
@@ -8,9 +8,7 @@ import type { PositionTxnRow } from "./position-txns.repo.js";
  */
 export async function transactionsOfPan(db: DbOrTx, distributorId: string, panHash: string): Promise<Array<PositionTxnRow & { scheme_name: string | null }>> {
   return db.$queryRawUnsafe(
-    `SELECT t.registrar, t.folio_no, coalesce(t.scheme_code, t.registrar_scheme_code) AS scheme_code, t.scheme_name, t.txn_no, t.type,
-            t.trade_date::text AS trade_date, t.units::text AS units, t.amount_paise::text AS amount_paise,
-            t.stamp_duty_paise::text AS stamp_duty_paise, t.reverses_txn_no
+    `SELECT ${POSITION_TXN_COLUMNS}, t.scheme_name
        FROM holding_transactions t
       WHERE t.distributor_id = $1 AND t.pan_hash = $2
         AND NOT EXISTS (SELECT 1 FROM holding_positions p

@@ -41,7 +41,9 @@ export async function capitalGains(services: Services, caller: Caller, investorI
   const groups = new Map<string, typeof txnRows>();
   for (const row of txnRows) {
     const key = positionKeyText(row);
-    groups.set(key, [...(groups.get(key) ?? []), row]);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = []));
+    group.push(row);
   }
   const lines: Array<{ view: GainLineView; line: GainLine }> = [];
   for (const [key, rows] of groups) {

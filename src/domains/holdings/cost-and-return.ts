@@ -5,6 +5,7 @@ import { cashFlows, positionFigures } from "../portfolio/position-figures.js";
 import type { CashFlow } from "../portfolio/xirr.js";
 import type { PositionTxn } from "../portfolio/transactions.js";
 import type { PositionRow } from "./holdings.repo.js";
+import type { PositionView } from "./holdings.schemas.js";
 
 /**
  * A position's cost, return and locked units from its transactions (issue 27, point 4), by the portfolio
@@ -17,18 +18,11 @@ export interface SchemeFacts {
   lockIn: string | null;
 }
 
-export interface CostAndReturn {
-  cost_value: number | null;
-  average_nav: number | null;
-  unrealised_gain: number | null;
-  xirr: number | null;
-  locked_units: number;
-  free_units: number;
-  undetermined_units: number;
-  next_unlock_date: string | null;
-  lots_complete: boolean;
-  lots_note: string | null;
-}
+/** The position's figures as the lookups show them (holdings.schemas.ts, Position). */
+export type CostAndReturn = Pick<
+  PositionView,
+  "cost_value" | "average_nav" | "unrealised_gain" | "xirr" | "locked_units" | "free_units" | "undetermined_units" | "next_unlock_date" | "lots_complete" | "lots_note"
+>;
 
 /** Exact figures behind the view, for the summary's totals and portfolio XIRR. */
 export interface ExactFigures {

@@ -2,14 +2,10 @@ import { xirrOutcome, type CashFlow } from "../portfolio/xirr.js";
 import { costAndReturn, rate6, rupees, type CostAndReturn, type SchemeFacts } from "./cost-and-return.js";
 import { isElssCategory, toPositionTxn } from "./position-txns.js";
 import type { PositionWithHistory } from "./pan-positions.repo.js";
+import type { SummaryView } from "./holdings.schemas.js";
 
-export interface PortfolioTotals {
-  cost_value: number;
-  current_value: number;
-  unrealised_gain: number;
-  xirr: number | null;
-  lots_complete: boolean;
-}
+/** The summary's totals (holdings.schemas.ts, Summary). */
+export type PortfolioTotals = Pick<SummaryView, "cost_value" | "current_value" | "unrealised_gain" | "xirr" | "lots_complete">;
 
 /**
  * Cost, return and locked units for the positions shown (read with their facts and transactions by

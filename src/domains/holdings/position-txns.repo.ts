@@ -18,6 +18,11 @@ export interface PositionTxnRow extends PositionKey {
   reverses_txn_no: string | null;
 }
 
+/** The columns of a PositionTxnRow, from holding_transactions as `t`. */
+export const POSITION_TXN_COLUMNS = `t.registrar, t.folio_no, coalesce(t.scheme_code, t.registrar_scheme_code) AS scheme_code, t.txn_no, t.type,
+            t.trade_date::text AS trade_date, t.units::text AS units, t.amount_paise::text AS amount_paise,
+            t.stamp_duty_paise::text AS stamp_duty_paise, t.reverses_txn_no`;
+
 /**
  * Every transaction of the given positions under one distributor, in one query (never one per position), in
  * date order; same-day transactions in the order they were imported.
@@ -25,9 +30,7 @@ export interface PositionTxnRow extends PositionKey {
 export async function transactionsOfPositions(db: DbOrTx, distributorId: string, keys: readonly PositionKey[]): Promise<PositionTxnRow[]> {
   if (keys.length === 0) return [];
   return db.$queryRawUnsafe<PositionTxnRow[]>(
-    `SELECT t.registrar, t.folio_no, coalesce(t.scheme_code, t.registrar_scheme_code) AS scheme_code, t.txn_no, t.type,
-            t.trade_date::text AS trade_date, t.units::text AS units, t.amount_paise::text AS amount_paise,
-            t.stamp_duty_paise::text AS stamp_duty_paise, t.reverses_txn_no
+    `SELECT ${POSITION_TXN_COLUMNS}
        FROM holding_transactions t
        JOIN unnest($2::text[], $3::text[], $4::text[]) AS k(registrar, folio_no, scheme_code)
          ON t.registrar = k.registrar AND t.folio_no = k.folio_no AND coalesce(t.scheme_code, t.registrar_scheme_code) = k.scheme_code

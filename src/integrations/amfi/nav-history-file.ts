@@ -1,3 +1,5 @@
+import { parseNavDate } from "./navall.js";
+
 /**
  * AMFI's historical NAV report (the "NAV history" download for a date or a span), semicolon-separated:
  *
@@ -20,17 +22,6 @@ export interface NavHistoryFile {
   skipped: Array<{ line: number; reason: string }>;
 }
 
-const MONTHS: Record<string, string> = { jan: "01", feb: "02", mar: "03", apr: "04", may: "05", jun: "06", jul: "07", aug: "08", sep: "09", oct: "10", nov: "11", dec: "12" };
-
-/** '31-Jan-2018' -> '2018-01-31'; null for anything else, or a day the month does not have. */
-export function amfiDate(text: string): string | null {
-  const match = /^(\d{2})-([A-Za-z]{3})-(\d{4})$/.exec(text.trim());
-  const month = match ? MONTHS[match[2]!.toLowerCase()] : undefined;
-  if (!match || !month) return null;
-  const iso = `${match[3]}-${month}-${match[1]}`;
-  return new Date(`${iso}T00:00:00Z`).toISOString().slice(0, 10) === iso ? iso : null;
-}
-
 export function parseNavHistory(text: string): NavHistoryFile {
   const lines = text.split(/\r?\n/);
   const headerAt = lines.findIndex((l) => /scheme code/i.test(l) && l.includes(";"));
@@ -45,7 +36,7 @@ export function parseNavHistory(text: string): NavHistoryFile {
     const cells = raw.split(";").map((c) => c.trim());
     const schemeCode = cells[at.code] ?? "";
     const nav = (cells[at.nav] ?? "").replace(/\.$/, "");
-    const navDate = amfiDate(cells[at.date] ?? "");
+    const navDate = parseNavDate(cells[at.date] ?? "") ?? null;
     if (!/^\d+$/.test(schemeCode)) skipped.push({ line: i + 1, reason: `scheme code is not a number: "${schemeCode}"` });
     else if (!/^\d+(\.\d{1,4})?$/.test(nav) || Number(nav) === 0) skipped.push({ line: i + 1, reason: `net asset value is not a NAV: "${cells[at.nav] ?? ""}"` });
     else if (navDate === null) skipped.push({ line: i + 1, reason: `date is not DD-Mon-YYYY: "${cells[at.date] ?? ""}"` });
