@@ -1,8 +1,8 @@
-import pg from "pg";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { preparedStatementNames } from "../../src/platform/db/statement-names.js";
 import { useTestApp } from "../helpers/app.js";
 import { createRuleSchemes, lumpsumOrder, orderingInvestor } from "../helpers/orders.js";
+import { restoreStatementsAfterEach, statementsWhile } from "../helpers/pg-statements.js";
 
 // Statements go to PostgreSQL as named prepared statements, parsed and planned once per connection (issue 28
 // point 6): what pg is asked, recorded at Client.query as test/orders/place-statements.test.ts does.
@@ -15,25 +15,7 @@ beforeAll(async () => {
   ({ token, account } = await orderingInvestor(app));
 });
 
-const original = pg.Client.prototype.query;
-afterEach(() => {
-  pg.Client.prototype.query = original;
-});
-
-async function sentWhile(run: () => Promise<unknown>): Promise<Array<{ name: string | undefined; text: string }>> {
-  const sent: Array<{ name: string | undefined; text: string }> = [];
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const config = args[0] as { text?: string; name?: string } | string;
-    if (typeof config === "object" && config?.text) sent.push({ name: config.name, text: config.text });
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  try {
-    await run();
-  } finally {
-    pg.Client.prototype.query = original;
-  }
-  return sent;
-}
+restoreStatementsAfterEach();
 
 describe("prepared statement names", () => {
   it("one name per distinct text, the same one every time; past the limit new texts go unnamed", () => {
@@ -46,11 +28,11 @@ describe("prepared statement names", () => {
   });
 
   it("a placement then two GETs of its order send named statements, the GET's under one name both times", async () => {
-    const placed = await sentWhile(() => app.http("POST", "/api/orders/v1/", { token, json: { investment_account_id: account, ...lumpsumOrder("900001") } }));
+    const placed = await statementsWhile(() => app.http("POST", "/api/orders/v1/", { token, json: { investment_account_id: account, ...lumpsumOrder("900001") } }));
     expect(placed.length).toBeGreaterThan(0);
     for (const statement of placed) expect(statement.name, statement.text).toMatch(/^mf_\d+$/);
     const id = (await app.prisma.order.findFirstOrThrow({ orderBy: { createdAt: "desc" } })).id;
-    const reads = await sentWhile(async () => {
+    const reads = await statementsWhile(async () => {
       expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).status).toBe(200);
       expect((await app.http("GET", `/api/orders/v1/${id}`, { token })).status).toBe(200);
     });

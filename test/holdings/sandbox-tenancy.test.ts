@@ -3,10 +3,8 @@ import { readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
 import { useTestApp } from "../helpers/app.js";
-import { runTask } from "../helpers/jobs.js";
-import { registeredInvestor } from "../helpers/investors.js";
+import { allottedOrder, newTenant, type Tenant } from "../helpers/tenants.js";
 import { createScheme } from "../helpers/orders.js";
 
 /**
@@ -17,36 +15,18 @@ import { createScheme } from "../helpers/orders.js";
 const feedDir = mkdtempSync(path.join(os.tmpdir(), "holdings-tenancy-"));
 const app = useTestApp({ HOLDINGS_FEED_DIR: feedDir });
 
-interface Tenant {
-  token: string;
-  account: string;
-  pan: string;
-  investorId: string;
-}
 let a: Tenant;
 let b: Tenant;
 
-async function tenant(): Promise<Tenant> {
-  const { token } = await app.newDistributor();
-  const investor = await registeredInvestor(app, token);
-  return { token, account: investor.account, pan: investor.pan, investorId: investor.id };
-}
-
 async function allotInFolio(t: Tenant, amount: number, folio: string): Promise<void> {
-  const placed = await app.http("POST", "/api/orders/v1/", {
-    token: t.token,
-    json: { investment_account_id: t.account, scheme_code: "930101", order_type: "LUMPSUM_PURCHASE", amount, purchase_type: "FRESH" },
-  });
-  expect(placed.status).toBe(201);
-  await runTask(app, dispatchOrder, { order_id: placed.body.id });
-  const allotted = await app.http("GET", `/api/simulation/orders/v1/${placed.body.id}/allot?nav=10&folio_no=${encodeURIComponent(folio)}`, { token: t.token });
-  expect(allotted.status).toBe(200);
+  const order = { scheme_code: "930101", order_type: "LUMPSUM_PURCHASE", amount, purchase_type: "FRESH" };
+  await allottedOrder(app, t, order, `nav=10&folio_no=${encodeURIComponent(folio)}`);
 }
 
 beforeAll(async () => {
   await createScheme(app, "930101", { isinGrowth: "INF930T01BB1", name: "Shared Folio Fund", amcCode: "SHAREDAMC", amcName: "Shared Mutual Fund", category: "Equity", nav: "10" });
-  a = await tenant();
-  b = await tenant();
+  a = await newTenant(app);
+  b = await newTenant(app);
   await allotInFolio(a, 5000, "SAME/1");
   await allotInFolio(b, 7000, "SAME/1");
 });

@@ -3,10 +3,8 @@ import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
 import { useTestApp } from "../helpers/app.js";
-import { runTask } from "../helpers/jobs.js";
-import { registeredInvestor } from "../helpers/investors.js";
+import { allottedOrder, newTenant, type Tenant } from "../helpers/tenants.js";
 import { createScheme } from "../helpers/orders.js";
 
 /**
@@ -16,29 +14,10 @@ import { createScheme } from "../helpers/orders.js";
 const feedDir = mkdtempSync(path.join(os.tmpdir(), "holdings-history-"));
 const app = useTestApp({ HOLDINGS_FEED_DIR: feedDir });
 
-interface Tenant {
-  token: string;
-  account: string;
-  pan: string;
-  investorId: string;
-}
 let a: Tenant;
 let b: Tenant;
 
-async function tenant(): Promise<Tenant> {
-  const { token } = await app.newDistributor();
-  const investor = await registeredInvestor(app, token);
-  return { token, account: investor.account, pan: investor.pan, investorId: investor.id };
-}
-
-async function allotted(t: Tenant, order: Record<string, unknown>, allot: string): Promise<string> {
-  const placed = await app.http("POST", "/api/orders/v1/", { token: t.token, json: { investment_account_id: t.account, scheme_code: "930201", ...order } });
-  expect(placed.status).toBe(201);
-  await runTask(app, dispatchOrder, { order_id: placed.body.id });
-  const res = await app.http("GET", `/api/simulation/orders/v1/${placed.body.id}/allot?${allot}`, { token: t.token });
-  expect(res.status).toBe(200);
-  return placed.body.id as string;
-}
+const allotted = (t: Tenant, order: Record<string, unknown>, allot: string) => allottedOrder(app, t, { scheme_code: "930201", ...order }, allot);
 
 const refresh = (t: Tenant) => app.http("GET", "/api/simulation/holdings/v1/refresh", { token: t.token });
 const history = (t: Tenant, query = "", investorId = t.investorId) => app.http("GET", `/api/investors/v1/${investorId}/transactions${query}`, { token: t.token });
@@ -54,8 +33,8 @@ beforeAll(async () => {
   await createScheme(app, "930202", { isinGrowth: "INF930H01BB1", name: "History Liquid Fund", nav: "20", ...fund });
   // An AMC the sandbox books with KFintech.
   await createScheme(app, "930203", { isinGrowth: "INF846K01AA1", name: "Axis History Fund", nav: "50", amcCode: "AXIS", amcName: "Axis Mutual Fund", category: "Equity" });
-  a = await tenant();
-  b = await tenant();
+  a = await newTenant(app);
+  b = await newTenant(app);
 });
 
 afterAll(async () => {

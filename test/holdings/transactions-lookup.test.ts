@@ -3,7 +3,6 @@ import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dispatchOrder } from "../../src/domains/orders/jobs/dispatch.js";
 import { createInstallments } from "../../src/domains/orders/jobs/create-installments.js";
 import { createDueInstallments } from "../../src/domains/orders/schedule.js";
 import { transactionsQuery } from "../../src/domains/holdings/transactions.repo.js";
@@ -11,7 +10,7 @@ import { maskPan } from "../../src/platform/lib/mask.js";
 import { useTestApp } from "../helpers/app.js";
 import { randomPan } from "../helpers/factories.js";
 import { runTask } from "../helpers/jobs.js";
-import { registeredInvestor } from "../helpers/investors.js";
+import { allotOrder, allottedOrder, newTenant, type Tenant } from "../helpers/tenants.js";
 import { acceptedOrder, createScheme, orderingInvestor, today } from "../helpers/orders.js";
 
 /**
@@ -21,34 +20,14 @@ import { acceptedOrder, createScheme, orderingInvestor, today } from "../helpers
 const feedDir = mkdtempSync(path.join(os.tmpdir(), "holdings-history-lookup-"));
 const app = useTestApp({ HOLDINGS_FEED_DIR: feedDir });
 
-interface Tenant {
-  token: string;
-  account: string;
-  pan: string;
-  investorId: string;
-}
 let a: Tenant;
 let b: Tenant;
 
-async function tenant(): Promise<Tenant> {
-  const { token } = await app.newDistributor();
-  const investor = await registeredInvestor(app, token);
-  return { token, account: investor.account, pan: investor.pan, investorId: investor.id };
-}
-
-async function allot(token: string, orderId: string, query: string): Promise<void> {
-  const res = await app.http("GET", `/api/simulation/orders/v1/${orderId}/allot?${query}`, { token });
-  expect(res.status).toBe(200);
-}
+const allot = (token: string, orderId: string, query: string) => allotOrder(app, token, orderId, query);
 
 async function allotInFolio(t: Tenant, amount: number, folio: string): Promise<void> {
-  const placed = await app.http("POST", "/api/orders/v1/", {
-    token: t.token,
-    json: { investment_account_id: t.account, scheme_code: "930301", order_type: "LUMPSUM_PURCHASE", amount, purchase_type: "FRESH" },
-  });
-  expect(placed.status).toBe(201);
-  await runTask(app, dispatchOrder, { order_id: placed.body.id });
-  await allot(t.token, placed.body.id, `nav=10&folio_no=${encodeURIComponent(folio)}&allotment_date=2026-08-03`);
+  const order = { scheme_code: "930301", order_type: "LUMPSUM_PURCHASE", amount, purchase_type: "FRESH" };
+  await allottedOrder(app, t, order, `nav=10&folio_no=${encodeURIComponent(folio)}&allotment_date=2026-08-03`);
 }
 
 const refresh = (t: { token: string }) => app.http("GET", "/api/simulation/holdings/v1/refresh", { token: t.token });
@@ -59,8 +38,8 @@ beforeAll(async () => {
   const fund = { amcCode: "SHAREDAMC", amcName: "Shared Mutual Fund", category: "Equity" };
   await createScheme(app, "930301", { isinGrowth: "INF930S01AA1", name: "Shared History Fund", nav: "10", ...fund });
   await createScheme(app, "930302", { isinGrowth: "INF930S01BB1", name: "Shared Debt Fund", nav: "25", ...fund });
-  a = await tenant();
-  b = await tenant();
+  a = await newTenant(app);
+  b = await newTenant(app);
   await allotInFolio(a, 5000, "SAME/1");
   await allotInFolio(b, 7000, "SAME/1");
   expect((await refresh(a)).status).toBe(200);

@@ -1,39 +1,20 @@
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrisma, type Db } from "../../src/platform/db/client.js";
-import { createTestDatabase } from "../helpers/db.js";
+import { describe, expect, it } from "vitest";
+import { useCliDatabase } from "../helpers/cli-database.js";
 import { runEntry } from "../helpers/process.js";
 
-let dir: string;
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let prisma: Db;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), "calendar-cli-"));
-  db = await createTestDatabase();
-  prisma = createPrisma(db.url, 1);
-  env = { DATABASE_URL: db.url, MF_DATA_DIR: dir, MF_DATA_KEY: randomBytes(32).toString("hex") };
-});
-
-afterAll(async () => {
-  await prisma.$disconnect();
-  await db.drop();
-  await rm(dir, { recursive: true, force: true });
-});
+const cli = useCliDatabase("calendar-cli-");
 
 async function importFile(name: string, text: string, ...flags: string[]) {
-  const file = path.join(dir, name);
+  const file = path.join(cli.dir, name);
   await writeFile(file, text);
-  const run = runEntry("src/cli.ts", ["calendar:import", file, ...flags], env);
+  const run = runEntry("src/cli.ts", ["calendar:import", file, ...flags], cli.env);
   return { code: await run.exited, output: run.output(), file };
 }
 
 const holidays = async () =>
-  (await prisma.exchangeHoliday.findMany({ orderBy: { date: "asc" } })).map((h) => `${h.date.toISOString().slice(0, 10)} ${h.description}`);
+  (await cli.prisma.exchangeHoliday.findMany({ orderBy: { date: "asc" } })).map((h) => `${h.date.toISOString().slice(0, 10)} ${h.description}`);
 
 describe("npm run mf -- calendar:import", () => {
   it("loads a file, skipping comments and blank lines, and prints a summary", async () => {
@@ -64,7 +45,7 @@ describe("npm run mf -- calendar:import", () => {
   });
 
   it("needs a file", async () => {
-    const run = runEntry("src/cli.ts", ["calendar:import"], env);
+    const run = runEntry("src/cli.ts", ["calendar:import"], cli.env);
     expect(await run.exited).toBe(2);
     expect(run.output()).toContain("calendar:import needs the path of a holiday file");
   });

@@ -1,40 +1,20 @@
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrisma, type Db } from "../../src/platform/db/client.js";
-import { createTestDatabase } from "../helpers/db.js";
+import { describe, expect, it } from "vitest";
+import { useCliDatabase } from "../helpers/cli-database.js";
 import { runEntry } from "../helpers/process.js";
 
 // AMFI's NAV history report for 31 January 2018, in its layout (made-up schemes and NAVs).
 const FIXTURE = path.resolve(import.meta.dirname, "..", "fixtures", "amfi", "nav-history-20180131.txt");
 
-let dir: string;
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let prisma: Db;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), "nav-history-cli-"));
-  db = await createTestDatabase();
-  prisma = createPrisma(db.url, 1);
-  env = { DATABASE_URL: db.url, MF_DATA_DIR: dir, MF_DATA_KEY: randomBytes(32).toString("hex") };
-});
-
-afterAll(async () => {
-  await prisma.$disconnect();
-  await db.drop();
-  await rm(dir, { recursive: true, force: true });
-});
+const data = useCliDatabase("nav-history-cli-");
 
 const navs = async () =>
-  (await prisma.navHistory.findMany({ orderBy: { schemeCode: "asc" } })).map((n) => [n.schemeCode, n.navDate.toISOString().slice(0, 10), n.nav.toFixed(4)]);
+  (await data.prisma.navHistory.findMany({ orderBy: { schemeCode: "asc" } })).map((n) => [n.schemeCode, n.navDate.toISOString().slice(0, 10), n.nav.toFixed(4)]);
 
 describe("npm run mf -- nav:import-history", () => {
   it("saves each scheme's NAV for its date, reports malformed lines without failing, and adds nothing when run again", async () => {
     for (let run = 0; run < 2; run++) {
-      const cli = runEntry("src/cli.ts", ["nav:import-history", FIXTURE], env);
+      const cli = runEntry("src/cli.ts", ["nav:import-history", FIXTURE], data.env);
       expect(await cli.exited).toBe(0);
       expect(cli.output()).toContain("4 lines read, 2 NAVs saved, 2 malformed lines skipped");
       expect(cli.output()).toContain('line 9: net asset value is not a NAV: "N.A."');
@@ -44,7 +24,7 @@ describe("npm run mf -- nav:import-history", () => {
   });
 
   it("answers --json with the counts and the skipped lines", async () => {
-    const cli = runEntry("src/cli.ts", ["nav:import-history", FIXTURE, "--json"], env);
+    const cli = runEntry("src/cli.ts", ["nav:import-history", FIXTURE, "--json"], data.env);
     expect(await cli.exited).toBe(0);
     expect(JSON.parse(cli.output().trim())).toEqual({
       read: 4, saved: 2,

@@ -1,11 +1,11 @@
-import pg from "pg";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { enqueueCommitted, jobToAdd } from "../../src/domains/shared/jobs/enqueue.js";
 import { syncOrdersWithExchange } from "../../src/domains/orders/jobs/sync-exchange.js";
 import { queueLostDispatches } from "../../src/domains/orders/jobs/dispatch-recovery.js";
 import { useTestApp } from "../helpers/app.js";
 import { queuedJobs, runTask } from "../helpers/jobs.js";
 import { createOpenScheme, orderingInvestor } from "../helpers/orders.js";
+import { recordStatements, restoreStatementsAfterEach, stopRecordingStatements } from "../helpers/pg-statements.js";
 
 /**
  * A placement writes its order on its own and adds the dispatch job right after, batched with the other
@@ -20,28 +20,7 @@ beforeAll(async () => {
   ctx = await orderingInvestor(app);
 });
 
-const original = pg.Client.prototype.query;
-afterEach(() => {
-  pg.Client.prototype.query = original;
-});
-
-/** Records the statements sent meanwhile; those matching `fail` are refused as PostgreSQL would refuse them. */
-function watchStatements(fail?: RegExp): string[] {
-  const recorded: string[] = [];
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const config = args[0] as string | { text?: string };
-    const text = (typeof config === "string" ? config : config?.text)?.replace(/\s+/g, " ").trim();
-    if (text) recorded.push(text);
-    if (text && fail?.test(text)) {
-      const error = Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
-      const callback = args.at(-1);
-      if (typeof callback === "function") return void setImmediate(() => callback(error));
-      return Promise.reject(error);
-    }
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  return recorded;
-}
+restoreStatementsAfterEach();
 
 const ADD_JOBS = /^SELECT added\.key FROM graphile_worker\.add_jobs\(/;
 const place = (clientRef?: string) =>
@@ -52,12 +31,12 @@ const place = (clientRef?: string) =>
 
 describe("enqueueCommitted", () => {
   it("adds the jobs asked for at the same moment with one add_jobs call, each with its payload, key and attempts", async () => {
-    const statements = watchStatements();
+    const statements = recordStatements();
     const keys = ["batch-a", "batch-b", "batch-c", "batch-d", "batch-e"];
     const added = await Promise.all(keys.map((key) => enqueueCommitted(app.prisma, jobToAdd("auth__purge_expired_tokens", {}, { jobKey: key, maxAttempts: 2 }))));
-    pg.Client.prototype.query = original;
+    stopRecordingStatements();
     expect(added).toEqual([true, true, true, true, true]);
-    expect(statements.filter((s) => ADD_JOBS.test(s))).toHaveLength(1);
+    expect(statements.filter((s) => ADD_JOBS.test(s.text))).toHaveLength(1);
     const rows = await app.prisma.$queryRawUnsafe<Array<{ key: string; max_attempts: number; payload: unknown }>>(
       `SELECT key, max_attempts, payload FROM graphile_worker._private_jobs WHERE key = ANY($1::text[]) ORDER BY key`, keys);
     expect(rows).toEqual(keys.map((key) => ({ key, max_attempts: 2, payload: {} })));
@@ -81,35 +60,35 @@ describe("enqueueCommitted", () => {
 
 describe("a placement's dispatch job", () => {
   it("exists when the 201 is answered, once per order, and concurrent placements share add_jobs calls", async () => {
-    const statements = watchStatements();
+    const statements = recordStatements();
     const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => place(`after-commit-${i}`)));
-    pg.Client.prototype.query = original;
+    stopRecordingStatements();
     expect(responses.map((r) => r.status)).toEqual(Array(40).fill(201));
     for (const response of responses) {
       expect(await queuedJobs(app, "orders__dispatch", "order_id", response.body.id)).toEqual([
         { key: `orders__dispatch:${response.body.id}`, payload: { order_id: response.body.id }, max_attempts: 5 },
       ]);
     }
-    const calls = statements.filter((s) => ADD_JOBS.test(s)).length;
+    const calls = statements.filter((s) => ADD_JOBS.test(s.text)).length;
     expect(calls).toBeGreaterThan(0);
     expect(calls).toBeLessThan(40);
   });
 
   it("a repeated client_ref answers the first order and adds no second job", async () => {
     const first = await place("after-commit-repeat");
-    const statements = watchStatements();
+    const statements = recordStatements();
     const repeat = await place("after-commit-repeat");
-    pg.Client.prototype.query = original;
+    stopRecordingStatements();
     expect([first.status, repeat.status]).toEqual([201, 201]);
     expect(repeat.body).toEqual(first.body);
-    expect(statements.filter((s) => /graphile_worker/.test(s))).toEqual([]);
+    expect(statements.filter((s) => /graphile_worker/.test(s.text))).toEqual([]);
     expect(await queuedJobs(app, "orders__dispatch", "order_id", first.body.id)).toHaveLength(1);
   });
 
   it("when adding it fails the placement stands (201, PENDING) and the status sync's sweep queues the dispatch", async () => {
-    watchStatements(ADD_JOBS);
+    recordStatements(ADD_JOBS);
     const response = await place("after-commit-failed-job");
-    pg.Client.prototype.query = original;
+    stopRecordingStatements();
     expect(response.status).toBe(201);
     expect(response.body.status).toBe("PENDING");
     const id = response.body.id as string;
@@ -121,9 +100,9 @@ describe("a placement's dispatch job", () => {
   });
 
   it("the minute's sweep queues the dispatch of an order left without its job once it is 5 s old; a young, a claimed or a queued one is left", async () => {
-    watchStatements(ADD_JOBS);
+    recordStatements(ADD_JOBS);
     const [lost, young, claimed] = [await place(), await place(), await place()];
-    pg.Client.prototype.query = original;
+    stopRecordingStatements();
     const queued = await place();
     const age = (id: string, seconds: number) => app.prisma.$executeRawUnsafe(`UPDATE orders SET created_at = now() - make_interval(secs => $2) WHERE id = $1`, id, seconds);
     await age(lost.body.id, 6);

@@ -1,7 +1,7 @@
-import pg from "pg";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
 import { queuedJobs } from "../helpers/jobs.js";
+import { restoreStatementsAfterEach, statementsWhile } from "../helpers/pg-statements.js";
 import { createRuleSchemes, lumpsumOrder, orderingInvestor } from "../helpers/orders.js";
 
 // What placement costs the database (issue 15): the statements one placement sends, recorded at pg's
@@ -15,27 +15,10 @@ beforeAll(async () => {
   ({ token, account } = await orderingInvestor(app));
 });
 
-const original = pg.Client.prototype.query;
-afterEach(() => {
-  pg.Client.prototype.query = original;
-});
+restoreStatementsAfterEach();
 
 /** The statements sent while `run` runs, whitespace collapsed. */
-async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
-  const recorded: string[] = [];
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const config = args[0] as string | { text?: string };
-    const text = typeof config === "string" ? config : config?.text;
-    if (text) recorded.push(text.replace(/\s+/g, " ").trim());
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  try {
-    await run();
-  } finally {
-    pg.Client.prototype.query = original;
-  }
-  return recorded;
-}
+const statementsOf = async (run: () => Promise<unknown>): Promise<string[]> => (await statementsWhile(run)).map((s) => s.text);
 
 const place = (json: Record<string, unknown>, headers: Record<string, string> = {}) =>
   app.http("POST", "/api/orders/v1/", { token, headers, json: { investment_account_id: account, ...lumpsumOrder("900001", json) } });
