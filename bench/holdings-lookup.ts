@@ -20,6 +20,7 @@ import { LOOKUP } from "./harness/raw-sql.js";
 import { startRawServer } from "./harness/raw-server.js";
 import { listenApp, openStack } from "./harness/stack.js";
 import { compare, printTable } from "./harness/table.js";
+import { panOf } from "./scale/ids.js";
 
 const POSITIONS = setting("BENCH_POSITIONS", 5_000_000, 5_000);
 const CONNECTIONS = 50;
@@ -27,13 +28,6 @@ const PER_PAN = 5;
 const DISTRIBUTORS = 20;
 const SAMPLE = 20_000;
 const PATH = "/api/holdings/v1/lookup";
-
-const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-/** A distinct, well-formed, made-up individual PAN for each n. */
-function panOf(n: number): string {
-  const l = (k: number) => LETTERS[Math.floor(k) % 26]!;
-  return `${l(n)}${l(n / 26)}${l(n / 676)}P${l(n / 17576)}${1000 + (Math.floor(n / 456976) % 9000)}${l(n * 7)}`;
-}
 
 const stack = await openStack({ name: "lookup" });
 const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: stack.services.config.dbPoolSize });

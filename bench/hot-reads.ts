@@ -13,24 +13,17 @@
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { cpuPerRequest, failOnUnexpected, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
+import { NOT_RUN, cpuPerRequest, failOnUnexpected, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
 import { lumpSumFixture } from "./harness/placement-fixture.js";
 import { startRawServer } from "./harness/raw-server.js";
 import { listenApp, openStack } from "./harness/stack.js";
 import { compare, printTable } from "./harness/table.js";
+import { panOf } from "./scale/ids.js";
 
 const CONNECTIONS = 50;
-const NOT_RUN: LoadResult = { rate: Number.NaN, p50: Number.NaN, p99: Number.NaN, requests: 0, seconds: 0, unexpected: 0, errors: 0 };
 const LOOKUP_PANS = setting("BENCH_LOOKUP_PANS", 20_000, 200);
 const PER_PAN = 5;
-
-const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-/** A distinct, well-formed, made-up individual PAN for each n. */
-function panOf(n: number): string {
-  const l = (k: number) => LETTERS[Math.floor(k) % 26]!;
-  return `${l(n)}${l(n / 26)}${l(n / 676)}P${l(n / 17576)}${1000 + (Math.floor(n / 456976) % 9000)}${l(n * 7)}`;
-}
 
 const ONE_SELECT = `SELECT * FROM orders WHERE id = $1`;
 const ONE_INSERT = `INSERT INTO orders (id, distributor_id, investor_id, investment_account_id, order_type, status, payment_status, purchase_type,

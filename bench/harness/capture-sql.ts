@@ -2,25 +2,13 @@
  * Prints the SQL our stack sends to PostgreSQL for one request of each benchmarked path, so the raw
  * baselines (bench/harness/baselines.ts) can run the same statements with the same transaction
  * boundaries. pg's Client.query is wrapped (Prisma's adapter runs every statement through it), the
- * request is answered once to warm caches, then once more while recording.
+ * request is answered once to warm caches, then once more while recording (record, bench/scale/explain.ts).
  *   npx tsx bench/harness/capture-sql.ts        (DATABASE_URL uses a server instead of an embedded one)
  */
-import pg from "pg";
 import { investorBody } from "../../test/helpers/factories.js";
+import { record } from "../scale/explain.js";
 import { openStack } from "./stack.js";
 import { lumpSumFixture } from "./placement-fixture.js";
-
-const recorded: string[] = [];
-let recording = false;
-const original = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  if (recording) {
-    const config = args[0] as string | { text?: string };
-    const text = typeof config === "string" ? config : config?.text;
-    if (text) recorded.push(text.replace(/\s+/g, " ").trim());
-  }
-  return (original as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof original;
 
 const stack = await openStack({ name: "capture" });
 try {
@@ -38,11 +26,10 @@ try {
     const app = which === "uncached" ? stack.uncachedApp : stack.app;
     const send = () => app.request(path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(typeof body === "function" ? body() : body) });
     await (await send()).text();
-    recording = true;
-    const response = await send();
-    recording = false;
-    console.log(`\n${method} ${path} -> ${response.status}`);
-    for (const text of recorded.splice(0)) console.log(`  ${text}`);
+    let status = 0;
+    const recorded = await record(async () => void (status = (await send()).status));
+    console.log(`\n${method} ${path} -> ${status}`);
+    for (const { text } of recorded) console.log(`  ${text}`);
   }
 } finally {
   await stack.close();

@@ -80,7 +80,8 @@ export async function warmAndRun(spec: LoadSpec, warmupSeconds: number): Promise
  * and their figures print as "-".
  */
 export const ONLY_OURS = process.env.BENCH_ONLY === "ours";
-const NOT_RUN: LoadResult = { rate: Number.NaN, p50: Number.NaN, p99: Number.NaN, requests: 0, seconds: 0, unexpected: 0, errors: 0 };
+/** The figures of a side that did not run (they print as "-"). */
+export const NOT_RUN: LoadResult = { rate: Number.NaN, p50: Number.NaN, p99: Number.NaN, requests: 0, seconds: 0, unexpected: 0, errors: 0 };
 
 /** warmAndRun for a baseline (skipped under BENCH_ONLY=ours). */
 export async function runBaseline(spec: LoadSpec, warmupSeconds: number): Promise<LoadResult> {

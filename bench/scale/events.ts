@@ -6,7 +6,7 @@ import type pg from "pg";
 import { copyLines, row, type Progress } from "./copy.js";
 import { idAt, stamp, unit } from "./ids.js";
 import { standaloneAt, type OrderPlan } from "./order-shapes.js";
-import { distributorIndex, eventId, investorBlocks, investorId, mandateId, pick, timeOf, type Scale } from "./shapes.js";
+import { distributorIndex, distributorOfInvestor, eventId, investorId, mandateId, pick, timeOf, type Scale } from "./shapes.js";
 
 const KINDS = [
   ["order.accepted", 30], ["order.allotted", 30], ["order.rejected", 2], ["order.cancelled", 2], ["order.failed", 1],
@@ -34,7 +34,7 @@ export function eventAt(i: number, plan: OrderPlan, scale: Scale, now: number): 
   }
   if (resourceType === "investor") {
     const n = Math.min(scale.investors - 1, Math.floor((i * scale.investors) / scale.events));
-    const distributor = investorBlocks(scale.investors).findIndex((b) => n >= b.start && n < b.start + b.count);
+    const distributor = distributorOfInvestor(n, scale.investors);
     return { id, name, resourceType, resourceId: investorId(n, scale, now), distributor, at };
   }
   const distributor = distributorIndex(i, 52);

@@ -1,6 +1,6 @@
 /**
- * The statements a path sends, captured at pg's Client.query (as bench/harness/capture-sql.ts does: Prisma's
- * adapter sends every statement through it), with their parameters, then run again under
+ * The statements a path sends, captured at pg's Client.query (Prisma's adapter sends every statement through
+ * it; bench/harness/capture-sql.ts prints them with record), with their parameters, then run again under
  * EXPLAIN (ANALYZE, BUFFERS) inside a transaction that is rolled back (the claim's UPDATE changes nothing).
  * A plan is flagged when it scans a big table sequentially or reads far more rows than it answers.
  */
@@ -11,30 +11,33 @@ export interface Captured {
   values: unknown[];
 }
 
-const recorded: Captured[] = [];
-let recording = false;
-const original = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  if (recording) {
+const SKIPPED = /^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|SET |SHOW |SELECT pg_advisory|DEALLOCATE)/i;
+
+/**
+ * Runs `run` once recording every statement it sends, transaction control included. pg's Client.query is
+ * wrapped only while `run` runs (nothing added to the statements of the rest of the process).
+ */
+export async function record(run: () => Promise<void>): Promise<Captured[]> {
+  const recorded: Captured[] = [];
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const config = args[0] as string | { text?: string; values?: unknown[] };
     const text = typeof config === "string" ? config : config?.text;
     const values = (typeof config === "object" && config?.values) || (Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
     if (text) recorded.push({ text: text.replace(/\s+/g, " ").trim(), values });
-  }
-  return (original as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof original;
-
-const SKIPPED = /^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|SET |SHOW |SELECT pg_advisory|DEALLOCATE)/i;
-
-/** Runs `run` once recording its statements (transaction control and locks left out). */
-export async function capture(run: () => Promise<void>): Promise<Captured[]> {
-  recording = true;
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
   try {
     await run();
   } finally {
-    recording = false;
+    pg.Client.prototype.query = original;
   }
-  return recorded.splice(0).filter((c) => !SKIPPED.test(c.text));
+  return recorded;
+}
+
+/** Runs `run` once recording its statements (transaction control and locks left out). */
+export async function capture(run: () => Promise<void>): Promise<Captured[]> {
+  return (await record(run)).filter((c) => !SKIPPED.test(c.text));
 }
 
 export interface Explained {

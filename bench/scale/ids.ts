@@ -44,7 +44,7 @@ export function unit(n: number, salt: number): number {
 }
 
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-/** A distinct, well-formed, made-up individual PAN for each n (as bench/holdings-lookup.ts makes them). */
+/** A distinct, well-formed, made-up individual PAN for each n (bench/holdings-lookup.ts and bench/hot-reads.ts send them too). */
 export function panOf(n: number): string {
   const l = (k: number) => LETTERS[Math.floor(k) % 26]!;
   return `${l(n)}${l(n / 26)}${l(n / 676)}P${l(n / 17576)}${1000 + (Math.floor(n / 456976) % 9000)}${l(n * 7)}`;

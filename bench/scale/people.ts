@@ -8,7 +8,7 @@ import { createDistributor } from "../../src/domains/auth/distributors.service.j
 import type { Services } from "../../src/domains/shared/services.js";
 import { copyLines, row, type Progress } from "./copy.js";
 import { panOf, stamp, unit } from "./ids.js";
-import { DISTRIBUTOR_SHARES, accountId, bankId, investorBlocks, investorId, investorTime, pick, type Scale } from "./shapes.js";
+import { DISTRIBUTOR_SHARES, accountId, bankId, distributorOfInvestor, investorId, investorTime, pick, type Scale } from "./shapes.js";
 
 /** The ARN of the n-th generated distributor (the first holds ~70% of the data). */
 export const scaleArn = (d: number) => `ARN-9${String(d + 1).padStart(5, "0")}`;
@@ -37,8 +37,7 @@ function details(n: number, dob: string): string {
 }
 
 export async function copyInvestors(client: pg.Client, services: Services, distributors: string[], scale: Scale, now: number, progress: Progress): Promise<void> {
-  const blocks = investorBlocks(scale.investors);
-  const distributorOf = (n: number) => distributors[blocks.findIndex((b) => n >= b.start && n < b.start + b.count)]!;
+  const distributorOf = (n: number) => distributors[distributorOfInvestor(n, scale.investors)]!;
   const { cipher } = services;
   function* investors(): Generator<string> {
     for (let n = 0; n < scale.investors; n++) {

@@ -6,17 +6,16 @@ import type pg from "pg";
 import type { Services } from "../../src/domains/shared/services.js";
 import { copyLines, row, type Progress } from "./copy.js";
 import { panOf } from "./ids.js";
-import { investorBlocks, type Scale } from "./shapes.js";
+import { distributorOfInvestor, type Scale } from "./shapes.js";
 
 export const POSITIONS_PER_PAN = 5;
 
 export async function copyPositions(client: pg.Client, services: Services, distributors: string[], scale: Scale, progress: Progress): Promise<void> {
-  const blocks = investorBlocks(scale.investors);
   function* lines(): Generator<string> {
     const groups = Math.ceil(scale.positions / POSITIONS_PER_PAN);
     for (let g = 0; g < groups; g++) {
       const n = g % scale.investors;
-      const distributor = distributors[blocks.findIndex((b) => n >= b.start && n < b.start + b.count)]!;
+      const distributor = distributors[distributorOfInvestor(n, scale.investors)]!;
       const hash = services.cipher.lookupHash(panOf(n));
       for (let k = 0; k < POSITIONS_PER_PAN && g * POSITIONS_PER_PAN + k < scale.positions; k++) {
         const units = `${(g % 9000) + k}.125`;

@@ -54,6 +54,10 @@ export function investorBlocks(investors: number): Array<{ start: number; count:
   return blocks;
 }
 
+/** Which distributor (its index) investor n of `investors` belongs to: the block holding n. */
+export const distributorOfInvestor = (n: number, investors: number): number =>
+  investorBlocks(investors).findIndex((b) => n >= b.start && n < b.start + b.count);
+
 function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
 }

@@ -36,10 +36,21 @@ export async function fillAtScale(databaseUrl: string, services: Services, scale
 
 export interface PlanNode { "Node Type": string; "Index Name"?: string; "Relation Name"?: string; "Rows Removed by Filter"?: number; "Actual Rows": number; "Actual Loops": number; Plans?: PlanNode[] }
 
-/** EXPLAIN (ANALYZE, FORMAT JSON) of a statement: its top node. */
+const ROLLED_BACK = new Error("rolled back");
+
+/** EXPLAIN (ANALYZE, FORMAT JSON) of a statement, in a transaction rolled back (a write leaves nothing): its top node. */
 export async function planOf(db: Db, sql: string, values: unknown[]): Promise<PlanNode> {
-  const [row] = await db.$queryRawUnsafe<Array<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, ...values);
-  return row!["QUERY PLAN"][0]!.Plan;
+  let plan: PlanNode | undefined;
+  try {
+    await db.$transaction(async (tx) => {
+      const [row] = await tx.$queryRawUnsafe<Array<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, ...values);
+      plan = row!["QUERY PLAN"][0]!.Plan;
+      throw ROLLED_BACK;
+    });
+  } catch (error) {
+    if (error !== ROLLED_BACK) throw error;
+  }
+  return plan!;
 }
 
 export const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];

@@ -5,7 +5,7 @@ import { panOf } from "../../bench/scale/ids.js";
 import { createDistributors } from "../../bench/scale/people.js";
 import { copyPositions } from "../../bench/scale/positions.js";
 import { useTestApp } from "../helpers/app.js";
-import { nodesOf, planOfStatementOn, rowsRemoved } from "../helpers/scale-data.js";
+import { nodesOf, planOfStatementOn, rowsRemoved, scansOf } from "../helpers/scale-data.js";
 
 // The PAN lookup's one statement (pan-positions.repo.ts: positions, their schemes' facts and transactions) on the
 // generator's shapes (bench/scale/positions.ts: five positions a PAN over 40,000 positions, eight distributors),
@@ -54,11 +54,11 @@ describe("the PAN lookup's statement at scale", () => {
     const plan = await planOfStatementOn(app.prisma, "holding_positions", () => positionsWithHistory(app.prisma, distributorId, panHash));
     const nodes = nodesOf(plan);
     expect(nodes.filter((n) => n["Node Type"] === "Seq Scan").map((n) => n["Relation Name"])).toEqual([]);
-    const scans = (table: string) => nodes.filter((n) => n["Relation Name"] === table).map((n) => n["Node Type"]);
+    const scans = (table: string) => scansOf(plan, table).map((n) => n["Node Type"]);
     expect(scans("holding_positions").every((type) => ["Index Scan", "Bitmap Heap Scan"].includes(type))).toBe(true);
     expect(nodes.some((n) => n["Index Name"] === "holding_positions_pan_hash_idx")).toBe(true);
     expect(scans("holding_transactions")).toEqual(["Index Scan"]);
-    expect(nodes.find((n) => n["Relation Name"] === "holding_transactions")!["Index Name"]).toBe("holding_transactions_distributor_id_folio_no_scheme_code_tr_idx");
+    expect(scansOf(plan, "holding_transactions")[0]!["Index Name"]).toBe("holding_transactions_distributor_id_folio_no_scheme_code_tr_idx");
     expect(scans("schemes")).toEqual(["Index Scan"]);
     expect(scans("exchange_schemes").length).toBeGreaterThan(0);
     expect(scans("exchange_schemes").every((type) => ["Index Scan", "Bitmap Heap Scan"].includes(type))).toBe(true);

@@ -28,7 +28,7 @@ const planOfOrdersStatement = (run: () => Promise<unknown>) => planOfStatementOn
 describe("the status sync's pick", () => {
   it("reads its partial index from the cursor and stops at the batch: no row read and thrown away", async () => {
     const plan = await planOf(app.prisma, ORDERS_AT_EXCHANGE_SQL, ["", 500]);
-    const scans = nodesOf(plan).filter((n) => n["Relation Name"] === "orders");
+    const scans = scansOf(plan, "orders");
     expect(scans.map((n) => [n["Node Type"], n["Index Name"]])).toEqual([["Index Scan", "orders_at_exchange_sync_idx"]]);
     expect(plan["Node Type"]).toBe("Limit");
     expect(removed(plan)).toBe(0);
@@ -56,7 +56,7 @@ describe("the order list's statements", () => {
     const [middle] = await app.prisma.$queryRawUnsafe<Array<{ id: string }>>(`SELECT id FROM orders WHERE distributor_id = $1 ORDER BY id OFFSET 7000 LIMIT 1`, distributors[0]);
     for (const afterId of [undefined, middle!.id]) {
       const plan = await planOfOrdersStatement(() => listOrders(app.prisma, { distributorId: distributors[0]!, afterId, limit: 20 }));
-      const scans = nodesOf(plan).filter((n) => n["Relation Name"] === "orders");
+      const scans = scansOf(plan, "orders");
       expect(scans.map((n) => [n["Node Type"], n["Index Name"], n["Actual Rows"]])).toEqual([["Index Scan", "orders_distributor_id_id_idx", 21]]);
       expect(removed(plan)).toBe(0);
     }
@@ -72,7 +72,7 @@ describe("the order list's statements", () => {
   for (const [name, filter, index] of cases) {
     it(`with ${name}: a range of ${index}`, async () => {
       const plan = await planOfOrdersStatement(() => listOrders(app.prisma, filter()));
-      const scans = nodesOf(plan).filter((n) => n["Relation Name"] === "orders");
+      const scans = scansOf(plan, "orders");
       expect(scans.map((n) => [n["Node Type"], n["Index Name"]])).toEqual([["Index Scan", index]]);
       expect(removed(plan)).toBeLessThanOrEqual(20);
     });
@@ -80,7 +80,7 @@ describe("the order list's statements", () => {
 
   it("with investor_id and status: the investor's range, only its other orders thrown away", async () => {
     const plan = await planOfOrdersStatement(() => listOrders(app.prisma, { distributorId: distributors[0]!, investorId: busyInvestor, status: "ACCEPTED", limit: 20 }));
-    const scans = nodesOf(plan).filter((n) => n["Relation Name"] === "orders");
+    const scans = scansOf(plan, "orders");
     expect(scans).toHaveLength(1);
     expect(scans[0]!["Node Type"]).not.toBe("Seq Scan");
     const [own] = await app.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM orders WHERE investor_id = $1`, busyInvestor);
@@ -127,7 +127,7 @@ describe("the order list when other distributors' orders are the newest", () => 
     const newest = await app.prisma.$queryRawUnsafe<Array<{ id: string }>>(`SELECT id FROM orders WHERE distributor_id = $1 ORDER BY id DESC LIMIT 21`, distributors[0]);
     expect(listed.map((o) => o.id)).toEqual(newest.map((o) => o.id));
     const plan = await planOfOrdersStatement(() => listOrders(app.prisma, { distributorId: distributors[0]!, limit: 20 }));
-    const scans = nodesOf(plan).filter((n) => n["Relation Name"] === "orders");
+    const scans = scansOf(plan, "orders");
     expect(scans.map((n) => [n["Node Type"], n["Index Name"], n["Actual Rows"]])).toEqual([["Index Scan", "orders_distributor_id_id_idx", 21]]);
     expect(removed(plan)).toBe(0);
   });

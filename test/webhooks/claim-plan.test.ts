@@ -1,10 +1,8 @@
-import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
-import { capture } from "../../bench/scale/explain.js";
 import { claimDueDeliveries } from "../../src/domains/webhooks/claims.repo.js";
 import { DEFAULT_TUNING } from "../../src/domains/webhooks/attempts.js";
 import { useTestApp } from "../helpers/app.js";
-import { nodesOf, rowsRemoved, scansOf, type PlanNode } from "../helpers/scale-data.js";
+import { nodesOf, planOfStatementOn, rowsRemoved, scansOf, type PlanNode } from "../helpers/scale-data.js";
 
 // The webhook claim on a table of realistic shape (60,000 deliveries, most DELIVERED; a backlog of about 1,800 due
 // ones for the biggest of five distributors, about 10 for each other one): its picks read each distributor's due
@@ -41,21 +39,10 @@ beforeAll(async () => {
 /** EXPLAIN ANALYZE of the claim's statement, in a transaction rolled back (so nothing stays leased). */
 async function claimPlan(): Promise<PlanNode> {
   const limits = { batch: DEFAULT_TUNING.batch, perDistributor: DEFAULT_TUNING.perDistributor, perSubscription: DEFAULT_TUNING.perSubscription, leaseMs: 60_000 };
-  const statements = (await capture(async () => {
+  return planOfStatementOn(app.prisma, "webhook_deliveries", async () => {
     const claimed = await claimDueDeliveries(app.prisma, limits);
     await app.prisma.$executeRawUnsafe(`UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ANY($1)`, claimed.map((c) => c.id));
-  })).filter((s) => s.text.startsWith("WITH held AS"));
-  expect(statements).toHaveLength(1);
-  const client = new pg.Client({ connectionString: app.databaseUrl });
-  await client.connect();
-  try {
-    await client.query("BEGIN");
-    const { rows } = await client.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statements[0]!.text}`, statements[0]!.values);
-    return rows[0]!["QUERY PLAN"][0]!.Plan;
-  } finally {
-    await client.query("ROLLBACK");
-    await client.end();
-  }
+  });
 }
 
 describe("the webhook claim's plan", () => {
