@@ -3,7 +3,7 @@
  * auth, validation, keyed hash, query, summary) over BENCH_POSITIONS stored positions (default 5,000,000:
  * 1,000,000 PANs with 5 positions each, spread over 20 distributors), a random known PAN per request, 50
  * connections; against the raw lookup measured in the same run: plain node:http, the PAN's keyed hash and
- * the same indexed select (bench/harness/raw-sql.ts) on a pg pool of the same size.
+ * the same statement (bench/harness/raw-sql.ts) on a pg pool of the same size.
  *   npm run bench:holdings-lookup     (BENCH_SECONDS=10 per side, BENCH_WARMUP_SECONDS=2; --smoke for a tiny run)
  *
  * The positions are loaded with COPY into the table with its indexes dropped, then the indexes are rebuilt (setup,

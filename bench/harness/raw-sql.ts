@@ -71,8 +71,11 @@ function dispatchJobsOf(pool: pg.Pool): Batcher<string, void> {
   return batcher;
 }
 
-/** POST /api/holdings/v1/lookup: one statement, no transaction (the PAN's keyed hash computed first). */
-export const LOOKUP = `SELECT registrar, amc_code, amc_name, folio_no, coalesce(scheme_code, registrar_scheme_code) AS scheme_code, isin, scheme_name, units::text AS units, nav::text AS nav, nav_date::text AS nav_date, market_value::text AS market_value, balance_date::text AS balance_date FROM holding_positions WHERE pan_hash = $1 AND distributor_id = $2 AND holding_nature = 'SINGLE' ORDER BY registrar, amc_code, folio_no, registrar_scheme_code`;
+/**
+ * POST /api/holdings/v1/lookup: one statement, no transaction (the PAN's keyed hash computed first): the PAN's
+ * single-holder positions with their schemes' facts and transactions (src/domains/holdings/pan-positions.repo.ts).
+ */
+export const LOOKUP = `SELECT p.registrar, p.amc_code, p.amc_name, p.folio_no, p.scheme_code, p.isin, p.scheme_name, p.units, p.nav, p.nav_date, p.market_value, p.balance_date, s.category, (SELECT e.lock_in FROM exchange_schemes e WHERE e.isin IN (s.isin_growth, s.isin_reinvestment) AND e.lock_in IS NOT NULL ORDER BY e.active DESC, e.code LIMIT 1) AS lock_in, COALESCE((SELECT json_agg(json_build_object( 'txn_no', t.txn_no, 'type', t.type, 'trade_date', t.trade_date::text, 'units', t.units::text, 'amount_paise', t.amount_paise::text, 'stamp_duty_paise', t.stamp_duty_paise::text, 'reverses_txn_no', t.reverses_txn_no) ORDER BY t.trade_date, t.created_at, t.txn_no) FROM holding_transactions t WHERE t.distributor_id = p.distributor_id AND t.registrar = p.registrar AND t.folio_no = p.folio_no AND coalesce(t.scheme_code, t.registrar_scheme_code) = p.scheme_code), '[]'::json) AS txns FROM (SELECT distributor_id, registrar, amc_code, amc_name, folio_no, coalesce(scheme_code, registrar_scheme_code) AS scheme_code, isin, scheme_name, units::text AS units, nav::text AS nav, nav_date::text AS nav_date, market_value::text AS market_value, balance_date::text AS balance_date, registrar_scheme_code FROM holding_positions WHERE pan_hash = $1 AND distributor_id = $2 AND holding_nature = 'SINGLE') AS p LEFT JOIN schemes s ON s.scheme_code = p.scheme_code ORDER BY p.registrar, p.amc_code, p.folio_no, p.registrar_scheme_code`;
 
 
 /**
