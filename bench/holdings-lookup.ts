@@ -81,7 +81,7 @@ try {
   const ours = await listenApp(stack, stack.app.fetch);
   const raw = await startRawServer(async (body) => {
     const hash = services.cipher.lookupHash((body as { pan: string }).pan);
-    const { rows } = await pool.query(LOOKUP, [hash, stack.distributorId]);
+    const { rows } = await pool.query({ name: "raw-lookup", text: LOOKUP, values: [hash, stack.distributorId] });
     return { status: 200, body: { holdings: rows } };
   });
   // PANs of the benchmark's distributor (every DISTRIBUTORS-th), sampled, in a shuffled order.

@@ -33,24 +33,24 @@ export interface LumpSumBody {
 }
 
 /**
- * The raw placement: the statements above through the pool, as our stack sends them (each on a pooled
+ * The raw placement: the statements above through the pool, as our stack sends them (prepared, each on a pooled
  * connection of its own, no transaction around them; the dispatch jobs grouped while a call is under way, as
  * src/platform/lib/batcher.ts groups them); answers what our stack answers (id, client_ref, created_at,
  * order_type, status). Only the JavaScript a raw server needs: an id, the request hash, the amount as a
  * decimal, the job's payload.
  */
 export async function rawPlacement(pool: pg.Pool, distributorId: string, body: LumpSumBody): Promise<{ status: number; body: unknown }> {
-  const { rows: facts } = await pool.query(PLACEMENT.facts, [body.investment_account_id, distributorId, body.scheme_code]);
+  const { rows: facts } = await pool.query({ name: "raw-placement-facts", text: PLACEMENT.facts, values: [body.investment_account_id, distributorId, body.scheme_code] });
   const account = facts[0] as { account_id: string | null; investor_id: string; holding_mode: string | null; codes: Array<{ code: string }> } | undefined;
   if (!account?.account_id) throw new Error("no account");
   const id = `ord_${randomUUID().replaceAll("-", "")}`;
   const now = new Date();
   const hash = createHash("sha256").update(JSON.stringify(body)).digest("hex");
-  const { rows } = await pool.query(PLACEMENT.order, [
+  const { rows } = await pool.query({ name: "raw-placement-order", text: PLACEMENT.order, values: [
     id, distributorId, account.investor_id, account.account_id, body.order_type, "PENDING", "UNPAID", body.purchase_type, account.holding_mode, body.scheme_code,
     null, body.amount.toFixed(2), null, false, null, null, null, null, null, "{}", null, null, null, null, hash, now,
     account.codes[0]!.code, null,
-  ]);
+  ] });
   await dispatchJobsOf(pool).add(id);
   const order = rows[0] as { id: string; clientRef: string | null; createdAt: Date; orderType: string; status: string };
   return { status: 201, body: { id: order.id, client_ref: order.clientRef, created_at: order.createdAt.toISOString(), order_type: order.orderType, status: order.status } };
@@ -62,9 +62,9 @@ function dispatchJobsOf(pool: pg.Pool): Batcher<string, void> {
   if (found) return found;
   const batcher = new Batcher<string, void>(async (ids) => {
     const each = <T>(value: T) => ids.map(() => value);
-    await pool.query(PLACEMENT.dispatchJobs, [
+    await pool.query({ name: "raw-placement-jobs", text: PLACEMENT.dispatchJobs, values: [
       each("orders__dispatch"), ids.map((id) => JSON.stringify({ order_id: id })), each(null), each(null), each(5), ids.map((id) => `orders__dispatch:${id}`), each(null),
-    ]);
+    ] });
     return each(undefined);
   });
   dispatchBatchers.set(pool, batcher);
