@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { dueInstallments } from "../../src/domains/orders/installments.repo.js";
-import { listOrders, ORDERS_AT_EXCHANGE_SQL, ordersAtExchange, ordersWithoutDispatchJob } from "../../src/domains/orders/orders-list.repo.js";
+import { listOrders, ORDERS_AT_EXCHANGE_SQL, ordersAtExchange, ordersWithoutDispatchJob, undispatchedOrders } from "../../src/domains/orders/orders-list.repo.js";
 import { useTestApp } from "../helpers/app.js";
 import { fillAtScale, nodesOf, planOf, planOfStatementOn, rowsRemoved as removed, scansOf } from "../helpers/scale-data.js";
 
@@ -104,14 +104,24 @@ describe("the installment scheduler's pick", () => {
 });
 
 describe("the minute's sweep of placed orders without a dispatch job", () => {
-  it("reads the PENDING orders with no exchange number by a range of (status, exchange_order_number) and each one's job by its key", async () => {
+  it("reads the unsent PENDING orders in id order from their partial index, stopping at the batch, and each one's job by its key", async () => {
     const [pending] = await app.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM orders WHERE status = 'PENDING' AND exchange_order_number IS NULL`);
-    expect(Number(pending!.n)).toBeGreaterThan(0);
-    const plan = await planOfStatementOn(app.prisma, "orders", () => ordersWithoutDispatchJob(app.prisma, 5, 500));
+    expect(Number(pending!.n)).toBeGreaterThan(10);
+    const plan = await planOfStatementOn(app.prisma, "orders", () => ordersWithoutDispatchJob(app.prisma, 5, 5));
     const orders = scansOf(plan, "orders");
-    expect(orders.map((n) => [n["Node Type"], n["Index Name"]])).toEqual([["Index Scan", "orders_status_exchange_order_number_idx"]]);
-    expect(orders[0]!["Actual Rows"]).toBeLessThanOrEqual(Number(pending!.n));
-    expect(nodesOf(plan).filter((n) => n["Node Type"] === "Seq Scan")).toEqual([]);
+    expect(orders.map((n) => [n["Node Type"], n["Index Name"]])).toEqual([["Index Scan", "orders_unsent_idx"]]);
+    // No sort of every unsent order: the batch of 5 is all it reads (none has a job here).
+    expect(orders[0]!["Actual Rows"]).toBe(5);
+    expect(nodesOf(plan).filter((n) => n["Node Type"].endsWith("Sort") || n["Node Type"] === "Seq Scan")).toEqual([]);
+  });
+
+  it("the dispatch recovery's pages of unsent orders: the same index, a page at a time", async () => {
+    const plan = await planOfStatementOn(app.prisma, "orders", () => undispatchedOrders(app.prisma, "", 30, 5));
+    const orders = scansOf(plan, "orders");
+    // Index only (the page needs the ids alone, and the jobs by their key) or not, as the visibility map allows.
+    expect(orders.map((n) => [n["Node Type"].replace("Index Only Scan", "Index Scan"), n["Index Name"]])).toEqual([["Index Scan", "orders_unsent_idx"]]);
+    expect(orders[0]!["Actual Rows"]).toBe(5);
+    expect(nodesOf(plan).filter((n) => n["Node Type"].endsWith("Sort") || n["Node Type"] === "Seq Scan")).toEqual([]);
   });
 });
 
