@@ -12,14 +12,9 @@ import { loadConfig } from "../src/env.js";
 import { openRuntime } from "../src/runtime.js";
 import { freePort } from "../test/helpers/process.js";
 import { UNLIMITED_BUDGET } from "./budget.js";
-import { dropIndexes, rebuildIndexes, type Progress } from "./scale/copy.js";
-import { copyEvents } from "./scale/events.js";
-import { planOrders } from "./scale/order-shapes.js";
-import { copyInstallments, copyOrders, copyPayments } from "./scale/orders.js";
-import { copyInvestors, createDistributors } from "./scale/people.js";
-import { copyPositions } from "./scale/positions.js";
+import type { Progress } from "./scale/copy.js";
 import { SEEDED_TABLES, parseSeedOptions } from "./scale/scale-options.js";
-import { copyDeliveries, copySubscriptions } from "./scale/webhooks.js";
+import { seed } from "./scale/seed.js";
 
 const options = parseSeedOptions(process.argv.slice(2));
 const { scale } = options;
@@ -43,28 +38,13 @@ try {
   await client.query(`DELETE FROM access_tokens WHERE distributor_id IN (SELECT id FROM distributors WHERE arn LIKE 'ARN-9%')`);
   await client.query(`DELETE FROM api_clients WHERE distributor_id IN (SELECT id FROM distributors WHERE arn LIKE 'ARN-9%')`);
   await client.query(`DELETE FROM distributors WHERE arn LIKE 'ARN-9%'`);
-  const now = Date.now();
-  const services = runtime.services;
-  const distributors = await createDistributors(services);
-  const plan = planOrders(scale, now);
-  console.log(`generating ${JSON.stringify(scale)}: ${plan.standalone.toLocaleString("en")} standalone orders (${plan.pending} PENDING, ${plan.accepted} ACCEPTED at the end), ` +
-    `${plan.registrations.toLocaleString("en")} SIP-type registrations with ${plan.children.toLocaleString("en")} installment orders`);
-  const dropped = await dropIndexes(client, SEEDED_TABLES);
-  await copyInvestors(client, services, distributors, scale, now, progress);
-  await copyOrders(client, distributors, plan, scale, now, progress);
-  await copyInstallments(client, plan, scale, now, progress);
-  await copyPayments(client, distributors, plan, scale, now, progress);
-  await copyEvents(client, distributors, plan, scale, now, progress);
-  await copySubscriptions(client, services, distributors, progress);
-  await copyDeliveries(client, distributors, plan, scale, now, progress);
-  await copyPositions(client, services, distributors, scale, progress);
-  const loaded = performance.now();
-  await rebuildIndexes(client, dropped);
-  const indexed = performance.now();
-  await client.query("ANALYZE");
+  const { copyMs, indexMs } = await seed(client, runtime.services, scale, progress, (plan) => {
+    console.log(`generating ${JSON.stringify(scale)}: ${plan.standalone.toLocaleString("en")} standalone orders (${plan.pending} PENDING, ${plan.accepted} ACCEPTED at the end), ` +
+      `${plan.registrations.toLocaleString("en")} SIP-type registrations with ${plan.children.toLocaleString("en")} installment orders`);
+  });
   const { rows } = await client.query<{ size: string }>("SELECT pg_size_pretty(pg_database_size(current_database())) AS size");
-  console.log(`\n${total.toLocaleString("en")} rows: COPY ${((loaded - started) / 1000).toFixed(1)} s (${Math.round(total / ((loaded - started) / 1000)).toLocaleString("en")} rows/s), ` +
-    `indexes and keys ${((indexed - loaded) / 1000).toFixed(1)} s, total ${((performance.now() - started) / 1000).toFixed(1)} s; database size ${rows[0]!.size}`);
+  console.log(`\n${total.toLocaleString("en")} rows: COPY ${(copyMs / 1000).toFixed(1)} s (${Math.round(total / (copyMs / 1000)).toLocaleString("en")} rows/s), ` +
+    `indexes and keys ${(indexMs / 1000).toFixed(1)} s, total ${((performance.now() - started) / 1000).toFixed(1)} s; database size ${rows[0]!.size}`);
 } finally {
   await client.end();
   await runtime.close();

@@ -49,22 +49,42 @@ export interface Explained {
 /** Tables with at least this many rows count as big (a sequential scan of them is flagged). */
 const BIG_TABLE_ROWS = 10_000;
 
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Parent Relationship"?: string;
+  "Actual Rows": number;
+  "Actual Loops": number;
+  "Shared Hit Blocks"?: number;
+  "Shared Read Blocks"?: number;
+  "Rows Removed by Filter"?: number;
+  "Rows Removed by Join Filter"?: number;
+  "Rows Removed by Index Recheck"?: number;
+  Plans?: PlanNode[];
+}
+
 export async function explainAll(databaseUrl: string, statements: Captured[]): Promise<Explained[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
+  // Each statement explained in a transaction rolled back: twice, as text for the document and as JSON for the flags.
+  const explained = async <T>(format: string, statement: Captured, read: (rows: Array<Record<string, unknown>>) => T): Promise<T> => {
+    await client.query("BEGIN");
+    try {
+      return read((await client.query<Record<string, unknown>>(`EXPLAIN (ANALYZE, BUFFERS${format}) ${statement.text}`, statement.values)).rows);
+    } finally {
+      await client.query("ROLLBACK");
+    }
+  };
   try {
     const sizes = new Map((await client.query<{ name: string; n: number }>(`SELECT relname AS name, reltuples::float8 AS n FROM pg_class WHERE relkind IN ('r', 'p')`)).rows.map((r) => [r.name, r.n]));
     const out: Explained[] = [];
     for (const statement of statements) {
-      await client.query("BEGIN");
       try {
-        const { rows } = await client.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.values);
-        const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
-        out.push({ statement: statement.text, plan, flags: flagsOf(plan, sizes) });
+        const plan = await explained("", statement, (rows) => rows.map((r) => r["QUERY PLAN"]).join("\n"));
+        const root = await explained(", FORMAT JSON", statement, (rows) => (rows[0]!["QUERY PLAN"] as Array<{ Plan: PlanNode }>)[0]!.Plan);
+        out.push({ statement: statement.text, plan, flags: flagsOf(root, sizes) });
       } catch (error) {
         out.push({ statement: statement.text, plan: `EXPLAIN failed: ${(error as Error).message}`, flags: [] });
-      } finally {
-        await client.query("ROLLBACK");
       }
     }
     return out;
@@ -73,23 +93,26 @@ export async function explainAll(databaseUrl: string, statements: Captured[]): P
   }
 }
 
-export function flagsOf(plan: string, sizes: Map<string, number>): string[] {
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+const buffersOf = (node: PlanNode) => (node["Shared Hit Blocks"] ?? 0) + (node["Shared Read Blocks"] ?? 0);
+
+export function flagsOf(root: PlanNode, sizes: Map<string, number>): string[] {
   const flags: string[] = [];
-  for (const m of plan.matchAll(/Seq Scan on (\w+)/g)) {
-    const rows = sizes.get(m[1]!) ?? 0;
-    if (rows >= BIG_TABLE_ROWS) flags.push(`Seq Scan on ${m[1]} (${Math.round(rows).toLocaleString("en")} rows)`);
+  const nodes = nodesOf(root);
+  for (const node of nodes.filter((n) => n["Node Type"] === "Seq Scan")) {
+    const rows = sizes.get(node["Relation Name"]!) ?? 0;
+    if (rows >= BIG_TABLE_ROWS) flags.push(`Seq Scan on ${node["Relation Name"]} (${Math.round(rows).toLocaleString("en")} rows)`);
   }
-  let removed = 0;
-  for (const m of plan.matchAll(/Rows Removed by (?:Filter|Join Filter|Index Recheck): (\d+)/g)) removed += Number(m[1]);
-  const top = /actual time=[\d.]+\.\.[\d.]+ rows=(\d+)/.exec(plan);
-  const returned = top ? Number(top[1]) : 0;
+  // A write (UPDATE, INSERT, DELETE) without RETURNING answers no rows: its work is the rows it changed, which its scan fed it.
+  const writes = root["Node Type"] === "ModifyTable";
+  const returned = writes && root["Actual Rows"] === 0 ? (root.Plans?.find((p) => p["Parent Relationship"] === "Outer")?.["Actual Rows"] ?? 0) : root["Actual Rows"];
+  const removed = nodes.reduce((sum, n) => sum + ((n["Rows Removed by Filter"] ?? 0) + (n["Rows Removed by Join Filter"] ?? 0) + (n["Rows Removed by Index Recheck"] ?? 0)) * n["Actual Loops"], 0);
   if (removed > 1000 && removed > 10 * (returned + 1)) flags.push(`reads ${removed.toLocaleString("en")} rows it throws away for ${returned} returned`);
   // A scan node that produced far more rows than the statement answers (a whole distributor's rows sorted for a page).
-  let scanned = 0;
-  for (const m of plan.matchAll(/(?:Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan)[^\n]*actual time=[\d.]+\.\.[\d.]+ rows=([\d.]+) loops=(\d+)/g)) scanned = Math.max(scanned, Number(m[1]) * Number(m[2]));
+  const scanned = Math.max(0, ...nodes.filter((n) => /Scan$/.test(n["Node Type"]) && n["Relation Name"] !== undefined).map((n) => n["Actual Rows"] * n["Actual Loops"]));
   if (scanned > 100 && scanned > 10 * (returned + 1)) flags.push(`scans ${Math.round(scanned).toLocaleString("en")} rows for ${returned} returned`);
-  const buffers = /Buffers: shared(?: hit=(\d+))?(?: read=(\d+))?/.exec(plan);
-  const pages = buffers ? Number(buffers[1] ?? 0) + Number(buffers[2] ?? 0) : 0;
-  if (pages > 2000) flags.push(`touches ${pages.toLocaleString("en")} buffers`);
+  // What the statement read: a write's own buffers also hold its rows' new versions and their index entries, so only its inputs' count.
+  const pages = writes ? (root.Plans ?? []).reduce((sum, p) => sum + buffersOf(p), 0) : buffersOf(root);
+  if (pages > 2000) flags.push(`reads ${pages.toLocaleString("en")} buffers`);
   return [...new Set(flags)];
 }

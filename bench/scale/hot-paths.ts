@@ -9,7 +9,6 @@ import { dueInstallments } from "../../src/domains/orders/installments.repo.js";
 import { claimDueDeliveries } from "../../src/domains/webhooks/claims.repo.js";
 import { DEFAULT_TUNING } from "../../src/domains/webhooks/attempts.js";
 import { sha256Hex } from "../../src/platform/lib/crypto.js";
-import { todayInIndia } from "../../src/platform/lib/india-date.js";
 import type { Stack } from "../harness/stack.js";
 
 export interface Subject {
@@ -25,11 +24,18 @@ export interface Subject {
   deepOrderId: string;
   pans: string[];
   placement: unknown;
+  /** The installment scheduler's day: by which a full batch is due on this side. */
+  dueDay: Date;
 }
+
+/** The installment scheduler's batch (its pick's LIMIT). */
+export const SCHEDULER_BATCH = 200;
 
 export interface HotPath {
   name: string;
-  run: (i: number) => Promise<void>;
+  run: (i: number) => Promise<unknown>;
+  /** Rows the path answers (a list's page, a pick's batch), to show both sides do the same work. */
+  rows?: () => Promise<number>;
 }
 
 export function hotPaths(stack: Stack, subject: Subject): HotPath[] {
@@ -42,41 +48,51 @@ export function hotPaths(stack: Stack, subject: Subject): HotPath[] {
     const response = await stack.app.request(path, { headers, ...init });
     const text = await response.text();
     if (response.status !== status) throw new Error(`${init.method ?? "GET"} ${path}: ${response.status} ${text.slice(0, 300)}`);
+    return text;
   };
+  // A list's page or a lookup's answer: the rows it holds.
+  const rowsOf = (path: string, init: RequestInit = {}) => async () => {
+    const body = JSON.parse(await expect(path, 200, init)) as { data?: unknown[]; holdings?: unknown[] };
+    return (body.data ?? body.holdings ?? []).length;
+  };
+  const list = (name: string, path: string, init: RequestInit = {}): HotPath => ({ name, run: async () => void (await expect(path, 200, init)), rows: rowsOf(path, init) });
   const cursor = (id: string) => Buffer.from(JSON.stringify([id])).toString("base64url");
   const at = <T>(list: T[], i: number) => list[i % list.length]!;
   const tokenHash = sha256Hex(subject.token);
-  const today = new Date(`${todayInIndia()}T00:00:00Z`);
+  const lookup = (i: number): RequestInit => ({ method: "POST", body: JSON.stringify({ pan: at(subject.pans, i) }) });
+  const pick = (name: string, take: () => Promise<unknown[]>): HotPath => ({ name, run: async () => void (await take()), rows: async () => (await take()).length });
   const yesterday = new Date(Date.now() - 86_400_000).toISOString();
   return [
     { name: "placement (POST /api/orders/v1/)", run: () => expect("/api/orders/v1/", 201, { method: "POST", headers: placementHeaders, body: JSON.stringify(subject.placement) }) },
     { name: "GET /api/orders/v1/{id}", run: (i) => expect(`/api/orders/v1/${at(subject.orderIds, i)}`, 200) },
-    { name: "order list, first page", run: () => expect("/api/orders/v1?limit=20", 200) },
-    { name: "order list, deep cursor page", run: () => expect(`/api/orders/v1?limit=20&cursor=${cursor(subject.deepOrderId)}`, 200) },
-    { name: "order list, status=ACCEPTED", run: () => expect("/api/orders/v1?limit=20&status=ACCEPTED", 200) },
-    { name: "order list, status=PENDING", run: () => expect("/api/orders/v1?limit=20&status=PENDING", 200) },
-    { name: "order list, investor_id", run: () => expect(`/api/orders/v1?limit=20&investor_id=${subject.busyInvestorId}`, 200) },
-    { name: "order list, first page, smallest distributor", run: () => expect("/api/orders/v1?limit=20", 200, { headers: tailHeaders }) },
-    { name: "investor list", run: () => expect("/api/investors/v1?limit=20", 200) },
-    { name: "investor list, smallest distributor", run: () => expect("/api/investors/v1?limit=20", 200, { headers: tailHeaders }) },
+    list("order list, first page", "/api/orders/v1?limit=20"),
+    list("order list, deep cursor page", `/api/orders/v1?limit=20&cursor=${cursor(subject.deepOrderId)}`),
+    list("order list, status=ACCEPTED", "/api/orders/v1?limit=20&status=ACCEPTED"),
+    list("order list, status=PENDING", "/api/orders/v1?limit=20&status=PENDING"),
+    list("order list, investor_id", `/api/orders/v1?limit=20&investor_id=${subject.busyInvestorId}`),
+    list("order list, first page, smallest distributor", "/api/orders/v1?limit=20", { headers: tailHeaders }),
+    list("investor list", "/api/investors/v1?limit=20"),
+    list("investor list, smallest distributor", "/api/investors/v1?limit=20", { headers: tailHeaders }),
     { name: "GET /api/investors/v1/{id}", run: (i) => expect(`/api/investors/v1/${at(subject.investorIds, i)}`, 200) },
-    { name: "holdings lookup", run: (i) => expect("/api/holdings/v1/lookup", 200, { method: "POST", body: JSON.stringify({ pan: at(subject.pans, i) }) }) },
-    { name: "webhook deliveries, status + event", run: () => expect("/api/webhooks/v1/deliveries?limit=20&status=DELIVERED&event=order.allotted", 200) },
-    { name: "webhook deliveries, status=PARKED", run: () => expect("/api/webhooks/v1/deliveries?limit=20&status=PARKED", 200) },
-    { name: "events, oldest page", run: () => expect("/api/events/v1?limit=50", 200) },
-    { name: "events since yesterday", run: () => expect(`/api/events/v1?limit=50&since=${encodeURIComponent(yesterday)}`, 200) },
-    { name: "events of one order", run: (i) => expect(`/api/events/v1?limit=50&resource_id=${at(subject.orderIds, i)}`, 200) },
-    { name: "status sync's pick (first batch)", run: async () => void (await ordersAtExchange(services.prisma, "", 500)) },
-    { name: "lost-dispatch sweep's pick", run: async () => void (await ordersWithoutDispatchJob(services.prisma, 5, 500)) },
     {
-      name: "webhook claim",
-      run: async () => {
-        const claimed = await claimDueDeliveries(services.prisma, { batch: DEFAULT_TUNING.batch, perDistributor: DEFAULT_TUNING.perDistributor, perSubscription: DEFAULT_TUNING.perSubscription, leaseMs: 60_000 });
-        // Released again, so every run claims the same due deliveries.
-        if (claimed.length > 0) await services.prisma.$executeRawUnsafe(`UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ANY($1)`, claimed.map((c) => c.id));
-      },
+      name: "holdings lookup",
+      run: async (i) => void (await expect("/api/holdings/v1/lookup", 200, lookup(i))),
+      rows: async () => { let n = 0; for (let i = 0; i < subject.pans.length; i++) n += await rowsOf("/api/holdings/v1/lookup", lookup(i))(); return Math.round(n / subject.pans.length); },
     },
-    { name: "installment scheduler's pick", run: async () => void (await dueInstallments(services.prisma, today, 200)) },
+    list("webhook deliveries, status + event", "/api/webhooks/v1/deliveries?limit=20&status=DELIVERED&event=order.allotted"),
+    list("webhook deliveries, status=PARKED", "/api/webhooks/v1/deliveries?limit=20&status=PARKED"),
+    list("events, oldest page", "/api/events/v1?limit=50"),
+    list("events since yesterday", `/api/events/v1?limit=50&since=${encodeURIComponent(yesterday)}`),
+    { name: "events of one order", run: (i) => expect(`/api/events/v1?limit=50&resource_id=${at(subject.orderIds, i)}`, 200) },
+    pick("status sync's pick (first batch)", () => ordersAtExchange(services.prisma, "", 500)),
+    pick("lost-dispatch sweep's pick", () => ordersWithoutDispatchJob(services.prisma, 5, 500)),
+    pick("webhook claim", async () => {
+      const claimed = await claimDueDeliveries(services.prisma, { batch: DEFAULT_TUNING.batch, perDistributor: DEFAULT_TUNING.perDistributor, perSubscription: DEFAULT_TUNING.perSubscription, leaseMs: 60_000 });
+      // Released again, so every run claims the same due deliveries.
+      if (claimed.length > 0) await services.prisma.$executeRawUnsafe(`UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ANY($1)`, claimed.map((c) => c.id));
+      return claimed;
+    }),
+    pick("installment scheduler's pick", () => dueInstallments(services.prisma, subject.dueDay, SCHEDULER_BATCH)),
     { name: "token check (live token by hash)", run: async () => void (await findLiveToken(services.prisma, tokenHash, new Date())) },
   ];
 }

@@ -3,7 +3,7 @@
  * registrations and their installments' child orders, with the counts of each fixed by the scale.
  */
 import { idAt, unit } from "./ids.js";
-import { DAY_MS, distributorIndex, investorBlocks, investorOf, pick, timeOf, type Scale } from "./shapes.js";
+import { DAY_MS, OPEN_WORK, distributorIndex, investorBlocks, investorOf, openCount, pick, timeOf, type Scale } from "./shapes.js";
 
 export const INSTALLMENTS = 24;
 const MONTH_MS = 30 * DAY_MS;
@@ -59,7 +59,11 @@ export function planOrders(scale: Scale, now: number): OrderPlan {
     for (let r = 0; r < registrations; r++) children += registrationAt(r, draft, scale, now).children;
     const standalone = scale.orders - registrations - children;
     if (standalone >= Math.min(scale.orders, 10)) {
-      return { registrations, children, standalone, pending: Math.max(2, Math.round(scale.orders * 0.0003)), accepted: Math.max(2, Math.round(scale.orders * 0.0004)) };
+      return {
+        registrations, children, standalone,
+        pending: openCount(Math.round(scale.orders * 0.0003), OPEN_WORK.pendingOrders, standalone),
+        accepted: openCount(Math.round(scale.orders * 0.0004), OPEN_WORK.acceptedOrders, standalone),
+      };
     }
     registrations = Math.floor(registrations * 0.7);
   }

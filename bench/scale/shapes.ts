@@ -20,6 +20,17 @@ export interface Scale {
   positions: number;
 }
 
+/**
+ * The open work the jobs pick, at least a full batch of each whatever the scale (up to a quarter of what the
+ * scale holds), so bench:scale's almost empty side picks as many rows as the generated one: PENDING orders (half
+ * never sent: the lost-dispatch sweep's 500), ACCEPTED ones (with the PENDING ones sent: the status sync's 500),
+ * due webhook deliveries (the claim's 200, across the distributors). The default scale has more of each.
+ */
+export const OPEN_WORK = { pendingOrders: 1200, acceptedOrders: 600, dueDeliveries: 400 } as const;
+
+/** How many of `total` rows are open: the proportional count, but at least the floor (or a quarter of the total), and 2. */
+export const openCount = (proportional: number, floor: number, total: number) => Math.max(2, proportional, Math.min(floor, Math.floor(total / 4)));
+
 /** When row n of `count` was made: evenly over the span, oldest first, ending `now`. */
 export function timeOf(n: number, count: number, now: number): number {
   return now - SPAN_MS + Math.floor(((n + 0.5) * SPAN_MS) / Math.max(count, 1));

@@ -1,7 +1,7 @@
 /**
  * Webhook subscriptions (two per distributor: everything, and order events only), one delivery per event for
  * `deliveries` events spread evenly over time, and their attempts (1 to 4, about two a delivery). The newest
- * few hundred deliveries are PENDING and due (what the claim takes); PARKED and FAILED ones are scattered.
+ * few hundred deliveries (OPEN_WORK) are PENDING and due (what the claim takes); PARKED and FAILED ones are scattered.
  */
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
@@ -10,7 +10,7 @@ import { copyLines, row, type Progress } from "./copy.js";
 import { idAt, stamp, unit } from "./ids.js";
 import { eventAt, eventData } from "./events.js";
 import type { OrderPlan } from "./order-shapes.js";
-import { pick, type Scale } from "./shapes.js";
+import { OPEN_WORK, openCount, pick, type Scale } from "./shapes.js";
 
 const ALL = ["order.*", "payment.*", "investor.*", "mandate.*"];
 const subscriptionId = (d: number) => idAt("whs", Date.UTC(2023, 0, 1) + d, d);
@@ -46,7 +46,7 @@ function deliveryAt(i: number, pendingFrom: number, eventAtMs: number): Delivery
 }
 
 export async function copyDeliveries(client: pg.Client, distributors: string[], plan: OrderPlan, scale: Scale, now: number, progress: Progress): Promise<void> {
-  const pendingFrom = scale.deliveries - Math.max(2, Math.round(scale.deliveries * 0.00002));
+  const pendingFrom = scale.deliveries - openCount(Math.round(scale.deliveries * 0.00002), OPEN_WORK.dueDeliveries, scale.deliveries);
   const eventOf = (i: number) => eventAt(Math.floor((i * scale.events) / scale.deliveries), plan, scale, now);
   function* deliveries(): Generator<string> {
     for (let i = 0; i < scale.deliveries; i++) {

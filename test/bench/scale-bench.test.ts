@@ -25,12 +25,18 @@ describe("bench:scale (--smoke)", () => {
       const output = started.output();
       expect(code, output).toBe(0);
       const rows = output.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| ---")).map((line) => line.slice(1, -1).split("|").map((c) => c.trim()));
-      expect(rows[0]).toEqual(["path", "small p50 ms", "small p99 ms", "big p50 ms", "big p99 ms", "p50 ratio", "p99 ratio", "target", "met", "plan flags"]);
+      expect(rows[0]).toEqual(["path", "small p50 ms", "small p99 ms", "big p50 ms", "big p99 ms", "p50 ratio", "p99 ratio", "target", "met", "plan flags", "rows small/big"]);
       for (const name of PATHS) {
         const row = rows.find((cells) => cells[0] === name);
         expect(row, `${name} in\n${output}`).toBeDefined();
         for (const cell of row!.slice(1, 7)) expect(cell).toMatch(/^\d+(\.\d+)?$/);
         expect(["yes", "NO"]).toContain(row![8]);
+      }
+      // Both sides generated at the same (smoke) scale: the picks and lists answer as many rows on each, a full batch's worth where the scale allows.
+      for (const name of ["order list, status=ACCEPTED", "status sync's pick (first batch)", "lost-dispatch sweep's pick", "webhook claim", "installment scheduler's pick", "holdings lookup"]) {
+        const [small, big] = rows.find((cells) => cells[0] === name)![10]!.split("/").map(Number);
+        expect(small, name).toBeGreaterThan(0);
+        expect(small, name).toBe(big);
       }
       const saved = /plans of every statement: (\S+)/.exec(output)?.[1];
       expect(saved, output).toBeDefined();
