@@ -34,7 +34,7 @@ export async function fillAtScale(databaseUrl: string, services: Services, scale
   }
 }
 
-export interface PlanNode { "Node Type": string; "Index Name"?: string; "Relation Name"?: string; "Rows Removed by Filter"?: number; "Actual Rows": number; "Actual Loops": number; Plans?: PlanNode[] }
+export interface PlanNode { "Node Type": string; "Index Name"?: string; "Heap Fetches"?: number; "Relation Name"?: string; "Rows Removed by Filter"?: number; "Actual Rows": number; "Actual Loops": number; Plans?: PlanNode[] }
 
 const ROLLED_BACK = new Error("rolled back");
 

@@ -32,8 +32,9 @@ export async function listOrders(
 }
 
 /**
- * The status sync's pick, word for word the predicate of its partial index (orders_at_exchange_sync_idx, migration
- * 20261128040904_scale_list_indexes), so it reads that index from `afterId` and nothing else. A registration stays
+ * The status sync's pick, word for word the predicate of its partial index (orders_at_exchange_sync_covering_idx,
+ * migration 20261128094000_orders_at_exchange_covering, which also holds the columns it answers), so it reads that
+ * index from `afterId` and nothing else. A registration stays
  * ACCEPTED for as long as it lives and the exchange's order status report never holds one, so only a held
  * (PENDING) registration is asked about.
  */
