@@ -49,7 +49,7 @@ export interface Explained {
 /** Tables with at least this many rows count as big (a sequential scan of them is flagged). */
 const BIG_TABLE_ROWS = 10_000;
 
-interface PlanNode {
+export interface PlanNode {
   "Node Type": string;
   "Relation Name"?: string;
   "Parent Relationship"?: string;
@@ -106,13 +106,17 @@ export function flagsOf(root: PlanNode, sizes: Map<string, number>): string[] {
   // A write (UPDATE, INSERT, DELETE) without RETURNING answers no rows: its work is the rows it changed, which its scan fed it.
   const writes = root["Node Type"] === "ModifyTable";
   const returned = writes && root["Actual Rows"] === 0 ? (root.Plans?.find((p) => p["Parent Relationship"] === "Outer")?.["Actual Rows"] ?? 0) : root["Actual Rows"];
-  const removed = nodes.reduce((sum, n) => sum + ((n["Rows Removed by Filter"] ?? 0) + (n["Rows Removed by Join Filter"] ?? 0) + (n["Rows Removed by Index Recheck"] ?? 0)) * n["Actual Loops"], 0);
+  // What the statement read is what its scans of tables read (a node's counts include its children's, and a
+  // write's own also hold its rows' new versions and their index entries); rows thrown away likewise, by the
+  // scans and joins (a materialised CTE's rows filtered again per loop are not read again).
+  const scans = nodes.filter((n) => n["Relation Name"] !== undefined && /Scan$/.test(n["Node Type"]));
+  const removed = [...scans, ...nodes.filter((n) => /Join|Nested Loop/.test(n["Node Type"]))]
+    .reduce((sum, n) => sum + ((n["Rows Removed by Filter"] ?? 0) + (n["Rows Removed by Join Filter"] ?? 0) + (n["Rows Removed by Index Recheck"] ?? 0)) * n["Actual Loops"], 0);
   if (removed > 1000 && removed > 10 * (returned + 1)) flags.push(`reads ${removed.toLocaleString("en")} rows it throws away for ${returned} returned`);
   // A scan node that produced far more rows than the statement answers (a whole distributor's rows sorted for a page).
-  const scanned = Math.max(0, ...nodes.filter((n) => /Scan$/.test(n["Node Type"]) && n["Relation Name"] !== undefined).map((n) => n["Actual Rows"] * n["Actual Loops"]));
+  const scanned = Math.max(0, ...scans.map((n) => n["Actual Rows"] * n["Actual Loops"]));
   if (scanned > 100 && scanned > 10 * (returned + 1)) flags.push(`scans ${Math.round(scanned).toLocaleString("en")} rows for ${returned} returned`);
-  // What the statement read: a write's own buffers also hold its rows' new versions and their index entries, so only its inputs' count.
-  const pages = writes ? (root.Plans ?? []).reduce((sum, p) => sum + buffersOf(p), 0) : buffersOf(root);
+  const pages = scans.reduce((sum, n) => sum + buffersOf(n), 0);
   if (pages > 2000) flags.push(`reads ${pages.toLocaleString("en")} buffers`);
   return [...new Set(flags)];
 }

@@ -18,6 +18,8 @@ export interface PathResult {
   big: Latency;
   /** Rows answered on each side (a list's page, a pick's batch), where the path has them. */
   rows?: { small: number; big: number };
+  /** Samples left out because Node collected garbage during them. */
+  paused: { small: number; big: number };
   plans: Explained[];
 }
 
@@ -30,12 +32,12 @@ export function latencyOf(samples: number[]): Latency {
 }
 
 export function tableOf(results: PathResult[]): string {
-  const header = ["path", "small p50 ms", "small p99 ms", "big p50 ms", "big p99 ms", "p50 ratio", "p99 ratio", "target", "met", "plan flags", "rows small/big"];
+  const header = ["path", "small p50 ms", "small p99 ms", "big p50 ms", "big p99 ms", "p50 ratio", "p99 ratio", "target", "met", "plan flags", "rows small/big", "gc-paused samples small/big"];
   const lines = results.map((r) => {
     const p99Ratio = r.big.p99 / Math.max(r.small.p99, 0.01);
     const flags = r.plans.flatMap((p) => p.flags);
     return [r.name, String(r.small.p50), String(r.small.p99), String(r.big.p50), String(r.big.p99), (r.big.p50 / Math.max(r.small.p50, 0.01)).toFixed(2), p99Ratio.toFixed(2),
-      `p99 <= ${MAX_P99_FACTOR}x small`, p99Ratio <= MAX_P99_FACTOR ? "yes" : "NO", flags.length > 0 ? [...new Set(flags)].join("; ") : "-", r.rows ? `${r.rows.small}/${r.rows.big}` : "-"];
+      `p99 <= ${MAX_P99_FACTOR}x small`, p99Ratio <= MAX_P99_FACTOR ? "yes" : "NO", flags.length > 0 ? [...new Set(flags)].join("; ") : "-", r.rows ? `${r.rows.small}/${r.rows.big}` : "-", `${r.paused.small}/${r.paused.big}`];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;

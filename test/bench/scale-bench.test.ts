@@ -25,7 +25,7 @@ describe("bench:scale (--smoke)", () => {
       const output = started.output();
       expect(code, output).toBe(0);
       const rows = output.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| ---")).map((line) => line.slice(1, -1).split("|").map((c) => c.trim()));
-      expect(rows[0]).toEqual(["path", "small p50 ms", "small p99 ms", "big p50 ms", "big p99 ms", "p50 ratio", "p99 ratio", "target", "met", "plan flags", "rows small/big"]);
+      expect(rows[0]).toEqual(["path", "small p50 ms", "small p99 ms", "big p50 ms", "big p99 ms", "p50 ratio", "p99 ratio", "target", "met", "plan flags", "rows small/big", "gc-paused samples small/big"]);
       for (const name of PATHS) {
         const row = rows.find((cells) => cells[0] === name);
         expect(row, `${name} in\n${output}`).toBeDefined();
