@@ -51,7 +51,7 @@ describe("the webhook claim's plan", () => {
     expect(plan["Actual Rows"]).toBe(DEFAULT_TUNING.batch);
     const deliveries = scansOf(plan, "webhook_deliveries");
     expect(deliveries.map((n) => n["Node Type"])).not.toContain("Seq Scan");
-    const picks = deliveries.filter((n) => n["Index Name"] === "webhook_deliveries_distributor_id_status_next_attempt_at_idx");
+    const picks = deliveries.filter((n) => n["Index Name"] === "webhook_deliveries_pending_due_idx");
     expect(picks).toHaveLength(1);
     // One short range per distributor (five), each stopping at the per-distributor cap.
     expect(picks[0]!["Actual Loops"]).toBe(5);
