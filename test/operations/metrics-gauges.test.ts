@@ -144,7 +144,7 @@ describe("the sampled gauges", () => {
     // An index scan, index-only or bitmap, of each (on a small table the planner may choose either).
     const indexScan = (index: string) => new RegExp(`(Index|Index Only|Bitmap Index) Scan (using|on) ${index}\\b`);
     expect(text).toMatch(indexScan("orders_status_exchange_order_number_idx"));
-    expect(text).toMatch(indexScan("webhook_deliveries_status_next_attempt_at_idx"));
+    expect(text).toMatch(indexScan("webhook_deliveries_parked_idx"));
     expect(text).toMatch(indexScan("jobs_main_index"));
   });
 });

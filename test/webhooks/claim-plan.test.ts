@@ -59,7 +59,9 @@ describe("the webhook claim's plan", () => {
     // The chosen ids leased by one scan of the primary key (the batch's ids as one array), nothing else read to lease.
     const lease = deliveries.filter((n) => n["Index Name"] === "webhook_deliveries_pkey");
     expect(lease.map((n) => [n["Actual Loops"], n["Actual Rows"]])).toEqual([[1, DEFAULT_TUNING.batch]]);
-    expect(deliveries.filter((n) => n["Index Name"] === "webhook_deliveries_status_next_attempt_at_idx")).toEqual([]);
+    // Only the partial indexes of the open deliveries: the pending one for the picks, the leased one (or the pending one) for the held count.
+    const indexes = nodesOf(plan).map((n) => n["Index Name"]).filter((name) => name?.startsWith("webhook_deliveries"));
+    expect(indexes.filter((name) => !["webhook_deliveries_pending_due_idx", "webhook_deliveries_leased_idx", "webhook_deliveries_pkey"].includes(name!))).toEqual([]);
     // The fair ranking (the window functions) is computed once, not again for every row the update looks at.
     expect(nodesOf(plan).filter((n) => n["Node Type"] === "WindowAgg").map((n) => n["Actual Loops"])).toEqual([1, 1, 1]);
     expect(rowsRemoved(plan)).toBeLessThanOrEqual(DEFAULT_TUNING.batch);

@@ -13,7 +13,7 @@ export const LIVE_ORDER_STATUSES = ["PENDING", "ACCEPTED"] as const;
 /**
  * Everything the sampled gauges show, in one statement, each part on an index: orders by live status and those
  * PENDING for over $2 minutes (orders' (status, exchange_order_number) index, a range per status), PARKED
- * deliveries (webhook_deliveries' (status, next_attempt_at) index), and graphile-worker's due and unlocked jobs by
+ * deliveries (webhook_deliveries_parked_idx, partial), and graphile-worker's due and unlocked jobs by
  * task (its partial jobs_main_index, which covers task_id: the waiting jobs only). $1: the live statuses.
  */
 export const GAUGE_COUNTS_SQL = `
