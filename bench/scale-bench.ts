@@ -35,8 +35,11 @@ delete process.env.DATABASE_URL;
 
 /** Every sample (order, investor, PAN) read once before the timing: the figures are of cached data on both sides (the big side's cold reads measure its disk). */
 const WARMUP = SMOKE ? 2 : Math.max(20, SUBJECT_SAMPLE);
-/** The two sides take turns, a block of samples each, so a change in the machine's load falls on both. */
-const BLOCKS = SMOKE ? 1 : 10;
+/**
+ * The two sides take turns sample by sample, so a burst of the machine's load (this VM's neighbours, a checkpoint)
+ * falls on both: in blocks of 100 samples a burst of a second or two landed on one side and moved its p99.
+ */
+const BLOCKS = SMOKE ? 1 : SAMPLES;
 /**
  * Both sides share one Node process, whose garbage collection pauses land on whichever sample is running: about
  * as many per 1,000 samples as the p99 leaves out, so the p99s of the millisecond paths flipped between runs by
@@ -119,7 +122,7 @@ try {
   }
   const info = rows[0]!;
   const title = `Hot paths, almost empty database (generated, ${smallScale.orders.toLocaleString("en")} orders) vs generated (~${Number(info.orders).toLocaleString("en")} orders, ~${Number(info.events).toLocaleString("en")} events, ` +
-    `~${Number(info.deliveries).toLocaleString("en")} deliveries, ${info.size}): ${SAMPLES} sequential runs each, the sides taking turns in ${BLOCKS} blocks, after ${WARMUP} warm-up, in process, samples paused by garbage collection left out; ` +
+    `~${Number(info.deliveries).toLocaleString("en")} deliveries, ${info.size}): ${SAMPLES} sequential runs each, the sides taking turns ${BLOCKS === SAMPLES ? "sample by sample" : `in ${BLOCKS} blocks`}, after ${WARMUP} warm-up, in process, samples paused by garbage collection left out; ` +
     `load average ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}`;
   console.log(`\n${title}\n\n${tableOf(results)}\n`);
   const dir = path.resolve("bench/results", `scale-${values.scale}-${new Date().toISOString().slice(0, 16).replace(/[:T]/g, "-")}`);
