@@ -2,7 +2,7 @@
  * The benchmark at scale (issue 28): each hot path on an almost empty database (generated here at a hundredth
  * of the default scale, with the same open work, so lists and picks answer as many rows) and on the one
  * bench:seed-scale generated, side by side, with the rows each side answered: p50 and p99 of `BENCH_SAMPLES` sequential runs (default 1,000,
- * the sides taking turns in blocks, after a warm-up that reads every sampled order, investor and PAN once) and their ratios, and EXPLAIN (ANALYZE, BUFFERS) of every statement the path sends
+ * the sides taking turns sample by sample, after a warm-up that reads every sampled order, investor and PAN once) and their ratios, and EXPLAIN (ANALYZE, BUFFERS) of every statement the path sends
  * on the generated database, flagged when it scans a big table or reads far more rows than it answers.
  *   npm run bench:seed-scale -- --orders 200000 ...     (first: the generated database under .data/scale)
  *   npm run bench:scale [-- --data-dir DIR | --database-url URL] [--scale LABEL] [--smoke]
@@ -36,15 +36,10 @@ delete process.env.DATABASE_URL;
 /** Every sample (order, investor, PAN) read once before the timing: the figures are of cached data on both sides (the big side's cold reads measure its disk). */
 const WARMUP = SMOKE ? 2 : Math.max(20, SUBJECT_SAMPLE);
 /**
- * The two sides take turns sample by sample, so a burst of the machine's load (this VM's neighbours, a checkpoint)
- * falls on both: in blocks of 100 samples a burst of a second or two landed on one side and moved its p99.
- */
-const BLOCKS = SMOKE ? 1 : SAMPLES;
-/**
  * Both sides share one Node process, whose garbage collection pauses land on whichever sample is running: about
  * as many per 1,000 samples as the p99 leaves out, so the p99s of the millisecond paths flipped between runs by
  * the pauses, not the database. A sample during which Node collected garbage (PerformanceObserver's gc entries)
- * is left out of the figures and counted. (Forcing a collection before each block made the tails worse.)
+ * is left out of the figures and counted. (Forcing a collection every 100 samples made the tails worse.)
  */
 const pauses: Array<{ start: number; end: number }> = [];
 new PerformanceObserver((list) => {
@@ -56,15 +51,14 @@ interface Sample {
   end: number;
 }
 
-async function timeBlock(path: HotPath, from: number, to: number, samples: Sample[]): Promise<void> {
-  for (let i = from; i < to; i++) {
-    const start = performance.now();
-    await path.run(i);
-    samples.push({ start, end: performance.now() });
-  }
+/** One run of `path`, timed. */
+async function timed(path: HotPath, i: number): Promise<Sample> {
+  const start = performance.now();
+  await path.run(i);
+  return { start, end: performance.now() };
 }
 
-/** The samples no collection overlapped (the gc entries arrive after the block: a turn of the event loop first). */
+/** The samples no collection overlapped (the gc entries arrive later: a turn of the event loop first). */
 async function withoutPauses(samples: Sample[]): Promise<{ kept: number[]; paused: number }> {
   await new Promise((resolve) => setImmediate(resolve));
   const kept = samples.filter((s) => !pauses.some((p) => p.start < s.end && p.end > s.start)).map((s) => s.end - s.start);
@@ -84,10 +78,11 @@ async function measure(small: HotPath, big: HotPath): Promise<Measured> {
   for (let i = 0; i < WARMUP; i++) await big.run(i);
   const samples = { small: [] as Sample[], big: [] as Sample[] };
   pauses.length = 0;
-  const block = Math.ceil(SAMPLES / BLOCKS);
-  for (let from = 0; from < SAMPLES; from += block) {
-    await timeBlock(small, from, Math.min(SAMPLES, from + block), samples.small);
-    await timeBlock(big, from, Math.min(SAMPLES, from + block), samples.big);
+  // The sides take turns sample by sample, so a burst of the machine's load (this VM's neighbours, a checkpoint)
+  // falls on both: in blocks of 100 samples a burst of a second or two landed on one side and moved its p99.
+  for (let i = 0; i < SAMPLES; i++) {
+    samples.small.push(await timed(small, i));
+    samples.big.push(await timed(big, i));
   }
   const [onSmall, onBig] = [await withoutPauses(samples.small), await withoutPauses(samples.big)];
   return {
@@ -122,7 +117,7 @@ try {
   }
   const info = rows[0]!;
   const title = `Hot paths, almost empty database (generated, ${smallScale.orders.toLocaleString("en")} orders) vs generated (~${Number(info.orders).toLocaleString("en")} orders, ~${Number(info.events).toLocaleString("en")} events, ` +
-    `~${Number(info.deliveries).toLocaleString("en")} deliveries, ${info.size}): ${SAMPLES} sequential runs each, the sides taking turns ${BLOCKS === SAMPLES ? "sample by sample" : `in ${BLOCKS} blocks`}, after ${WARMUP} warm-up, in process, samples paused by garbage collection left out; ` +
+    `~${Number(info.deliveries).toLocaleString("en")} deliveries, ${info.size}): ${SAMPLES} sequential runs each, the sides taking turns sample by sample, after ${WARMUP} warm-up, in process, samples paused by garbage collection left out; ` +
     `load average ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}`;
   console.log(`\n${title}\n\n${tableOf(results)}\n`);
   const dir = path.resolve("bench/results", `scale-${values.scale}-${new Date().toISOString().slice(0, 16).replace(/[:T]/g, "-")}`);

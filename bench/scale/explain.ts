@@ -49,12 +49,15 @@ export interface Explained {
 /** Tables with at least this many rows count as big (a sequential scan of them is flagged). */
 const BIG_TABLE_ROWS = 10_000;
 
+/** A node of EXPLAIN's JSON plan (the fields read here and by the plan tests, test/helpers/scale-data.ts). */
 export interface PlanNode {
   "Node Type": string;
   "Relation Name"?: string;
+  "Index Name"?: string;
   "Parent Relationship"?: string;
   "Actual Rows": number;
   "Actual Loops": number;
+  "Heap Fetches"?: number;
   "Shared Hit Blocks"?: number;
   "Shared Read Blocks"?: number;
   "Rows Removed by Filter"?: number;
@@ -62,6 +65,9 @@ export interface PlanNode {
   "Rows Removed by Index Recheck"?: number;
   Plans?: PlanNode[];
 }
+
+/** A plan's nodes, the top one first. */
+export const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 export async function explainAll(databaseUrl: string, statements: Captured[]): Promise<Explained[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -93,7 +99,6 @@ export async function explainAll(databaseUrl: string, statements: Captured[]): P
   }
 }
 
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 const buffersOf = (node: PlanNode) => (node["Shared Hit Blocks"] ?? 0) + (node["Shared Read Blocks"] ?? 0);
 
 export function flagsOf(root: PlanNode, sizes: Map<string, number>): string[] {

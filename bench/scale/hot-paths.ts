@@ -7,6 +7,7 @@ import { findLiveToken } from "../../src/domains/auth/auth.repo.js";
 import { ordersAtExchange, ordersWithoutDispatchJob } from "../../src/domains/orders/orders-list.repo.js";
 import { dueInstallments } from "../../src/domains/orders/installments.repo.js";
 import { claimDueDeliveries } from "../../src/domains/webhooks/claims.repo.js";
+import { releaseLeases } from "../../src/domains/webhooks/deliveries.repo.js";
 import { DEFAULT_TUNING } from "../../src/domains/webhooks/attempts.js";
 import { sha256Hex } from "../../src/platform/lib/crypto.js";
 import type { Stack } from "../harness/stack.js";
@@ -89,7 +90,7 @@ export function hotPaths(stack: Stack, subject: Subject): HotPath[] {
     pick("webhook claim", async () => {
       const claimed = await claimDueDeliveries(services.prisma, { batch: DEFAULT_TUNING.batch, perDistributor: DEFAULT_TUNING.perDistributor, perSubscription: DEFAULT_TUNING.perSubscription, leaseMs: 60_000 });
       // Released again, so every run claims the same due deliveries.
-      if (claimed.length > 0) await services.prisma.$executeRawUnsafe(`UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ANY($1)`, claimed.map((c) => c.id));
+      await releaseLeases(services.prisma, claimed.map((c) => ({ id: c.id, leaseUntil: c.lease_until })));
       return claimed;
     }),
     pick("installment scheduler's pick", () => dueInstallments(services.prisma, subject.dueDay, SCHEDULER_BATCH)),

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { expect } from "vitest";
-import { capture } from "../../bench/scale/explain.js";
+import { capture, nodesOf, type PlanNode } from "../../bench/scale/explain.js";
 import type { Db } from "../../src/platform/db/client.js";
 import { planOrders } from "../../bench/scale/order-shapes.js";
 import { copyInstallments, copyOrders } from "../../bench/scale/orders.js";
@@ -34,7 +34,7 @@ export async function fillAtScale(databaseUrl: string, services: Services, scale
   }
 }
 
-export interface PlanNode { "Node Type": string; "Index Name"?: string; "Heap Fetches"?: number; "Relation Name"?: string; "Rows Removed by Filter"?: number; "Actual Rows": number; "Actual Loops": number; Plans?: PlanNode[] }
+export { nodesOf, type PlanNode };
 
 const ROLLED_BACK = new Error("rolled back");
 
@@ -53,7 +53,6 @@ export async function planOf(db: Db, sql: string, values: unknown[]): Promise<Pl
   return plan!;
 }
 
-export const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 export const scansOf = (node: PlanNode, table: string) => nodesOf(node).filter((n) => n["Relation Name"] === table);
 export const rowsRemoved = (node: PlanNode) => nodesOf(node).reduce((sum, n) => sum + (n["Rows Removed by Filter"] ?? 0), 0);
 
