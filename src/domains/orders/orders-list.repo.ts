@@ -66,8 +66,8 @@ export interface UndispatchedOrder {
 
 /**
  * PENDING orders never claimed by a dispatch (so never sent), older than `olderThanSeconds`, with no dispatch
- * job: placements whose job was to be added after their commit and never was (placeOrder). Over the
- * (status, exchange_order_number) index: the few PENDING orders, whatever the table's size.
+ * job: placements whose job was to be added after their commit and never was (placeOrder). From the partial
+ * index of unsent orders in id order (orders_unsent_idx), stopping at the batch, whatever the table's size.
  */
 export async function ordersWithoutDispatchJob(db: DbOrTx, olderThanSeconds: number, limit: number): Promise<string[]> {
   const rows = await db.$queryRawUnsafe<Array<{ id: string }>>(
