@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { claimDueDeliveries } from "../../src/domains/webhooks/claims.repo.js";
+import { releaseLeases } from "../../src/domains/webhooks/deliveries.repo.js";
 import { DEFAULT_TUNING } from "../../src/domains/webhooks/attempts.js";
 import { useTestApp } from "../helpers/app.js";
 import { nodesOf, planOfStatementOn, rowsRemoved, scansOf, type PlanNode } from "../helpers/scale-data.js";
@@ -41,7 +42,7 @@ async function claimPlan(): Promise<PlanNode> {
   const limits = { batch: DEFAULT_TUNING.batch, perDistributor: DEFAULT_TUNING.perDistributor, perSubscription: DEFAULT_TUNING.perSubscription, leaseMs: 60_000 };
   return planOfStatementOn(app.prisma, "webhook_deliveries", async () => {
     const claimed = await claimDueDeliveries(app.prisma, limits);
-    await app.prisma.$executeRawUnsafe(`UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ANY($1)`, claimed.map((c) => c.id));
+    await releaseLeases(app.prisma, claimed.map((c) => ({ id: c.id, leaseUntil: c.lease_until })));
   });
 }
 
