@@ -66,6 +66,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const used = process.cpuUsage(cpu);
   await exited;
   if ("error" in result) throw new Error(result.error);
+  // BENCH_CPU_SPLIT=1: user and system time apart (the system part is mostly socket writes, which both sides pay).
+  if (process.env.BENCH_CPU_SPLIT) console.error(`cpu split: user ${(used.user / result.requests).toFixed(1)} us, system ${(used.system / result.requests).toFixed(1)} us per request`);
   return { ...result, cpuMicros: used.user + used.system };
 }
 

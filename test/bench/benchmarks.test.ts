@@ -12,6 +12,10 @@ const BENCHMARKS: Array<{ script: string; rows: Array<{ path: string; baseline: 
   { script: "investor-create.ts", rows: [{ path: "POST /api/investors/v1", baseline: true }] },
   { script: "order-place.ts", rows: [{ path: "POST /api/orders/v1/ (lump sum)", baseline: true }] },
   { script: "holdings-lookup.ts", rows: [{ path: "POST /api/holdings/v1/lookup", baseline: true }] },
+  {
+    script: "holdings-figures.ts",
+    rows: [0, 24, 120].map((txns) => ({ path: `figures of 5 positions, ${txns} transactions each`, baseline: true })),
+  },
   { script: "order-dispatch.ts", rows: [{ path: "dispatch of a 50-order backlog", baseline: true }, { path: "placement -> ACCEPTED, idle", baseline: false }] },
   { script: "webhook-deliveries.ts", rows: [{ path: "deliveries from a 200-delivery backlog, signatures verified", baseline: true }, { path: "deliveries while events are written (event -> receipt)", baseline: true }] },
   {

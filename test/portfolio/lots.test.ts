@@ -34,6 +34,34 @@ describe("proRata: half-even to the paisa, in integers", () => {
 });
 
 describe("buildLots", () => {
+  it("takes the transactions in trade-date order, same-day ones in the order given", () => {
+    const r = buildLots(
+      [
+        tx("P3", "PURCHASE", "2024-03-01", "10.000", 3_000n),
+        tx("S1", "REDEMPTION", "2024-02-01", "8.000", 900n),
+        tx("P2", "PURCHASE", "2024-02-01", "10.000", 2_000n),
+        tx("P1", "PURCHASE", "2024-01-01", "5.000", 500n),
+      ],
+      dec("17.000"),
+    );
+    // S1 comes before P2 (the same day): it takes P1 whole and 3 units beyond every lot, none of P2.
+    expect(parts(r)).toEqual([
+      ["LOT", "P1", "2024-01-01", "5.000", 500n, 562n],
+      ["UNEXPLAINED", null, null, "3.000", null, 338n],
+    ]);
+    expect(open(r)).toEqual([
+      ["LOT", "P2", "2024-02-01", "10.000", 2_000n],
+      ["LOT", "P3", "2024-03-01", "10.000", 3_000n],
+    ]);
+    expect(r.lotsComplete).toBe(false);
+  });
+
+  it("reads units only of the types that move them: a payout's units of any precision are no error", () => {
+    const r = buildLots([tx("P1", "PURCHASE", "2024-01-01", "5.000", 500n), tx("D1", "DIVIDEND_PAYOUT", "2024-02-01", "0.0001", 100n)], dec("5.000"));
+    expect(open(r)).toEqual([["LOT", "P1", "2024-01-01", "5.000", 500n]]);
+    expect(r.lotsComplete).toBe(true);
+  });
+
   it("makes a lot of each unit-adding type, cost = amount + stamp duty, a bonus at zero cost", () => {
     const r = buildLots(
       [

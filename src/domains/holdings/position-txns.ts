@@ -2,11 +2,13 @@ import { Decimal } from "../../platform/lib/money.js";
 import { TXN_TYPES, type PositionTxn, type TxnType } from "../portfolio/transactions.js";
 import type { PositionKey, PositionTxnRow } from "./position-txns.repo.js";
 
+const KNOWN_TYPES: ReadonlySet<string> = new Set(TXN_TYPES);
+
 /** The one place holding_transactions' columns become the portfolio computations' PositionTxn. */
 export function toPositionTxn(row: Omit<PositionTxnRow, keyof PositionKey>): PositionTxn {
   return {
     txnNo: row.txn_no,
-    type: (TXN_TYPES as readonly string[]).includes(row.type) ? (row.type as TxnType) : "OTHER",
+    type: KNOWN_TYPES.has(row.type) ? (row.type as TxnType) : "OTHER",
     tradeDate: row.trade_date,
     units: new Decimal(row.units ?? "0"),
     amountPaise: BigInt(row.amount_paise ?? "0"),

@@ -11,7 +11,12 @@ function utc(date: string): number {
 
 /** Days from `from` to `to` (positive when `to` is later). */
 export function daysBetween(from: string, to: string): number {
-  return Math.round((utc(to) - utc(from)) / DAY_MS);
+  return dayNumber(to) - dayNumber(from);
+}
+
+/** Days since 1970-01-01: daysBetween(a, b) is dayNumber(b) - dayNumber(a), for reading each of many dates once. */
+export function dayNumber(date: string): number {
+  return Math.round(utc(date) / DAY_MS);
 }
 
 export function addDays(date: string, days: number): string {

@@ -1,14 +1,36 @@
 import { Decimal } from "../../platform/lib/money.js";
 
-/** Units as whole thousandths (units have 3 decimals), so FIFO sums and splits are exact integers. */
+/**
+ * Units as whole thousandths (units have 3 decimals), so FIFO sums and splits are exact integers. Read off the
+ * decimal's plain text (no exponent), as are the lookups' every lot and sale: decimal.js arithmetic
+ * (abs, times 1000) cost several times more (docs/benchmarks.md, bench:holdings-figures).
+ */
 export function toMilli(units: Decimal): bigint {
-  const milli = units.abs().times(1000);
-  if (!milli.isInteger()) throw new RangeError(`units with more than 3 decimals: ${units.toString()}`);
-  return BigInt(milli.toFixed(0));
+  const text = units.toFixed();
+  const point = text.indexOf(".");
+  const fraction = point === -1 ? "" : text.slice(point + 1);
+  if (fraction.length > 3) throw new RangeError(`units with more than 3 decimals: ${units.toString()}`);
+  const whole = point === -1 ? text : text.slice(0, point);
+  return BigInt((whole.startsWith("-") ? whole.slice(1) : whole) + fraction.padEnd(3, "0"));
 }
 
+const ZERO = new Decimal(0);
+
+/** Whole thousandths as the exact decimal, made from its text (no division); zero, the common case, is one shared (immutable) decimal. */
 export function fromMilli(milli: bigint): Decimal {
-  return new Decimal(milli.toString()).dividedBy(1000);
+  // Stryker disable next-line ConditionalExpression: the shared zero only saves a parse; the text below makes the same zero
+  if (milli === 0n) return ZERO;
+  // Stryker disable next-line EqualityOperator: zero returned above
+  const magnitude = milli < 0n ? -milli : milli;
+  // Stryker disable next-line EqualityOperator: zero returned above
+  return new Decimal(`${milli < 0n ? "-" : ""}${magnitude / 1000n}.${String(magnitude % 1000n).padStart(3, "0")}`);
+}
+
+/** A decimal's digits as an integer and its scale (12.3456 is 123456n and 4): exact, from its plain text. */
+export function scaledOf(value: Decimal): { digits: bigint; scale: number } {
+  const text = value.toFixed();
+  const point = text.indexOf(".");
+  return point === -1 ? { digits: BigInt(text), scale: 0 } : { digits: BigInt(text.slice(0, point) + text.slice(point + 1)), scale: text.length - point - 1 };
 }
 
 /**

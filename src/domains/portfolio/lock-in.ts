@@ -60,11 +60,14 @@ export function lockIn(lots: readonly Pick<Lot, "acquiredOn" | "acquiredOnOrBefo
     const date = lot.acquiredOn ?? lot.acquiredOnOrBefore;
     if (period === null) free = free.plus(lot.units);
     else if (date === null) undetermined = undetermined.plus(lot.units);
-    else if (unlockDate(date, period) <= today) free = free.plus(lot.units);
-    else if (lot.acquiredOn === null) undetermined = undetermined.plus(lot.units);
     else {
-      locked = locked.plus(lot.units);
-      unlocking.push(unlockDate(date, period));
+      const unlock = unlockDate(date, period);
+      if (unlock <= today) free = free.plus(lot.units);
+      else if (lot.acquiredOn === null) undetermined = undetermined.plus(lot.units);
+      else {
+        locked = locked.plus(lot.units);
+        unlocking.push(unlock);
+      }
     }
   }
   return { lockedUnits: locked, freeUnits: free, undeterminedUnits: undetermined, nextUnlockOn: unlocking.sort()[0] ?? null };

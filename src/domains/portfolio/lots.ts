@@ -1,5 +1,4 @@
 import type { Decimal } from "../../platform/lib/money.js";
-import { daysBetween } from "./calendar.js";
 import { fromMilli, proRata, toMilli } from "./exact.js";
 import { SALE_TYPES, UNIT_ADDING, UNIT_REMOVING, type PositionTxn, type TxnType } from "./transactions.js";
 
@@ -64,7 +63,9 @@ export interface LotsResult {
 
 interface WorkingLot {
   lot: Omit<Lot, "units" | "costPaise">;
+  /** What the lot still holds (its originalUnits until a sale takes some). */
   milli: bigint;
+  originalMilli: bigint;
   cost: bigint | null;
 }
 
@@ -79,25 +80,26 @@ export function applyReversals(txns: readonly PositionTxn[]): { effective: Posit
     else unmatchedReversals.push(t.txnNo);
   }
   const effective = txns.filter((t) => t.type !== "REVERSAL" && !reversed.has(t.txnNo));
-  // A stable sort: same-day transactions keep the feed's order.
-  effective.sort((a, b) => daysBetween(b.tradeDate, a.tradeDate));
+  // A stable sort: same-day transactions keep the feed's order. Dates are YYYY-MM-DD, so their texts sort as the days do.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: V8's sort reads only whether the answer is negative
+  effective.sort((a, b) => (a.tradeDate < b.tradeDate ? -1 : a.tradeDate > b.tradeDate ? 1 : 0));
   return { effective, unmatchedReversals };
 }
 
-function newLot(t: PositionTxn): WorkingLot {
-  const milli = toMilli(t.units);
+function newLot(t: PositionTxn, milli: bigint): WorkingLot {
   const bonus = t.type === "BONUS";
   const amountPaise = bonus ? 0n : t.amountPaise;
   const stampDutyPaise = bonus ? 0n : t.stampDutyPaise;
   return {
-    lot: { source: "LOT", txnNo: t.txnNo, type: t.type, acquiredOn: t.tradeDate, acquiredOnOrBefore: t.tradeDate, originalUnits: fromMilli(milli), amountPaise, stampDutyPaise },
+    lot: { source: "LOT", txnNo: t.txnNo, type: t.type, acquiredOn: t.tradeDate, acquiredOnOrBefore: t.tradeDate, originalUnits: t.units.abs(), amountPaise, stampDutyPaise },
     milli,
+    originalMilli: milli,
     cost: amountPaise + stampDutyPaise,
   };
 }
 
-function consume(queue: WorkingLot[], t: PositionTxn): Disposal {
-  let saleMilli = toMilli(t.units);
+function consume(queue: WorkingLot[], t: PositionTxn, units: bigint): Disposal {
+  let saleMilli = units;
   let saleValue = t.amountPaise;
   const consumed: ConsumedLot[] = [];
   const take = (part: Omit<ConsumedLot, "units" | "saleValuePaise">, milli: bigint) => {
@@ -117,39 +119,45 @@ function consume(queue: WorkingLot[], t: PositionTxn): Disposal {
     if (head.milli === 0n) queue.shift();
   }
   if (saleMilli > 0n) take({ source: "UNEXPLAINED", lotTxnNo: null, acquiredOn: null, costPaise: null }, saleMilli);
-  return { txnNo: t.txnNo, type: t.type, soldOn: t.tradeDate, units: fromMilli(toMilli(t.units)), amountPaise: t.amountPaise, consumed };
+  return { txnNo: t.txnNo, type: t.type, soldOn: t.tradeDate, units: t.units.abs(), amountPaise: t.amountPaise, consumed };
 }
 
 export function buildLots(txns: readonly PositionTxn[], registrarBalance: Decimal): LotsResult {
   const { effective, unmatchedReversals } = applyReversals(txns);
+  // Each move's units as thousandths, read once (the lookups' hot path).
+  const milli = effective.map((t) => (UNIT_ADDING.has(t.type) || UNIT_REMOVING.has(t.type) ? toMilli(t.units) : 0n));
   let explained = 0n;
-  for (const t of effective) {
-    if (UNIT_ADDING.has(t.type)) explained += toMilli(t.units);
-    if (UNIT_REMOVING.has(t.type)) explained -= toMilli(t.units);
-  }
+  effective.forEach((t, i) => {
+    if (UNIT_ADDING.has(t.type)) explained += milli[i]!;
+    if (UNIT_REMOVING.has(t.type)) explained -= milli[i]!;
+  });
   const unexplained = toMilli(registrarBalance) - explained;
+  const unexplainedUnits = fromMilli(unexplained);
   const queue: WorkingLot[] = [];
   if (unexplained > 0n) {
     const first = effective[0]?.tradeDate ?? null;
     queue.push({
-      lot: { source: "OPENING", txnNo: null, type: null, acquiredOn: null, acquiredOnOrBefore: first, originalUnits: fromMilli(unexplained), amountPaise: null, stampDutyPaise: null },
+      lot: { source: "OPENING", txnNo: null, type: null, acquiredOn: null, acquiredOnOrBefore: first, originalUnits: unexplainedUnits, amountPaise: null, stampDutyPaise: null },
       milli: unexplained,
+      originalMilli: unexplained,
       cost: null,
     });
   }
   const sales: Disposal[] = [];
   const transfersOut: Disposal[] = [];
-  for (const t of effective) {
+  effective.forEach((t, i) => {
     // A lot of no units (a zero-unit line) would hold nothing to consume.
     if (UNIT_ADDING.has(t.type)) {
-      if (toMilli(t.units) > 0n) queue.push(newLot(t));
-    } else if (UNIT_REMOVING.has(t.type)) (SALE_TYPES.has(t.type) ? sales : transfersOut).push(consume(queue, t));
-  }
+      if (milli[i]! > 0n) queue.push(newLot(t, milli[i]!));
+    } else if (UNIT_REMOVING.has(t.type)) (SALE_TYPES.has(t.type) ? sales : transfersOut).push(consume(queue, t, milli[i]!));
+  });
   const overSold = [...sales, ...transfersOut].some((d) => d.consumed.some((c) => c.source === "UNEXPLAINED"));
   return {
     lotsComplete: unexplained === 0n && !overSold,
-    unexplainedUnits: fromMilli(unexplained),
-    openLots: queue.map((w) => ({ ...w.lot, units: fromMilli(w.milli), costPaise: w.cost })),
+    unexplainedUnits,
+    // Decimals are immutable: a lot no sale touched shares its original units' one (fromMilli would make an equal one).
+    // Stryker disable next-line ConditionalExpression: equal either way, the shared one saves a parse
+    openLots: queue.map((w) => ({ ...w.lot, units: w.milli === w.originalMilli ? w.lot.originalUnits : fromMilli(w.milli), costPaise: w.cost })),
     sales,
     transfersOut,
     unmatchedReversals,

@@ -1,5 +1,5 @@
 import { Decimal } from "../../platform/lib/money.js";
-import { fromMilli, toMilli } from "./exact.js";
+import { fromMilli, proRata, scaledOf, toMilli } from "./exact.js";
 import { applyReversals, type LotsResult } from "./lots.js";
 import type { PositionTxn, TxnType } from "./transactions.js";
 import { xirrOutcome, type CashFlow, type XirrOutcome } from "./xirr.js";
@@ -46,7 +46,12 @@ export function positionFigures(txns: readonly PositionTxn[], lots: LotsResult, 
   const knownMilli = known.reduce((sum, l) => sum + toMilli(l.units), 0n);
   const costValuePaise = known.reduce((sum, l) => sum + l.costPaise!, 0n);
   const knownUnits = fromMilli(knownMilli);
-  const currentValuePaise = BigInt(knownUnits.times(nav).times(100).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN).toFixed(0));
+  // units (thousandths) x NAV (its digits at its scale) in paise, half-even (symmetric about zero): integers only.
+  const { digits, scale } = scaledOf(nav);
+  // Stryker disable next-line EqualityOperator: -0n is 0n
+  const magnitude = proRata(knownMilli * (digits < 0n ? -digits : digits), 100n, 1000n * 10n ** BigInt(scale));
+  // Stryker disable next-line EqualityOperator: -0n is 0n
+  const currentValuePaise = digits < 0n ? -magnitude : magnitude;
   return {
     knownUnits,
     costValuePaise,

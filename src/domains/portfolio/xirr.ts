@@ -1,4 +1,4 @@
-import { daysBetween } from "./calendar.js";
+import { dayNumber } from "./calendar.js";
 
 /**
  * The annualised return of dated cash flows, as spreadsheet XIRR computes it: the rate r where
@@ -29,18 +29,27 @@ export interface Term {
 }
 
 function npv(terms: readonly Term[], rate: number): number {
+  // Stryker disable next-line ArithmeticOperator: bisection, its one reader, looks only for a change of sign, which a negated NPV keeps
   return terms.reduce((sum, t) => sum + t.amount / Math.pow(1 + rate, t.years), 0);
 }
 
-function npvSlope(terms: readonly Term[], rate: number): number {
-  return terms.reduce((sum, t) => sum - (t.years * t.amount) / Math.pow(1 + rate, t.years + 1), 0);
+/** The NPV over its slope in the rate, one power per term for both (each term's slope is -years x its NPV / (1 + rate)). */
+function newtonStep(terms: readonly Term[], rate: number): number {
+  let value = 0;
+  let slope = 0;
+  for (const t of terms) {
+    const discounted = t.amount / Math.pow(1 + rate, t.years);
+    value += discounted;
+    slope -= (t.years * discounted) / (1 + rate);
+  }
+  return value / slope;
 }
 
 export function newton(terms: readonly Term[]): number | null {
   let rate = 0.1;
   // Stryker disable next-line EqualityOperator: one step more or less of a method that has not settled in 50
   for (let step = 0; step < MAX_NEWTON_STEPS; step++) {
-    const next = rate - npv(terms, rate) / npvSlope(terms, rate);
+    const next = rate - newtonStep(terms, rate);
     // Beyond -1 (1 + r <= 0) the equation has no meaning, though an even power has roots there; NaN fails too.
     // Stryker disable next-line EqualityOperator: a step landing exactly on -1 has an infinite NPV next and fails anyway
     if (!(next > -1)) return null;
@@ -69,10 +78,10 @@ export type XirrOutcome = { rate: number; reason: null } | { rate: null; reason:
 
 export function xirrOutcome(flows: readonly CashFlow[]): XirrOutcome {
   if (!flows.some((f) => f.amountPaise < 0n) || !flows.some((f) => f.amountPaise > 0n)) return { rate: null, reason: "no_sign_change" };
-  const dates = flows.map((f) => f.date).sort();
-  const first = dates[0]!;
-  if (daysBetween(first, dates[dates.length - 1]!) < MIN_SPAN_DAYS) return { rate: null, reason: "span_under_7_days" };
-  const terms = flows.map((f) => ({ years: daysBetween(first, f.date) / 365, amount: Number(f.amountPaise) }));
+  const days = flows.map((f) => dayNumber(f.date));
+  const first = days.reduce((a, b) => Math.min(a, b));
+  if (days.reduce((a, b) => Math.max(a, b)) - first < MIN_SPAN_DAYS) return { rate: null, reason: "span_under_7_days" };
+  const terms = flows.map((f, i) => ({ years: (days[i]! - first) / 365, amount: Number(f.amountPaise) }));
   const rate = newton(terms) ?? bisection(terms);
   return rate === null ? { rate: null, reason: "no_solution" } : { rate, reason: null };
 }
