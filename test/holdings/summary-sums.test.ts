@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { paiseOf, summarise } from "../../src/domains/holdings/views.js";
+import { rupees } from "../../src/domains/holdings/cost-and-return.js";
 import type { PositionRow } from "../../src/domains/holdings/holdings.repo.js";
 import { Decimal } from "../../src/platform/lib/money.js";
 
@@ -121,5 +122,18 @@ describe("the summary", () => {
       total_market_value: 0, positions: 0, folios: 0, schemes: 0, as_of: null,
       by_registrar: { CAMS: { positions: 0, market_value: 0, as_of: null }, KFINTECH: { positions: 0, market_value: 0, as_of: null } },
     });
+  });
+});
+
+describe("rupees of paise (the figures' money as JSON numbers)", () => {
+  it("is the number of decimal.js's exact quotient to 2 places, over 5,000 values of either sign and both ends of the range", () => {
+    const exact = (paise: bigint) => Number(new Decimal(paise.toString()).dividedBy(100).toFixed(2));
+    const values: bigint[] = [0n, 1n, -1n, 5n, -5n, 50n, -50n, 99n, 100n, -100n, 12_345n, -12_345n, 900_719_925_474_099_301n, -(10n ** 20n) - 7n];
+    let seed = 11n;
+    for (let i = 0; i < 5_000; i++) {
+      seed = (seed * 48_271n) % 2_147_483_647n;
+      values.push((seed * seed * (i % 5 === 0 ? 1_000_003n : 1n)) * (i % 2 === 0 ? -1n : 1n));
+    }
+    for (const paise of values) expect(rupees(paise), String(paise)).toBe(exact(paise));
   });
 });

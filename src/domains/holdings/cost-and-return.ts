@@ -32,7 +32,12 @@ export interface ExactFigures {
   flows: CashFlow[];
 }
 
-export const rupees = (paise: bigint) => Number(new Decimal(paise.toString()).dividedBy(100).toFixed(2));
+/** Paise as rupees, the JSON number nearest the exact 2-decimal text (as Number of decimal.js's toFixed(2) gives it, without its division). */
+export function rupees(paise: bigint): number {
+  // Stryker disable next-line EqualityOperator: -0n is 0n
+  const magnitude = paise < 0n ? -paise : paise;
+  return Number(`${paise < 0n ? "-" : ""}${magnitude / 100n}.${String(magnitude % 100n).padStart(2, "0")}`);
+}
 
 /** XIRR as a JSON number, 6 decimals (a rate: 0.123456 is 12.3456% a year). */
 export const rate6 = (rate: number | null) => (rate === null ? null : Number(rate.toFixed(6)));
