@@ -2,18 +2,19 @@
  * Hot paths on a small database against the cheapest thing a server can do with PostgreSQL (issue 28,
  * point 6), all in one run, 50 connections each:
  * - GET /api/orders/v1/{id} and POST /api/holdings/v1/lookup (BENCH_LOOKUP_PANS PANs of 5 positions) against
- *   plain node:http + pg doing one indexed select by key (the order's row by its id);
+ *   plain node:http + pg doing one indexed select by key (the order's row by its id); and, with no target, the
+ *   lookup of BENCH_HISTORY_PANS other PANs whose positions have 24 transactions each (cost, XIRR and lots computed);
  * - POST /api/orders/v1/ (lump sum) against plain node:http + pg doing one insert transaction (BEGIN, the
  *   order's row, COMMIT).
  * Unlike the other benchmarks the baselines do not send our statements: how many statements a path sends,
  * and what they cost, is part of what is measured.
- *   npm run bench:hot-reads     (BENCH_SECONDS=10 per side, BENCH_WARMUP_SECONDS=2; --smoke for a tiny run)
+ *   npm run bench:hot-reads     (BENCH_SECONDS=10 per side, BENCH_WARMUP_SECONDS=2, BENCH_ROUNDS=3; --smoke for a tiny run)
  * Profile our side with `BENCH_ONLY=ours node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/hot-reads.ts`
  * and bench/harness/top-frames.ts.
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { NOT_RUN, cpuPerRequest, failOnUnexpected, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
+import { NOT_RUN, combineRuns, cpuPerRequest, failOnUnexpected, roundRatios, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
 import { lumpSumFixture } from "./harness/placement-fixture.js";
 import { startRawServer } from "./harness/raw-server.js";
@@ -24,6 +25,10 @@ import { panOf } from "./scale/ids.js";
 const CONNECTIONS = 50;
 const LOOKUP_PANS = setting("BENCH_LOOKUP_PANS", 20_000, 200);
 const PER_PAN = 5;
+const ROUNDS = setting("BENCH_ROUNDS", 3, 1);
+/** PANs whose 5 positions each carry HISTORY_TXNS transactions: the lookup with its figures' real work (no target). */
+const HISTORY_PANS = setting("BENCH_HISTORY_PANS", 2_000, 50);
+const HISTORY_TXNS = 24;
 
 const ONE_SELECT = `SELECT * FROM orders WHERE id = $1`;
 const ONE_INSERT = `INSERT INTO orders (id, distributor_id, investor_id, investment_account_id, order_type, status, payment_status, purchase_type,
@@ -35,7 +40,7 @@ const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: stack.servi
 try {
   const { services, distributorId } = stack;
   const { investorId, body: placement } = await lumpSumFixture(stack);
-  const hashes = Array.from({ length: LOOKUP_PANS }, (_, n) => services.cipher.lookupHash(panOf(n)));
+  const hashes = Array.from({ length: LOOKUP_PANS + HISTORY_PANS }, (_, n) => services.cipher.lookupHash(panOf(n)));
   await pool.query(
     `INSERT INTO holding_positions (distributor_id, registrar, amc_code, folio_no, registrar_scheme_code, scheme_code, amc_name, isin, scheme_name,
        units, nav, nav_date, market_value, balance_date, holding_nature, pan_hash, feed_file_id)
@@ -45,7 +50,19 @@ try {
      FROM unnest($2::text[]) WITH ORDINALITY AS h(hash, n), generate_series(0, ${PER_PAN - 1}) AS k`,
     [distributorId, hashes],
   );
-  await pool.query("VACUUM ANALYZE holding_positions");
+  // The history PANs' positions each with two years of monthly SIPs, a redemption every 12th month.
+  await pool.query(
+    `INSERT INTO holding_transactions (registrar, amc_code, txn_no, distributor_id, folio_no, registrar_scheme_code, scheme_code, type, registrar_type_code,
+       trade_date, amount_paise, units, nav, stamp_duty_paise, pan_hash, feed_file_id)
+     SELECT p.registrar, p.amc_code, p.folio_no || '-' || i, p.distributor_id, p.folio_no, p.registrar_scheme_code, p.scheme_code,
+       CASE WHEN i % 12 = 11 THEN 'REDEMPTION' ELSE 'SIP' END, 'B', date '2024-11-05' + make_interval(months => i),
+       CASE WHEN i % 12 = 11 THEN 260000 ELSE 500000 END, CASE WHEN i % 12 = 11 THEN 5 ELSE 10.125 END, 493.8272, CASE WHEN i % 12 = 11 THEN 0 ELSE 25 END,
+       p.pan_hash, 'hff_bench'
+     FROM holding_positions p, generate_series(0, ${HISTORY_TXNS - 1}) AS i
+     WHERE p.pan_hash = ANY($1::text[])`,
+    [hashes.slice(LOOKUP_PANS)],
+  );
+  await pool.query("VACUUM ANALYZE holding_positions, holding_transactions");
   const { rows: facts } = await pool.query<{ holding_mode: string }>(`SELECT holding_mode FROM investment_accounts WHERE id = $1`, [placement.investment_account_id]);
   const holdingMode = facts[0]!.holding_mode;
 
@@ -77,34 +94,49 @@ try {
   const orderId = ((await placed.json()) as { id: string }).id;
   if (placed.status !== 201) throw new Error(`placement check failed: ${placed.status}`);
   const lookupBodies = Array.from({ length: Math.min(LOOKUP_PANS, 20_000) }, (_, i) => JSON.stringify({ pan: panOf((i * 7919) % LOOKUP_PANS) })).sort(() => Math.random() - 0.5);
+  const historyBodies = Array.from({ length: HISTORY_PANS }, (_, i) => JSON.stringify({ pan: panOf(LOOKUP_PANS + i) })).sort(() => Math.random() - 0.5);
   for (const [port, path] of [[ours.port, `/api/orders/v1/${orderId}`], [raw.port, `/orders/${orderId}`]] as const) {
     const check = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
     if (check.status !== 200 || ((await check.json()) as { id: string }).id !== orderId) throw new Error(`GET check failed on ${path}: ${check.status}`);
   }
   const lookupCheck = await fetch(`http://127.0.0.1:${ours.port}/api/holdings/v1/lookup`, { method: "POST", headers, body: lookupBodies[0] });
   if (lookupCheck.status !== 200 || ((await lookupCheck.json()) as { holdings: unknown[] }).holdings.length !== PER_PAN) throw new Error(`lookup check failed: ${lookupCheck.status}`);
+  const historyCheck = await fetch(`http://127.0.0.1:${ours.port}/api/holdings/v1/lookup`, { method: "POST", headers, body: historyBodies[0] });
+  const history = (await historyCheck.json()) as { holdings: Array<{ cost_value: number | null }> };
+  if (historyCheck.status !== 200 || history.holdings.length !== PER_PAN || history.holdings.some((h) => h.cost_value === null)) throw new Error(`lookup with history check failed: ${historyCheck.status}`);
 
   const load = (port: number, path: string, method: "GET" | "POST", expectStatus: number, bodies?: string[]): LoadSpec => ({
     url: `http://127.0.0.1:${port}${path}`, method, headers, bodies, connections: CONNECTIONS, seconds: SECONDS, expectStatus,
   });
-  // BENCH_HOT=get,lookup,placement (default all): which of our paths run, e.g. for a CPU profile of one.
-  const only = new Set((process.env.BENCH_HOT ?? "get,lookup,placement").split(","));
+  // BENCH_HOT=get,lookup,history,placement (default all): which of our paths run, e.g. for a CPU profile of one.
+  const only = new Set((process.env.BENCH_HOT ?? "get,lookup,history,placement").split(","));
   const skipped = async (name: string, run: () => Promise<LoadResult>): Promise<LoadResult> => (only.has(name) ? run() : NOT_RUN);
-  const results: Record<string, LoadResult> = {};
-  results.select = await runBaseline(load(raw.port, `/orders/${orderId}`, "GET", 200), WARMUP_SECONDS);
-  results.getOrder = await skipped("get", () => warmAndRun(load(ours.port, `/api/orders/v1/${orderId}`, "GET", 200), WARMUP_SECONDS));
-  results.lookup = await skipped("lookup", () => warmAndRun(load(ours.port, "/api/holdings/v1/lookup", "POST", 200, lookupBodies), WARMUP_SECONDS));
-  results.insert = await runBaseline(load(raw.port, "/orders", "POST", 201, [JSON.stringify(placement)]), WARMUP_SECONDS);
-  results.placement = await skipped("placement", () => warmAndRun(load(ours.port, "/api/orders/v1/", "POST", 201, [JSON.stringify(placement)]), WARMUP_SECONDS));
+  // Every side once per round, the rounds one after the other: a burst of other work on a shared machine lands
+  // on both sides of a round, and the table gives each side's median.
+  const runs: Record<"select" | "getOrder" | "lookup" | "history" | "insert" | "placement", LoadResult[]> = { select: [], getOrder: [], lookup: [], history: [], insert: [], placement: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    runs.select.push(await runBaseline(load(raw.port, `/orders/${orderId}`, "GET", 200), WARMUP_SECONDS));
+    runs.getOrder.push(await skipped("get", () => warmAndRun(load(ours.port, `/api/orders/v1/${orderId}`, "GET", 200), WARMUP_SECONDS)));
+    runs.lookup.push(await skipped("lookup", () => warmAndRun(load(ours.port, "/api/holdings/v1/lookup", "POST", 200, lookupBodies), WARMUP_SECONDS)));
+    runs.history.push(await skipped("history", () => warmAndRun(load(ours.port, "/api/holdings/v1/lookup", "POST", 200, historyBodies), WARMUP_SECONDS)));
+    runs.insert.push(await runBaseline(load(raw.port, "/orders", "POST", 201, [JSON.stringify(placement)]), WARMUP_SECONDS));
+    runs.placement.push(await skipped("placement", () => warmAndRun(load(ours.port, "/api/orders/v1/", "POST", 201, [JSON.stringify(placement)]), WARMUP_SECONDS)));
+  }
+  const results = {
+    select: combineRuns(runs.select), getOrder: combineRuns(runs.getOrder), lookup: combineRuns(runs.lookup), history: combineRuns(runs.history),
+    insert: combineRuns(runs.insert), placement: combineRuns(runs.placement),
+  };
 
-  printTable(`Hot paths on a small database (${(LOOKUP_PANS * PER_PAN).toLocaleString("en")} positions), ${CONNECTIONS} connections, ${SECONDS} s per side (after ${WARMUP_SECONDS} s warm-up), pool ${services.config.dbPoolSize}`, [
+  printTable(`Hot paths on a small database (${(LOOKUP_PANS * PER_PAN).toLocaleString("en")} positions), ${CONNECTIONS} connections, ${SECONDS} s per side (after ${WARMUP_SECONDS} s warm-up), pool ${services.config.dbPoolSize}, median of ${ROUNDS} round${ROUNDS > 1 ? "s" : ""}`, [
     compare("GET /api/orders/v1/{id}", "req/s", results.getOrder, "node:http + pg, one indexed select by key", results.select, { minRatio: 0.5 }),
     compare("POST /api/holdings/v1/lookup", "req/s", results.lookup, "node:http + pg, one indexed select by key", results.select, { minRatio: 0.5 }),
+    compare(`POST /api/holdings/v1/lookup, ${HISTORY_TXNS} transactions a position`, "req/s", results.history, "node:http + pg, one indexed select by key", results.select),
     compare("POST /api/orders/v1/ (lump sum)", "req/s", results.placement, "node:http + pg, one insert transaction", results.insert, { minRatio: 0.4 }),
   ]);
   // Server CPU per request (this process's; PostgreSQL's backends are not counted): less disturbed by a busy machine than the rates.
-  const cpu = (name: string) => cpuPerRequest(results[name]!).toFixed(1);
-  console.log(`server CPU per request: GET order ${cpu("getOrder")} us, lookup ${cpu("lookup")} us, one select ${cpu("select")} us; placement ${cpu("placement")} us, one insert transaction ${cpu("insert")} us\n`);
+  const cpu = (name: keyof typeof results) => cpuPerRequest(results[name]).toFixed(1);
+  console.log(`server CPU per request: GET order ${cpu("getOrder")} us, lookup ${cpu("lookup")} us, lookup with history ${cpu("history")} us, one select ${cpu("select")} us; placement ${cpu("placement")} us, one insert transaction ${cpu("insert")} us`);
+  console.log(`ratios by round: GET order ${roundRatios(runs.getOrder, runs.select)}; lookup ${roundRatios(runs.lookup, runs.select)}; with history ${roundRatios(runs.history, runs.select)}; placement ${roundRatios(runs.placement, runs.insert)}\n`);
   failOnUnexpected(results);
   ours.server.close();
   raw.server.close();

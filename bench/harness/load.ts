@@ -90,6 +90,37 @@ export async function runBaseline(spec: LoadSpec, warmupSeconds: number): Promis
   return ONLY_OURS ? NOT_RUN : warmAndRun(spec, warmupSeconds);
 }
 
+/**
+ * Several runs of one side as one result (the benchmarks that take BENCH_ROUNDS alternate their sides round by
+ * round, so that a burst of other work on a shared machine lands on both): the median rate, p50 and p99 of the
+ * runs; requests, CPU time and failures summed (so the CPU per request covers every run).
+ */
+export function combineRuns(runs: readonly LoadResult[]): LoadResult {
+  if (runs.length === 1) return runs[0]!;
+  const median = (pick: (r: LoadResult) => number) => {
+    const values = runs.map(pick).sort((a, b) => a - b);
+    const middle = Math.floor(values.length / 2);
+    return values.length % 2 === 1 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
+  };
+  const sum = (pick: (r: LoadResult) => number) => runs.reduce((total, r) => total + pick(r), 0);
+  return {
+    rate: median((r) => r.rate),
+    p50: median((r) => r.p50),
+    p99: median((r) => r.p99),
+    requests: sum((r) => r.requests),
+    seconds: sum((r) => r.seconds),
+    unexpected: sum((r) => r.unexpected),
+    errors: sum((r) => r.errors),
+    firstFailure: runs.find((r) => r.firstFailure !== undefined)?.firstFailure,
+    cpuMicros: runs.every((r) => r.cpuMicros !== undefined) ? sum((r) => r.cpuMicros!) : undefined,
+  };
+}
+
+/** Each round's ratio of our rate to the baseline's, for the line printed under a table of combined runs. */
+export function roundRatios(ours: readonly LoadResult[], baseline: readonly LoadResult[]): string {
+  return ours.map((r, i) => (r.rate / baseline[i]!.rate).toFixed(2)).join(", ");
+}
+
 /** A run that met answers it did not expect measured something else: say so, and fail the benchmark. */
 export function failOnUnexpected(results: Record<string, LoadResult>): void {
   for (const [name, result] of Object.entries(results)) {

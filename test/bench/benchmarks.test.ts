@@ -32,7 +32,12 @@ const BENCHMARKS: Array<{ script: string; rows: Array<{ path: string; baseline: 
   },
   {
     script: "hot-reads.ts",
-    rows: [{ path: "GET /api/orders/v1/{id}", baseline: true }, { path: "POST /api/holdings/v1/lookup", baseline: true }, { path: "POST /api/orders/v1/ (lump sum)", baseline: true }],
+    rows: [
+      { path: "GET /api/orders/v1/{id}", baseline: true },
+      { path: "POST /api/holdings/v1/lookup", baseline: true },
+      { path: "POST /api/holdings/v1/lookup, 24 transactions a position", baseline: true },
+      { path: "POST /api/orders/v1/ (lump sum)", baseline: true },
+    ],
   },
   { script: "holdings-import.ts", rows: [{ path: "holdings import (parse, join, hash, COPY, replace)", baseline: true }, { path: "holdings import, peak RSS", baseline: false }] },
 ];
