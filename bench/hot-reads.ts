@@ -50,13 +50,15 @@ try {
      FROM unnest($2::text[]) WITH ORDINALITY AS h(hash, n), generate_series(0, ${PER_PAN - 1}) AS k`,
     [distributorId, hashes],
   );
-  // The history PANs' positions each with two years of monthly SIPs, a redemption every 12th month.
+  // The history PANs' positions each with two years of monthly SIPs at a NAV of 21 (the positions' is 21.3456: a
+  // small gain, which Newton's method solves; a deep loss falls back to bisection, several times the work), a
+  // redemption every 12th month.
   await pool.query(
     `INSERT INTO holding_transactions (registrar, amc_code, txn_no, distributor_id, folio_no, registrar_scheme_code, scheme_code, type, registrar_type_code,
        trade_date, amount_paise, units, nav, stamp_duty_paise, pan_hash, feed_file_id)
      SELECT p.registrar, p.amc_code, p.folio_no || '-' || i, p.distributor_id, p.folio_no, p.registrar_scheme_code, p.scheme_code,
        CASE WHEN i % 12 = 11 THEN 'REDEMPTION' ELSE 'SIP' END, 'B', date '2024-11-05' + make_interval(months => i),
-       CASE WHEN i % 12 = 11 THEN 260000 ELSE 500000 END, CASE WHEN i % 12 = 11 THEN 5 ELSE 10.125 END, 493.8272, CASE WHEN i % 12 = 11 THEN 0 ELSE 25 END,
+       CASE WHEN i % 12 = 11 THEN 252000 ELSE 500000 END, CASE WHEN i % 12 = 11 THEN 120 ELSE 238.095 END, 21, CASE WHEN i % 12 = 11 THEN 0 ELSE 25 END,
        p.pan_hash, 'hff_bench'
      FROM holding_positions p, generate_series(0, ${HISTORY_TXNS - 1}) AS i
      WHERE p.pan_hash = ANY($1::text[])`,

@@ -61,13 +61,18 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   const answer = new Promise<LoadResult | { error: string }>((resolve) => child.once("message", (m) => resolve(m as LoadResult)));
   const cpu = process.cpuUsage();
+  const mainThread = process.threadCpuUsage();
   child.send(spec);
   const result = await Promise.race([answer, exited.then((code) => ({ error: `load process exited (${code}) without a result` }))]);
   const used = process.cpuUsage(cpu);
+  const usedByMain = process.threadCpuUsage(mainThread);
   await exited;
   if ("error" in result) throw new Error(result.error);
   // BENCH_CPU_SPLIT=1: user and system time apart (the system part is mostly socket writes, which both sides pay).
-  if (process.env.BENCH_CPU_SPLIT) console.error(`cpu split: user ${(used.user / result.requests).toFixed(1)} us, system ${(used.system / result.requests).toFixed(1)} us per request`);
+  if (process.env.BENCH_CPU_SPLIT) {
+    const perRequest = (micros: number) => `${(micros / result.requests).toFixed(1)} us`;
+    console.error(`cpu split per request: user ${perRequest(used.user)}, system ${perRequest(used.system)}; main thread ${perRequest(usedByMain.user + usedByMain.system)}, other threads ${perRequest(used.user + used.system - usedByMain.user - usedByMain.system)}; ${result.rate.toFixed(0)} req/s`);
+  }
   return { ...result, cpuMicros: used.user + used.system };
 }
 
