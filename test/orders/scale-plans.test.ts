@@ -92,7 +92,13 @@ describe("the order list's statements", () => {
 
 describe("the installment scheduler's pick", () => {
   it("reads the due SCHEDULED installments in its own order from their index, stopping at the batch, and each one's registration by key", async () => {
-    const today = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+    // The scheduler's day: the first by which 12 SCHEDULED installments are due (the generated data leaves about a
+    // day's worth due today, fewer on some dates: on 2026-12-01, 10), so the batch of 5 always has more behind it.
+    const [{ day }] = (await app.prisma.$queryRawUnsafe<Array<{ day: Date | null }>>(
+      `SELECT (SELECT due_date FROM order_installments WHERE status = 'SCHEDULED' ORDER BY due_date OFFSET 11 LIMIT 1) AS day`,
+    )) as [{ day: Date | null }];
+    expect(day).not.toBeNull();
+    const today = day!;
     const [due] = await app.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM order_installments WHERE status = 'SCHEDULED' AND due_date <= $1::date`, today);
     expect(Number(due!.n)).toBeGreaterThanOrEqual(12);
     const plan = await planOfStatementOn(app.prisma, "order_installments", () => dueInstallments(app.prisma, today, 5));

@@ -56,6 +56,23 @@ describe("buildLots", () => {
     expect(r.lotsComplete).toBe(false);
   });
 
+  it("orders many transactions given shuffled by trade date, same-day ones as given (a sort past its insertion runs)", () => {
+    // 120 purchases over 40 days, three a day, shuffled deterministically; same-day ones keep their relative order.
+    const dated = Array.from({ length: 120 }, (_, i) => tx(`P${i}`, "PURCHASE", `2024-02-${String(1 + Math.floor(i / 3) % 29).padStart(2, "0")}`, "1.000", 100n));
+    const byMonth = dated.map((t, i) => (i >= 87 ? { ...t, tradeDate: t.tradeDate.replace("2024-02", "2024-03") } : t));
+    let seed = 5;
+    const shuffled = [...byMonth].sort(() => ((seed = (seed * 16_807) % 2_147_483_647) % 3) - 1);
+    const order = (txns: typeof shuffled) => [...txns].sort((a, b) => (a.tradeDate < b.tradeDate ? -1 : a.tradeDate > b.tradeDate ? 1 : 0)).map((t) => t.txnNo);
+    const lots = buildLots(shuffled, dec("120.000")).openLots.map((l) => l.txnNo);
+    expect(lots).toEqual(order(shuffled));
+    const days = buildLots(shuffled, dec("120.000")).openLots.map((l) => l.acquiredOn!);
+    expect(days).toEqual([...days].sort());
+    // Same-day lots in the order the shuffled input gave them.
+    for (const day of new Set(days)) {
+      expect(lots.filter((_, i) => days[i] === day)).toEqual(shuffled.filter((t) => t.tradeDate === day).map((t) => t.txnNo));
+    }
+  });
+
   it("reads units only of the types that move them: a payout's units of any precision are no error", () => {
     const r = buildLots([tx("P1", "PURCHASE", "2024-01-01", "5.000", 500n), tx("D1", "DIVIDEND_PAYOUT", "2024-02-01", "0.0001", 100n)], dec("5.000"));
     expect(open(r)).toEqual([["LOT", "P1", "2024-01-01", "5.000", 500n]]);

@@ -81,7 +81,7 @@ export function applyReversals(txns: readonly PositionTxn[]): { effective: Posit
   }
   const effective = txns.filter((t) => t.type !== "REVERSAL" && !reversed.has(t.txnNo));
   // A stable sort: same-day transactions keep the feed's order. Dates are YYYY-MM-DD, so their texts sort as the days do.
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: V8's sort reads only whether the answer is negative
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: V8's sort acts only on a negative answer, so 0 and 1 sort alike (a shuffle of 120 in lots.test.ts)
   effective.sort((a, b) => (a.tradeDate < b.tradeDate ? -1 : a.tradeDate > b.tradeDate ? 1 : 0));
   return { effective, unmatchedReversals };
 }
