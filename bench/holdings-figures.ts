@@ -14,7 +14,7 @@ import { compare, printTable, type Figures } from "./harness/table.js";
 const SECONDS = setting("BENCH_SECONDS", 3, 0.2);
 const TODAY = "2026-12-01";
 
-/** Position k of a PAN with `txns` monthly SIPs of 5,000 rupees from January 2017 (every 12th a redemption of 5 units). */
+/** Position k of a PAN with `txns` monthly SIPs of 5,000 rupees from January, two (24) or ten (120) years back (every 12th a redemption of 5 units). */
 function position(k: number, txns: number): PositionWithHistory {
   const history = Array.from({ length: txns }, (_, i) => {
     const sale = i % 12 === 11;

@@ -19,7 +19,7 @@ import { createApp } from "../src/app.js";
 import { accessLineWriter, createLogger } from "../src/platform/lib/logger.js";
 import { appRouter } from "../src/router.js";
 import { lineSink } from "../test/helpers/logs.js";
-import { cpuPerRequest, failOnUnexpected, runLoad, type LoadResult, type LoadSpec } from "./harness/load.js";
+import { cpuPerRequest, failOnUnexpected, median, runLoad, type LoadResult, type LoadSpec } from "./harness/load.js";
 import { setting, WARMUP_SECONDS } from "./harness/options.js";
 import { lumpSumFixture } from "./harness/placement-fixture.js";
 import { listenApp, openStack } from "./harness/stack.js";
@@ -135,11 +135,6 @@ try {
     rows,
   );
 
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const middle = sorted.length / 2;
-    return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
-  };
   const spread = (values: number[], digits: number) => `${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)}`;
   console.log("copy / library per comparison (median of the rounds, spread):");
   for (const [index, { copy, library: name, request }] of comparisons.entries()) {

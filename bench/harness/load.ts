@@ -68,7 +68,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const usedByMain = process.threadCpuUsage(mainThread);
   await exited;
   if ("error" in result) throw new Error(result.error);
-  // BENCH_CPU_SPLIT=1: user and system time apart (the system part is mostly socket writes, which both sides pay).
+  // BENCH_CPU_SPLIT=1: user and system time apart (the system part is mostly socket writes, which both sides pay),
+  // and the main thread's share apart from the other threads' (GC helpers, libuv).
   if (process.env.BENCH_CPU_SPLIT) {
     const perRequest = (micros: number) => `${(micros / result.requests).toFixed(1)} us`;
     console.error(`cpu split per request: user ${perRequest(used.user)}, system ${perRequest(used.system)}; main thread ${perRequest(usedByMain.user + usedByMain.system)}, other threads ${perRequest(used.user + used.system - usedByMain.user - usedByMain.system)}; ${result.rate.toFixed(0)} req/s`);
@@ -95,6 +96,13 @@ export async function runBaseline(spec: LoadSpec, warmupSeconds: number): Promis
   return ONLY_OURS ? NOT_RUN : warmAndRun(spec, warmupSeconds);
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 /**
  * Several runs of one side as one result (the benchmarks that take BENCH_ROUNDS alternate their sides round by
  * round, so that a burst of other work on a shared machine lands on both): the median rate, p50 and p99 of the
@@ -102,16 +110,11 @@ export async function runBaseline(spec: LoadSpec, warmupSeconds: number): Promis
  */
 export function combineRuns(runs: readonly LoadResult[]): LoadResult {
   if (runs.length === 1) return runs[0]!;
-  const median = (pick: (r: LoadResult) => number) => {
-    const values = runs.map(pick).sort((a, b) => a - b);
-    const middle = Math.floor(values.length / 2);
-    return values.length % 2 === 1 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
-  };
   const sum = (pick: (r: LoadResult) => number) => runs.reduce((total, r) => total + pick(r), 0);
   return {
-    rate: median((r) => r.rate),
-    p50: median((r) => r.p50),
-    p99: median((r) => r.p99),
+    rate: median(runs.map((r) => r.rate)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
     requests: sum((r) => r.requests),
     seconds: sum((r) => r.seconds),
     unexpected: sum((r) => r.unexpected),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Decimal } from "../../src/platform/lib/money.js";
-import { fromMilli, scaledOf, toMilli } from "../../src/domains/portfolio/exact.js";
+import { fromMilli, scaledOf, scaledText, toMilli } from "../../src/domains/portfolio/exact.js";
 import { buildLots } from "../../src/domains/portfolio/lots.js";
 import { positionFigures } from "../../src/domains/portfolio/position-figures.js";
 
@@ -61,6 +61,20 @@ describe("units as thousandths, from and to their text", () => {
       expect(units.equals(oldFromMilli(milli))).toBe(true);
       expect(toMilli(units)).toBe(oldToMilli(units));
     }
+  });
+});
+
+describe("an integer of implied decimals as its text", () => {
+  it.each([
+    [0n, 2, "0.00"],
+    [5n, 2, "0.05"],
+    [-5n, 2, "-0.05"],
+    [12_345n, 2, "123.45"],
+    [-12_345n, 3, "-12.345"],
+    [1_000n, 3, "1.000"],
+    [10n ** 20n + 7n, 2, "1000000000000000000.07"],
+  ])("%s at %s places is %s", (value, places, text) => {
+    expect(scaledText(value, places)).toBe(text);
   });
 });
 

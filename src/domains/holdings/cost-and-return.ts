@@ -1,6 +1,7 @@
 import { Decimal } from "../../platform/lib/money.js";
 import { lockIn, lockInPeriodOf } from "../portfolio/lock-in.js";
 import { buildLots } from "../portfolio/lots.js";
+import { scaledText } from "../portfolio/exact.js";
 import { cashFlows, positionFigures } from "../portfolio/position-figures.js";
 import type { CashFlow } from "../portfolio/xirr.js";
 import type { PositionTxn } from "../portfolio/transactions.js";
@@ -33,11 +34,7 @@ export interface ExactFigures {
 }
 
 /** Paise as rupees, the JSON number nearest the exact 2-decimal text (as Number of decimal.js's toFixed(2) gives it, without its division). */
-export function rupees(paise: bigint): number {
-  // Stryker disable next-line EqualityOperator: -0n is 0n
-  const magnitude = paise < 0n ? -paise : paise;
-  return Number(`${paise < 0n ? "-" : ""}${magnitude / 100n}.${String(magnitude % 100n).padStart(2, "0")}`);
-}
+export const rupees = (paise: bigint) => Number(scaledText(paise, 2));
 
 /** XIRR as a JSON number, 6 decimals (a rate: 0.123456 is 12.3456% a year). */
 export const rate6 = (rate: number | null) => (rate === null ? null : Number(rate.toFixed(6)));

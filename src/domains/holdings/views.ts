@@ -1,4 +1,5 @@
 import { Decimal } from "../../platform/lib/money.js";
+import { scaledText } from "../portfolio/exact.js";
 import type { PositionRow } from "./holdings.repo.js";
 import type { CostAndReturn } from "./cost-and-return.js";
 import type { PortfolioTotals } from "./holdings-figures.js";
@@ -85,9 +86,7 @@ class ExactSum {
 
   /** The nearest JSON number, as Decimal's toNumber gives it (Number of the exact decimal text). */
   toNumber(): number {
-    const negative = this.paise < 0n;
-    const magnitude = negative ? -this.paise : this.paise;
-    const text = `${negative ? "-" : ""}${magnitude / 100n}.${String(magnitude % 100n).padStart(2, "0")}`;
+    const text = scaledText(this.paise, 2);
     return this.decimal === undefined ? Number(text) : this.decimal.plus(text).toNumber();
   }
 }

@@ -2,16 +2,14 @@ import { Decimal } from "../../platform/lib/money.js";
 
 /**
  * Units as whole thousandths (units have 3 decimals), so FIFO sums and splits are exact integers. Read off the
- * decimal's plain text (no exponent), as are the lookups' every lot and sale: decimal.js arithmetic
- * (abs, times 1000) cost several times more (docs/benchmarks.md, bench:holdings-figures).
+ * decimal's plain text (scaledOf), as are the lookups' every lot and sale: decimal.js arithmetic (abs, times 1000)
+ * cost several times more (docs/benchmarks.md, bench:holdings-figures).
  */
 export function toMilli(units: Decimal): bigint {
-  const text = units.toFixed();
-  const point = text.indexOf(".");
-  const fraction = point === -1 ? "" : text.slice(point + 1);
-  if (fraction.length > 3) throw new RangeError(`units with more than 3 decimals: ${units.toString()}`);
-  const whole = point === -1 ? text : text.slice(0, point);
-  return BigInt((whole.startsWith("-") ? whole.slice(1) : whole) + fraction.padEnd(3, "0"));
+  const { digits, scale } = scaledOf(units);
+  if (scale > 3) throw new RangeError(`units with more than 3 decimals: ${units.toString()}`);
+  // Stryker disable next-line EqualityOperator: -0n is 0n
+  return (digits < 0n ? -digits : digits) * 10n ** BigInt(3 - scale);
 }
 
 const ZERO = new Decimal(0);
@@ -20,10 +18,15 @@ const ZERO = new Decimal(0);
 export function fromMilli(milli: bigint): Decimal {
   // Stryker disable next-line ConditionalExpression: the shared zero only saves a parse; the text below makes the same zero
   if (milli === 0n) return ZERO;
-  // Stryker disable next-line EqualityOperator: zero returned above
-  const magnitude = milli < 0n ? -milli : milli;
-  // Stryker disable next-line EqualityOperator: zero returned above
-  return new Decimal(`${milli < 0n ? "-" : ""}${magnitude / 1000n}.${String(magnitude % 1000n).padStart(3, "0")}`);
+  return new Decimal(scaledText(milli, 3));
+}
+
+/** An integer of `places` implied decimals as its exact decimal text: (-12345n, 2) is "-123.45", (5n, 3) "0.005". */
+export function scaledText(value: bigint, places: number): string {
+  // Stryker disable next-line EqualityOperator: -0n is 0n
+  const magnitude = value < 0n ? -value : value;
+  const unit = 10n ** BigInt(places);
+  return `${value < 0n ? "-" : ""}${magnitude / unit}.${String(magnitude % unit).padStart(places, "0")}`;
 }
 
 /** A decimal's digits as an integer and its scale (12.3456 is 123456n and 4): exact, from its plain text. */

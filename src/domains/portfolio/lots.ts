@@ -124,13 +124,13 @@ function consume(queue: WorkingLot[], t: PositionTxn, units: bigint): Disposal {
 
 export function buildLots(txns: readonly PositionTxn[], registrarBalance: Decimal): LotsResult {
   const { effective, unmatchedReversals } = applyReversals(txns);
-  // Each move's units as thousandths, read once (the lookups' hot path).
-  const milli = effective.map((t) => (UNIT_ADDING.has(t.type) || UNIT_REMOVING.has(t.type) ? toMilli(t.units) : 0n));
+  // Each transaction with its units as thousandths, read once (the lookups' hot path), only where it moves units.
+  const moves = effective.map((t) => ({ t, milli: UNIT_ADDING.has(t.type) || UNIT_REMOVING.has(t.type) ? toMilli(t.units) : 0n }));
   let explained = 0n;
-  effective.forEach((t, i) => {
-    if (UNIT_ADDING.has(t.type)) explained += milli[i]!;
-    if (UNIT_REMOVING.has(t.type)) explained -= milli[i]!;
-  });
+  for (const { t, milli } of moves) {
+    if (UNIT_ADDING.has(t.type)) explained += milli;
+    if (UNIT_REMOVING.has(t.type)) explained -= milli;
+  }
   const unexplained = toMilli(registrarBalance) - explained;
   const unexplainedUnits = fromMilli(unexplained);
   const queue: WorkingLot[] = [];
@@ -145,12 +145,12 @@ export function buildLots(txns: readonly PositionTxn[], registrarBalance: Decima
   }
   const sales: Disposal[] = [];
   const transfersOut: Disposal[] = [];
-  effective.forEach((t, i) => {
+  for (const { t, milli } of moves) {
     // A lot of no units (a zero-unit line) would hold nothing to consume.
     if (UNIT_ADDING.has(t.type)) {
-      if (milli[i]! > 0n) queue.push(newLot(t, milli[i]!));
-    } else if (UNIT_REMOVING.has(t.type)) (SALE_TYPES.has(t.type) ? sales : transfersOut).push(consume(queue, t, milli[i]!));
-  });
+      if (milli > 0n) queue.push(newLot(t, milli));
+    } else if (UNIT_REMOVING.has(t.type)) (SALE_TYPES.has(t.type) ? sales : transfersOut).push(consume(queue, t, milli));
+  }
   const overSold = [...sales, ...transfersOut].some((d) => d.consumed.some((c) => c.source === "UNEXPLAINED"));
   return {
     lotsComplete: unexplained === 0n && !overSold,
