@@ -14,7 +14,7 @@
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { NOT_RUN, combineRuns, cpuPerRequest, failOnUnexpected, roundRatios, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
+import { NOT_RUN, combineRuns, cpuPerRequest, failOnUnexpected, pgCpuPerRequest, roundRatios, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
 import { SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
 import { lumpSumFixture } from "./harness/placement-fixture.js";
 import { startRawServer } from "./harness/raw-server.js";
@@ -135,9 +135,9 @@ try {
     compare(`POST /api/holdings/v1/lookup, ${HISTORY_TXNS} transactions a position`, "req/s", results.history, "node:http + pg, one indexed select by key", results.select),
     compare("POST /api/orders/v1/ (lump sum)", "req/s", results.placement, "node:http + pg, one insert transaction", results.insert, { minRatio: 0.4 }),
   ]);
-  // Server CPU per request (this process's; PostgreSQL's backends are not counted): less disturbed by a busy machine than the rates.
-  const cpu = (name: keyof typeof results) => cpuPerRequest(results[name]).toFixed(1);
-  console.log(`server CPU per request: GET order ${cpu("getOrder")} us, lookup ${cpu("lookup")} us, lookup with history ${cpu("history")} us, one select ${cpu("select")} us; placement ${cpu("placement")} us, one insert transaction ${cpu("insert")} us`);
+  // CPU per request, this process's (the servers) and PostgreSQL's: less disturbed by a busy machine than the rates.
+  const cpu = (name: keyof typeof results) => `${cpuPerRequest(results[name]).toFixed(1)} + ${pgCpuPerRequest(results[name]).toFixed(1)}`;
+  console.log(`CPU per request (server + PostgreSQL, us): GET order ${cpu("getOrder")}, lookup ${cpu("lookup")}, lookup with history ${cpu("history")}, one select ${cpu("select")}; placement ${cpu("placement")}, one insert transaction ${cpu("insert")}`);
   console.log(`ratios by round: GET order ${roundRatios(runs.getOrder, runs.select)}; lookup ${roundRatios(runs.lookup, runs.select)}; with history ${roundRatios(runs.history, runs.select)}; placement ${roundRatios(runs.placement, runs.insert)}\n`);
   failOnUnexpected(results);
   ours.server.close();

@@ -4,6 +4,7 @@
  */
 import { fork } from "node:child_process";
 import path from "node:path";
+import { postgresCpuMicros } from "./postgres-cpu.js";
 
 export interface LoadSpec {
   url: string;
@@ -43,11 +44,18 @@ export interface LoadResult {
    * `requests`, the server's cost per request, which a busy shared machine disturbs far less than the rate.
    */
   cpuMicros?: number;
+  /** CPU time of the embedded PostgreSQL server during the run (postgres-cpu.ts), in microseconds, when it is ours to watch. */
+  pgCpuMicros?: number;
 }
 
 /** The server's CPU per answered request of a run, in microseconds (NaN when the run did not measure it). */
 export function cpuPerRequest(result: LoadResult): number {
   return (result.cpuMicros ?? Number.NaN) / result.requests;
+}
+
+/** PostgreSQL's CPU per answered request of a run, in microseconds (NaN when the run did not measure it). */
+export function pgCpuPerRequest(result: LoadResult): number {
+  return (result.pgCpuMicros ?? Number.NaN) / result.requests;
 }
 
 const LOAD_PROCESS = path.join(import.meta.dirname, "load-process.ts");
@@ -62,10 +70,12 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const answer = new Promise<LoadResult | { error: string }>((resolve) => child.once("message", (m) => resolve(m as LoadResult)));
   const cpu = process.cpuUsage();
   const mainThread = process.threadCpuUsage();
+  const pgBefore = postgresCpuMicros();
   child.send(spec);
   const result = await Promise.race([answer, exited.then((code) => ({ error: `load process exited (${code}) without a result` }))]);
   const used = process.cpuUsage(cpu);
   const usedByMain = process.threadCpuUsage(mainThread);
+  const pgAfter = postgresCpuMicros();
   await exited;
   if ("error" in result) throw new Error(result.error);
   // BENCH_CPU_SPLIT=1: user and system time apart (the system part is mostly socket writes, which both sides pay),
@@ -74,7 +84,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     const perRequest = (micros: number) => `${(micros / result.requests).toFixed(1)} us`;
     console.error(`cpu split per request: user ${perRequest(used.user)}, system ${perRequest(used.system)}; main thread ${perRequest(usedByMain.user + usedByMain.system)}, other threads ${perRequest(used.user + used.system - usedByMain.user - usedByMain.system)}; ${result.rate.toFixed(0)} req/s`);
   }
-  return { ...result, cpuMicros: used.user + used.system };
+  return { ...result, cpuMicros: used.user + used.system, ...(pgBefore !== undefined && pgAfter !== undefined ? { pgCpuMicros: pgAfter - pgBefore } : {}) };
 }
 
 /** A warm-up (JIT, pools, caches) then the measured run. With zero warm-up seconds, only the run. */
@@ -121,6 +131,7 @@ export function combineRuns(runs: readonly LoadResult[]): LoadResult {
     errors: sum((r) => r.errors),
     firstFailure: runs.find((r) => r.firstFailure !== undefined)?.firstFailure,
     cpuMicros: runs.every((r) => r.cpuMicros !== undefined) ? sum((r) => r.cpuMicros!) : undefined,
+    pgCpuMicros: runs.every((r) => r.pgCpuMicros !== undefined) ? sum((r) => r.pgCpuMicros!) : undefined,
   };
 }
 

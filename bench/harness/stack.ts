@@ -19,6 +19,7 @@ import { openRuntime, type Runtime } from "../../src/runtime.js";
 import type { Services } from "../../src/domains/shared/services.js";
 import { freePort } from "../../test/helpers/process.js";
 import { UNLIMITED_BUDGET } from "../budget.js";
+import { watchPostgresCpu } from "./postgres-cpu.js";
 
 export interface Stack {
   runtime: Runtime;
@@ -63,6 +64,8 @@ export async function openStack(options: StackOptions): Promise<Stack> {
     throw error;
   });
   const { services } = runtime;
+  // The embedded server's data sit under <MF_DATA_DIR>/pg (src/platform/db/database.ts).
+  if (runtime.database.embedded) watchPostgresCpu(path.join(dataDir, "pg"));
   const created = await createDistributor(services.prisma, { name: `Bench ${options.name}`, arn: `ARN-7${String(Date.now() % 1e5).padStart(5, "0")}` });
   const { access_token: token } = await services.auth.issueToken(created.client_id, created.client_secret);
   const inFlight = { count: 0 };
