@@ -208,6 +208,23 @@ describe("the exchange's scheme master and SIP master, imported", () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it("keeps each scheme's lock-in with it (schemes.lock_in): an active code's before an inactive one's, then the lowest code, of either ISIN", async () => {
+    const lockInOf = async (schemeCode: string) => (await app.prisma.scheme.findUniqueOrThrow({ where: { schemeCode } })).lockIn;
+    const growth = (lockIn: string) => schemeRow({ "Unique No": "11", "Scheme Code": "ZZ-GR", ISIN: "INF179K01VL5", "Lock-in Period Flag": lockIn ? "Y" : "N", "Lock-in Period": lockIn });
+    const reinvestment = (lockIn: string) => schemeRow({ "Unique No": "12", "Scheme Code": "AA-DR", ISIN: "INF179K01VM3", "Lock-in Period Flag": lockIn ? "Y" : "N", "Lock-in Period": lockIn });
+    await importExchangeMasters(app.prisma, { schemes: schemeMaster([schemeRow({}), growth("3 Years"), reinvestment("5 Years")]) });
+    expect([await lockInOf("118954"), await lockInOf("118955")]).toEqual(["5 Years", null]);
+    // AA-DR no longer listed (inactive): the active code's lock-in wins.
+    await importExchangeMasters(app.prisma, { schemes: schemeMaster([schemeRow({}), growth("3 Years")]) });
+    expect(await lockInOf("118954")).toBe("3 Years");
+    // No active code has one: the inactive code's, never none while a code of the scheme says so.
+    await importExchangeMasters(app.prisma, { schemes: schemeMaster([schemeRow({}), growth("")]) });
+    expect(await lockInOf("118954")).toBe("5 Years");
+    await app.prisma.exchangeScheme.deleteMany({ where: { code: { in: ["ZZ-GR", "AA-DR"] } } });
+    await importExchangeMasters(app.prisma, { schemes: schemeMaster([schemeRow({})]) });
+    expect(await lockInOf("118954")).toBeNull();
+  });
 });
 
 describe("npm run mf -- masters:import-exchange", () => {

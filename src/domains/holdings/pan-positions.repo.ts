@@ -20,10 +20,7 @@ export interface PositionWithHistory extends PositionRow {
  * PostgreSQL's work, was most of the time (docs/benchmarks.md, bench:hot-reads); it goes by readRows for the same reason.
  */
 const POSITIONS_WITH_HISTORY = `SELECT p.registrar, p.amc_code, p.amc_name, p.folio_no, p.scheme_code, p.isin, p.scheme_name, p.units, p.nav, p.nav_date,
-       p.market_value, p.balance_date, s.category,
-       (SELECT e.lock_in FROM exchange_schemes e
-         WHERE e.isin IN (s.isin_growth, s.isin_reinvestment) AND e.lock_in IS NOT NULL
-         ORDER BY e.active DESC, e.code LIMIT 1) AS lock_in,
+       p.market_value, p.balance_date, s.category, s.lock_in,
        COALESCE((SELECT json_agg(json_build_object(
            'txn_no', t.txn_no, 'type', t.type, 'trade_date', t.trade_date::text, 'units', t.units::text,
            'amount_paise', t.amount_paise::text, 'stamp_duty_paise', t.stamp_duty_paise::text, 'reverses_txn_no', t.reverses_txn_no)

@@ -53,11 +53,7 @@ export interface SchemeFactsRow {
 export async function schemeFacts(db: DbOrTx, schemeCodes: readonly string[]): Promise<SchemeFactsRow[]> {
   if (schemeCodes.length === 0) return [];
   return db.$queryRawUnsafe<SchemeFactsRow[]>(
-    `SELECT s.scheme_code, s.category,
-            (SELECT e.lock_in FROM exchange_schemes e
-              WHERE e.isin IN (s.isin_growth, s.isin_reinvestment) AND e.lock_in IS NOT NULL
-              ORDER BY e.active DESC, e.code LIMIT 1) AS lock_in
-       FROM schemes s WHERE s.scheme_code = ANY($1::text[])`,
+    `SELECT s.scheme_code, s.category, s.lock_in FROM schemes s WHERE s.scheme_code = ANY($1::text[])`,
     [...new Set(schemeCodes)],
   );
 }

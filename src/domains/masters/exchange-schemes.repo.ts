@@ -182,6 +182,8 @@ export async function unknownIsins(db: DbOrTx, isins: readonly string[]): Promis
  * exchange rows in one statement: each scheme takes its preferred active code (mode BOTH, then PHYSICAL,
  * then DEMAT; the lowest Unique No) and that code's MONTHLY SIP rule; a scheme the exchange does not list
  * is closed, with no minimums. Placement never reads these columns: it checks the code it chose.
+ * With them, schemes.lock_in: the lock-in text of any code of either ISIN (an active code's before an inactive
+ * one's, then by code), which the PAN lookup and the placement's lock-in check read with the scheme's row.
  */
 export async function deriveSchemeRules(db: DbOrTx): Promise<void> {
   await db.$executeRawUnsafe(`
@@ -196,7 +198,10 @@ export async function deriveSchemeRules(db: DbOrTx): Promise<void> {
              COALESCE(p.redemption_allowed AND p.amc_active, false) AS redemption_allowed,
              COALESCE(p.sip_allowed AND p.amc_active, false) AS sip_allowed,
              p.min_purchase_amount, p.purchase_multiple, p.min_additional_amount, p.min_redemption_amount,
-             r.min_amount AS min_sip_amount, r.multiple AS sip_multiple
+             r.min_amount AS min_sip_amount, r.multiple AS sip_multiple,
+             (SELECT e.lock_in FROM exchange_schemes e
+               WHERE e.isin IN (s.isin_growth, s.isin_reinvestment) AND e.lock_in IS NOT NULL
+               ORDER BY e.active DESC, e.code LIMIT 1) AS lock_in
         FROM schemes s
         LEFT JOIN preferred p ON p.scheme_code = s.scheme_code
         LEFT JOIN exchange_sip_rules r ON r.code = p.code AND r.frequency = 'MONTHLY' AND r.active
@@ -205,12 +210,12 @@ export async function deriveSchemeRules(db: DbOrTx): Promise<void> {
        SET purchase_allowed = d.purchase_allowed, redemption_allowed = d.redemption_allowed, sip_allowed = d.sip_allowed,
            min_purchase_amount = d.min_purchase_amount, purchase_multiple = d.purchase_multiple,
            min_additional_amount = d.min_additional_amount, min_redemption_amount = d.min_redemption_amount,
-           min_sip_amount = d.min_sip_amount, sip_multiple = d.sip_multiple
+           min_sip_amount = d.min_sip_amount, sip_multiple = d.sip_multiple, lock_in = d.lock_in
       FROM derived d
      WHERE s.scheme_code = d.scheme_code
        AND (s.purchase_allowed, s.redemption_allowed, s.sip_allowed, s.min_purchase_amount, s.purchase_multiple, s.min_additional_amount,
-            s.min_redemption_amount, s.min_sip_amount, s.sip_multiple)
+            s.min_redemption_amount, s.min_sip_amount, s.sip_multiple, s.lock_in)
            IS DISTINCT FROM
            (d.purchase_allowed, d.redemption_allowed, d.sip_allowed, d.min_purchase_amount, d.purchase_multiple, d.min_additional_amount,
-            d.min_redemption_amount, d.min_sip_amount, d.sip_multiple)`);
+            d.min_redemption_amount, d.min_sip_amount, d.sip_multiple, d.lock_in)`);
 }
