@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Decimal } from "../../src/platform/lib/money.js";
-import { fromMilli, scaledOf, scaledText, toMilli } from "../../src/domains/portfolio/exact.js";
+import { fromMilli, milliToNumber, scaledOf, scaledText, toMilli } from "../../src/domains/portfolio/exact.js";
 import { buildLots } from "../../src/domains/portfolio/lots.js";
 import { positionFigures } from "../../src/domains/portfolio/position-figures.js";
 
@@ -87,6 +87,46 @@ describe("a decimal's digits and scale", () => {
     ["100.10", 1_001n, 1],
   ])("%s is %s at scale %s", (text, digits, scale) => {
     expect(scaledOf(new Decimal(text))).toEqual({ digits, scale });
+    expect(scaledOf(text)).toEqual({ digits, scale });
+  });
+
+  it.each([
+    ["5.000", 5n, 0],
+    ["-0.000", 0n, 0],
+    ["007.2500", 725n, 2],
+    ["-12.3450", -12_345n, 3],
+    ["100", 100n, 0],
+  ])("reads the text %s (a numeric as PostgreSQL writes it) as %s at scale %s", (text, digits, scale) => {
+    expect(scaledOf(text)).toEqual({ digits, scale });
+  });
+
+  it.each(["1e-3", "+2.5", ".5", "5.", "12.5x", "", "-", "1 000", "\u0661"])("refuses the text %j: not a plain decimal", (text) => {
+    expect(() => scaledOf(text)).toThrow(new RangeError(`not a plain decimal text: ${JSON.stringify(text)}`));
+  });
+
+  it("reads a decimal's text as it reads the decimal, over 5,000 texts with leading and trailing zeros", () => {
+    const stream = values(10_000);
+    for (let i = 0; i < 5_000; i++) {
+      const n = stream.next().value!;
+      const places = n % 7;
+      const body = String(stream.next().value! % 10 ** (places + 4)).padStart(places + 1, "0");
+      const text = `${n % 5 === 0 ? "-" : ""}${n % 3 === 0 ? "00" : ""}${places === 0 ? body : `${body.slice(0, -places)}.${body.slice(-places)}`}${n % 4 === 0 ? "000" : ""}`;
+      const fromDecimal = scaledOf(new Decimal(text));
+      expect(scaledOf(text), text).toEqual(fromDecimal);
+      if (fromDecimal.scale <= 3) expect(toMilli(text), text).toBe(toMilli(new Decimal(text)));
+      else expect(() => toMilli(text), text).toThrow(`units with more than 3 decimals: ${text}`);
+    }
+  });
+});
+
+describe("thousandths as a JSON number", () => {
+  it("equals decimal.js's toNumber of the same units over 5,000 values", () => {
+    for (const n of values(5_000)) {
+      const milli = BigInt(n) * (n % 3 === 0 ? 1_000_003n : 1n) * (n % 2 === 0 ? -1n : 1n);
+      expect(milliToNumber(milli)).toBe(fromMilli(milli).toNumber());
+    }
+    expect(milliToNumber(0n)).toBe(0);
+    expect(milliToNumber(-1n)).toBe(-0.001);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { addDays, addMonths, addMonthsClamped, daysBetween } from "../../src/domains/portfolio/calendar.js";
 import { ELSS_LOCK_IN, lockIn, lockInPeriodOf, parseLockInPeriod, unlockDate } from "../../src/domains/portfolio/lock-in.js";
-import { dec } from "./txns.js";
+import { scaledText, toMilli } from "../../src/domains/portfolio/exact.js";
 
 /** Locked and free units (reports.md, Lock-in): redeemable on or after the anniversary. */
 
@@ -83,8 +83,8 @@ describe("lock-in periods", () => {
 });
 
 describe("lockIn", () => {
-  const lot = (acquiredOn: string | null, units: string, acquiredOnOrBefore: string | null = acquiredOn) => ({ acquiredOn, acquiredOnOrBefore, units: dec(units) });
-  const shape = (r: ReturnType<typeof lockIn>) => [r.lockedUnits.toFixed(3), r.freeUnits.toFixed(3), r.undeterminedUnits.toFixed(3), r.nextUnlockOn];
+  const lot = (acquiredOn: string | null, units: string, acquiredOnOrBefore: string | null = acquiredOn) => ({ acquiredOn, acquiredOnOrBefore, milli: toMilli(units) });
+  const shape = (r: ReturnType<typeof lockIn>) => [scaledText(r.lockedMilli, 3), scaledText(r.freeMilli, 3), scaledText(r.undeterminedMilli, 3), r.nextUnlockOn];
 
   it("ELSS: locked until the 3rd anniversary, free on it", () => {
     const lots = [lot("2023-01-15", "10.000"), lot("2023-01-16", "5.500"), lot("2023-03-01", "1.000"), lot("2023-02-01", "2.000")];

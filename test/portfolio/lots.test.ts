@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { buildLots, type LotsResult } from "../../src/domains/portfolio/lots.js";
-import { fromMilli, proRata, toMilli } from "../../src/domains/portfolio/exact.js";
+import { fromMilli, proRata, scaledText, toMilli } from "../../src/domains/portfolio/exact.js";
 import { dec, tx } from "./txns.js";
 
 /** FIFO lots (reports.md, Lots), exact to the paisa and the thousandth of a unit. */
 
-const open = (r: LotsResult) => r.openLots.map((l) => [l.source, l.txnNo, l.acquiredOn, l.units.toFixed(3), l.costPaise]);
+const open = (r: LotsResult) => r.openLots.map((l) => [l.source, l.txnNo, l.acquiredOn, scaledText(l.milli, 3), l.costPaise]);
 const parts = (r: LotsResult, i = 0) => r.sales[i]!.consumed.map((c) => [c.source, c.lotTxnNo, c.acquiredOn, c.units.toFixed(3), c.costPaise, c.saleValuePaise]);
 
 describe("proRata: half-even to the paisa, in integers", () => {
@@ -95,7 +95,7 @@ describe("buildLots", () => {
       dec("121.500"),
     );
     expect(r.lotsComplete).toBe(true);
-    expect(r.unexplainedUnits.toFixed(3)).toBe("0.000");
+    expect(scaledText(r.unexplainedMilli, 3)).toBe("0.000");
     expect(open(r)).toEqual([
       ["LOT", "1", "2024-01-10", "100.000", 100_000n],
       ["LOT", "2", "2024-02-10", "10.000", 10_000n],
@@ -106,7 +106,7 @@ describe("buildLots", () => {
       ["LOT", "7", "2024-03-14", "3.000", 3_000n],
     ]);
     const first = r.openLots[0]!;
-    expect([first.amountPaise, first.stampDutyPaise, first.originalUnits.toFixed(3), first.type, first.acquiredOnOrBefore]).toEqual([99_995n, 5n, "100.000", "PURCHASE", "2024-01-10"]);
+    expect([first.amountPaise, first.stampDutyPaise, scaledText(first.originalMilli, 3), first.type, first.acquiredOnOrBefore]).toEqual([99_995n, 5n, "100.000", "PURCHASE", "2024-01-10"]);
     expect([r.openLots[5]!.amountPaise, r.openLots[5]!.stampDutyPaise]).toEqual([0n, 0n]);
     expect([r.sales, r.transfersOut, r.unmatchedReversals]).toEqual([[], [], []]);
   });
@@ -185,9 +185,9 @@ describe("buildLots", () => {
       dec("5.000"),
     );
     expect(r.unmatchedReversals).toEqual(["8", "3"]);
-    expect(r.openLots.map((l) => [l.source, l.acquiredOnOrBefore, l.units.toFixed(3)])).toEqual([["OPENING", null, "5.000"]]);
+    expect(r.openLots.map((l) => [l.source, l.acquiredOnOrBefore, scaledText(l.milli, 3)])).toEqual([["OPENING", null, "5.000"]]);
     const bound = buildLots([tx("8", "REVERSAL", "2024-01-01", "1.000", 1n, { reversesTxnNo: "0" }), tx("1", "PURCHASE", "2024-02-01", "1.000", 100n)], dec("3.000"));
-    expect(bound.openLots.map((l) => [l.source, l.acquiredOnOrBefore, l.units.toFixed(3)])).toEqual([["OPENING", "2024-02-01", "2.000"], ["LOT", "2024-02-01", "1.000"]]);
+    expect(bound.openLots.map((l) => [l.source, l.acquiredOnOrBefore, scaledText(l.milli, 3)])).toEqual([["OPENING", "2024-02-01", "2.000"], ["LOT", "2024-02-01", "1.000"]]);
   });
 
   it("sorts by trade date, keeping the feed's order within a day", () => {
@@ -202,7 +202,7 @@ describe("buildLots", () => {
   it("a balance above the history is an opening lot of unknown date and cost, consumed first", () => {
     const r = buildLots([tx("1", "PURCHASE", "2024-01-10", "10.000", 1_000n), tx("2", "REDEMPTION", "2024-02-10", "6.000", 900n)], dec("9.000"));
     expect(r.lotsComplete).toBe(false);
-    expect(r.unexplainedUnits.toFixed(3)).toBe("5.000");
+    expect(scaledText(r.unexplainedMilli, 3)).toBe("5.000");
     expect(parts(r)).toEqual([
       ["OPENING", null, null, "5.000", null, 750n],
       ["LOT", "1", "2024-01-10", "1.000", 100n, 150n],
@@ -211,16 +211,16 @@ describe("buildLots", () => {
     const partial = buildLots([tx("1", "PURCHASE", "2024-01-10", "1.000", 100n), tx("2", "REDEMPTION", "2024-02-10", "1.000", 300n)], dec("3.000"));
     expect([parts(partial), open(partial)]).toEqual([[["OPENING", null, null, "1.000", null, 300n]], [["OPENING", null, null, "2.000", null], ["LOT", "1", "2024-01-10", "1.000", 100n]]]);
     const opening = buildLots([tx("1", "PURCHASE", "2024-01-10", "1.000", 100n)], dec("3.000")).openLots[0]!;
-    expect([opening.source, opening.type, opening.acquiredOnOrBefore, opening.originalUnits.toFixed(3), opening.units.toFixed(3), opening.costPaise, opening.amountPaise, opening.stampDutyPaise]).toEqual(["OPENING", null, "2024-01-10", "2.000", "2.000", null, null, null]);
-    expect(buildLots([], dec("4.000")).openLots.map((l) => [l.source, l.acquiredOnOrBefore, l.units.toFixed(3)])).toEqual([["OPENING", null, "4.000"]]);
+    expect([opening.source, opening.type, opening.acquiredOnOrBefore, scaledText(opening.originalMilli, 3), scaledText(opening.milli, 3), opening.costPaise, opening.amountPaise, opening.stampDutyPaise]).toEqual(["OPENING", null, "2024-01-10", "2.000", "2.000", null, null, null]);
+    expect(buildLots([], dec("4.000")).openLots.map((l) => [l.source, l.acquiredOnOrBefore, scaledText(l.milli, 3)])).toEqual([["OPENING", null, "4.000"]]);
   });
 
   it("a balance below the history, or a sale of more than the lots hold, is incomplete; nothing is guessed", () => {
     const below = buildLots([tx("1", "PURCHASE", "2024-01-10", "10.000", 1_000n)], dec("7.500"));
-    expect([below.lotsComplete, below.unexplainedUnits.toFixed(3), open(below)]).toEqual([false, "-2.500", [["LOT", "1", "2024-01-10", "10.000", 1_000n]]]);
+    expect([below.lotsComplete, scaledText(below.unexplainedMilli, 3), open(below)]).toEqual([false, "-2.500", [["LOT", "1", "2024-01-10", "10.000", 1_000n]]]);
     const over = buildLots([tx("2", "REDEMPTION", "2024-01-09", "4.000", 400n), tx("1", "PURCHASE", "2024-01-10", "4.000", 1_000n)], dec("0.000"));
     expect(over.lotsComplete).toBe(false);
-    expect(over.unexplainedUnits.toFixed(3)).toBe("0.000");
+    expect(scaledText(over.unexplainedMilli, 3)).toBe("0.000");
     expect(parts(over)).toEqual([["UNEXPLAINED", null, null, "4.000", null, 400n]]);
     const overTransfer = buildLots([tx("2", "TRANSFER_OUT", "2024-01-09", "1.000"), tx("1", "PURCHASE", "2024-01-10", "1.000", 1n)], dec("0"));
     expect(overTransfer.lotsComplete).toBe(false);

@@ -1,7 +1,6 @@
-import { Decimal } from "../../platform/lib/money.js";
 import { lockIn, lockInPeriodOf } from "../portfolio/lock-in.js";
 import { buildLots } from "../portfolio/lots.js";
-import { scaledText } from "../portfolio/exact.js";
+import { milliToNumber, scaledText } from "../portfolio/exact.js";
 import { cashFlows, positionFigures } from "../portfolio/position-figures.js";
 import type { CashFlow } from "../portfolio/xirr.js";
 import type { PositionTxn } from "../portfolio/transactions.js";
@@ -40,34 +39,34 @@ export const rupees = (paise: bigint) => Number(scaledText(paise, 2));
 export const rate6 = (rate: number | null) => (rate === null ? null : Number(rate.toFixed(6)));
 
 export function costAndReturn(row: PositionRow, txns: readonly PositionTxn[], facts: SchemeFacts, today: string): { view: CostAndReturn; exact: ExactFigures } {
-  const balance = new Decimal(row.units);
-  const lots = buildLots(txns, balance);
+  const lots = buildLots(txns, row.units);
   const lock = lockIn(lots.openLots, lockInPeriodOf(facts.isElss, facts.lockIn), today);
   const valueDate = row.nav_date ?? row.balance_date;
   const known = lots.openLots.some((l) => l.source === "LOT");
-  const figures = positionFigures(txns, lots, new Decimal(row.nav ?? "0"), valueDate);
+  const figures = positionFigures(txns, lots, row.nav ?? "0", valueDate);
   const valueKnown = known && row.nav !== null;
   const view: CostAndReturn = {
     cost_value: known ? rupees(figures.costValuePaise) : null,
     average_nav: figures.averageNav === null ? null : figures.averageNav.toNumber(),
     unrealised_gain: valueKnown ? rupees(figures.unrealisedGainPaise) : null,
     xirr: valueKnown ? rate6(figures.xirr.rate) : null,
-    locked_units: lock.lockedUnits.toNumber(),
-    free_units: lock.freeUnits.toNumber(),
-    undetermined_units: lock.undeterminedUnits.toNumber(),
+    locked_units: milliToNumber(lock.lockedMilli),
+    free_units: milliToNumber(lock.freeMilli),
+    undetermined_units: milliToNumber(lock.undeterminedMilli),
     next_unlock_date: lock.nextUnlockOn,
     lots_complete: lots.lotsComplete,
-    lots_note: lots.lotsComplete ? null : lotsNote(lots.unexplainedUnits, txns.length),
+    lots_note: lots.lotsComplete ? null : lotsNote(lots.unexplainedMilli, txns.length),
   };
   const flows = valueKnown ? cashFlows(txns, lots, valueDate, figures.currentValuePaise) : [];
   return { view, exact: { costPaise: known ? figures.costValuePaise : null, valuePaise: valueKnown ? figures.currentValuePaise : null, flows } };
 }
 
-function lotsNote(unexplained: Decimal, txnCount: number): string {
-  if (unexplained.isPositive()) {
-    const held = `${unexplained.toFixed(3)} units were held before the transactions we have`;
+/** `unexplained`: units as whole thousandths (LotsResult). */
+function lotsNote(unexplained: bigint, txnCount: number): string {
+  if (unexplained > 0n) {
+    const held = `${scaledText(unexplained, 3)} units were held before the transactions we have`;
     return `${txnCount === 0 ? "No transactions of this position yet: " : ""}${held}; their date and cost are unknown, so cost, gain and XIRR leave them out`;
   }
-  if (unexplained.isNegative()) return `The transactions add up to ${unexplained.negated().toFixed(3)} units more than the registrar's balance; cost, gain and XIRR cover the lots they leave`;
+  if (unexplained < 0n) return `The transactions add up to ${scaledText(-unexplained, 3)} units more than the registrar's balance; cost, gain and XIRR cover the lots they leave`;
   return "A sale took more units than the lots before it held; cost, gain and XIRR cover the lots left";
 }

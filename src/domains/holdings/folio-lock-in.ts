@@ -2,6 +2,7 @@ import type { DbOrTx } from "../../platform/db/client.js";
 import { Decimal } from "../../platform/lib/money.js";
 import { lockIn, lockInPeriodOf } from "../portfolio/lock-in.js";
 import { buildLots } from "../portfolio/lots.js";
+import { fromMilli } from "../portfolio/exact.js";
 import { folioPositions, schemeFacts, transactionsOfPositions } from "./position-txns.repo.js";
 import { groupByPosition, isElssCategory, positionKeyText } from "./position-txns.js";
 
@@ -27,15 +28,19 @@ export async function folioLockIn(db: DbOrTx, distributorId: string, folioNo: st
   const [facts] = await schemeFacts(db, [schemeCode]);
   const period = lockInPeriodOf(isElssCategory(facts?.category ?? null), facts?.lock_in ?? null);
   const byPosition = groupByPosition(txnRows);
-  const sum: FolioLockIn = { lotsComplete: true, freeUnits: new Decimal(0), lockedUnits: new Decimal(0), undeterminedUnits: new Decimal(0), nextUnlockOn: null };
+  let lotsComplete = true;
+  let free = 0n;
+  let locked = 0n;
+  let undetermined = 0n;
+  let nextUnlockOn: string | null = null;
   for (const position of positions) {
-    const lots = buildLots(byPosition.get(positionKeyText(position)) ?? [], new Decimal(position.units));
+    const lots = buildLots(byPosition.get(positionKeyText(position)) ?? [], position.units);
     const lock = lockIn(lots.openLots, period, today);
-    sum.lotsComplete &&= lots.lotsComplete;
-    sum.freeUnits = sum.freeUnits.plus(lock.freeUnits);
-    sum.lockedUnits = sum.lockedUnits.plus(lock.lockedUnits);
-    sum.undeterminedUnits = sum.undeterminedUnits.plus(lock.undeterminedUnits);
-    if (lock.nextUnlockOn !== null && (sum.nextUnlockOn === null || lock.nextUnlockOn < sum.nextUnlockOn)) sum.nextUnlockOn = lock.nextUnlockOn;
+    lotsComplete &&= lots.lotsComplete;
+    free += lock.freeMilli;
+    locked += lock.lockedMilli;
+    undetermined += lock.undeterminedMilli;
+    if (lock.nextUnlockOn !== null && (nextUnlockOn === null || lock.nextUnlockOn < nextUnlockOn)) nextUnlockOn = lock.nextUnlockOn;
   }
-  return sum;
+  return { lotsComplete, freeUnits: fromMilli(free), lockedUnits: fromMilli(locked), undeterminedUnits: fromMilli(undetermined), nextUnlockOn };
 }

@@ -5,7 +5,7 @@ import { Decimal } from "../../platform/lib/money.js";
  * decimal's plain text (scaledOf), as are the lookups' every lot and sale: decimal.js arithmetic (abs, times 1000)
  * cost several times more (docs/benchmarks.md, bench:holdings-figures).
  */
-export function toMilli(units: Decimal): bigint {
+export function toMilli(units: Decimal | string): bigint {
   const { digits, scale } = scaledOf(units);
   if (scale > 3) throw new RangeError(`units with more than 3 decimals: ${units.toString()}`);
   // Stryker disable next-line EqualityOperator: -0n is 0n
@@ -29,11 +29,31 @@ export function scaledText(value: bigint, places: number): string {
   return `${value < 0n ? "-" : ""}${magnitude / unit}.${String(magnitude % unit).padStart(places, "0")}`;
 }
 
-/** A decimal's digits as an integer and its scale (12.3456 is 123456n and 4): exact, from its plain text. */
-export function scaledOf(value: Decimal): { digits: bigint; scale: number } {
-  const text = value.toFixed();
+/** Whole thousandths as the JSON number nearest them (as decimal.js's toNumber of the same units gives it). */
+export const milliToNumber = (milli: bigint) => Number(scaledText(milli, 3));
+
+/** A plain decimal text, as PostgreSQL writes a numeric (`-12.3450`): sign, digits, a fraction's digits. */
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * A decimal's digits as an integer and its scale (12.3456 is 123456n and 4): exact, from its plain text, with no
+ * trailing zero in the fraction (12.3400 is 1234n and 2). A text (a numeric read as text, as the lookups read
+ * units and NAVs) must be a plain decimal: anything else is a RangeError.
+ */
+export function scaledOf(value: Decimal | string): { digits: bigint; scale: number } {
+  const text = typeof value === "string" ? plain(value) : value.toFixed();
   const point = text.indexOf(".");
-  return point === -1 ? { digits: BigInt(text), scale: 0 } : { digits: BigInt(text.slice(0, point) + text.slice(point + 1)), scale: text.length - point - 1 };
+  if (point === -1) return { digits: BigInt(text), scale: 0 };
+  let end = text.length;
+  while (text.charCodeAt(end - 1) === ZERO_CHAR) end--;
+  return { digits: BigInt(text.slice(0, point) + text.slice(point + 1, end)), scale: end - point - 1 };
+}
+
+const ZERO_CHAR = 48;
+
+function plain(text: string): string {
+  if (!PLAIN_DECIMAL.test(text)) throw new RangeError(`not a plain decimal text: ${JSON.stringify(text)}`);
+  return text;
 }
 
 /**

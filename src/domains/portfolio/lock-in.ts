@@ -1,4 +1,3 @@
-import { Decimal } from "../../platform/lib/money.js";
 import { addDays, addMonths } from "./calendar.js";
 import type { Lot } from "./lots.js";
 
@@ -42,33 +41,34 @@ export function unlockDate(acquiredOn: string, period: LockInPeriod): string {
   return addMonths(acquiredOn, period.unit === "YEARS" ? period.count * 12 : period.count);
 }
 
+/** Units as whole thousandths (exact.ts). */
 export interface LockInResult {
-  lockedUnits: Decimal;
-  freeUnits: Decimal;
+  lockedMilli: bigint;
+  freeMilli: bigint;
   /** Opening units that may still be locked (their date is unknown). */
-  undeterminedUnits: Decimal;
+  undeterminedMilli: bigint;
   /** The earliest date a locked lot unlocks (null when none is locked). */
   nextUnlockOn: string | null;
 }
 
-export function lockIn(lots: readonly Pick<Lot, "acquiredOn" | "acquiredOnOrBefore" | "units">[], period: LockInPeriod | null, today: string): LockInResult {
-  let locked = new Decimal(0);
-  let free = new Decimal(0);
-  let undetermined = new Decimal(0);
+export function lockIn(lots: readonly Pick<Lot, "acquiredOn" | "acquiredOnOrBefore" | "milli">[], period: LockInPeriod | null, today: string): LockInResult {
+  let locked = 0n;
+  let free = 0n;
+  let undetermined = 0n;
   const unlocking: string[] = [];
   for (const lot of lots) {
     const date = lot.acquiredOn ?? lot.acquiredOnOrBefore;
-    if (period === null) free = free.plus(lot.units);
-    else if (date === null) undetermined = undetermined.plus(lot.units);
+    if (period === null) free += lot.milli;
+    else if (date === null) undetermined += lot.milli;
     else {
       const unlock = unlockDate(date, period);
-      if (unlock <= today) free = free.plus(lot.units);
-      else if (lot.acquiredOn === null) undetermined = undetermined.plus(lot.units);
+      if (unlock <= today) free += lot.milli;
+      else if (lot.acquiredOn === null) undetermined += lot.milli;
       else {
-        locked = locked.plus(lot.units);
+        locked += lot.milli;
         unlocking.push(unlock);
       }
     }
   }
-  return { lockedUnits: locked, freeUnits: free, undeterminedUnits: undetermined, nextUnlockOn: unlocking.sort()[0] ?? null };
+  return { lockedMilli: locked, freeMilli: free, undeterminedMilli: undetermined, nextUnlockOn: unlocking.sort()[0] ?? null };
 }

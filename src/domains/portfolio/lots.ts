@@ -26,11 +26,12 @@ export interface Lot {
   acquiredOn: string | null;
   /** The opening lot was acquired on or before the first transaction's date (null when there is none). */
   acquiredOnOrBefore: string | null;
-  originalUnits: Decimal;
+  /** Units as whole thousandths (exact.ts), as acquired. */
+  originalMilli: bigint;
   amountPaise: bigint | null;
   stampDutyPaise: bigint | null;
-  /** What the lot still holds, and the cost of that. */
-  units: Decimal;
+  /** What the lot still holds, in whole thousandths, and the cost of that. */
+  milli: bigint;
   costPaise: bigint | null;
 }
 
@@ -50,8 +51,8 @@ export interface Disposal {
 
 export interface LotsResult {
   lotsComplete: boolean;
-  /** Registrar's balance minus what the transactions explain (positive: the opening lot). */
-  unexplainedUnits: Decimal;
+  /** Registrar's balance minus what the transactions explain (positive: the opening lot), in whole thousandths. */
+  unexplainedMilli: bigint;
   openLots: Lot[];
   /** Redemptions, switch-outs, STP-outs and SWPs, in date order. */
   sales: Disposal[];
@@ -62,10 +63,9 @@ export interface LotsResult {
 }
 
 interface WorkingLot {
-  lot: Omit<Lot, "units" | "costPaise">;
-  /** What the lot still holds (its originalUnits until a sale takes some). */
+  lot: Omit<Lot, "milli" | "costPaise">;
+  /** What the lot still holds (its originalMilli until a sale takes some). */
   milli: bigint;
-  originalMilli: bigint;
   cost: bigint | null;
 }
 
@@ -91,9 +91,8 @@ function newLot(t: PositionTxn, milli: bigint): WorkingLot {
   const amountPaise = bonus ? 0n : t.amountPaise;
   const stampDutyPaise = bonus ? 0n : t.stampDutyPaise;
   return {
-    lot: { source: "LOT", txnNo: t.txnNo, type: t.type, acquiredOn: t.tradeDate, acquiredOnOrBefore: t.tradeDate, originalUnits: t.units.abs(), amountPaise, stampDutyPaise },
+    lot: { source: "LOT", txnNo: t.txnNo, type: t.type, acquiredOn: t.tradeDate, acquiredOnOrBefore: t.tradeDate, originalMilli: milli, amountPaise, stampDutyPaise },
     milli,
-    originalMilli: milli,
     cost: amountPaise + stampDutyPaise,
   };
 }
@@ -122,7 +121,8 @@ function consume(queue: WorkingLot[], t: PositionTxn, units: bigint): Disposal {
   return { txnNo: t.txnNo, type: t.type, soldOn: t.tradeDate, units: t.units.abs(), amountPaise: t.amountPaise, consumed };
 }
 
-export function buildLots(txns: readonly PositionTxn[], registrarBalance: Decimal): LotsResult {
+/** `registrarBalance` as a decimal or its text (a numeric read as text, as the lookups read it). */
+export function buildLots(txns: readonly PositionTxn[], registrarBalance: Decimal | string): LotsResult {
   const { effective, unmatchedReversals } = applyReversals(txns);
   // Each transaction with its units as thousandths, read once (the lookups' hot path), only where it moves units.
   const moves = effective.map((t) => ({ t, milli: UNIT_ADDING.has(t.type) || UNIT_REMOVING.has(t.type) ? toMilli(t.units) : 0n }));
@@ -132,14 +132,12 @@ export function buildLots(txns: readonly PositionTxn[], registrarBalance: Decima
     if (UNIT_REMOVING.has(t.type)) explained -= milli;
   }
   const unexplained = toMilli(registrarBalance) - explained;
-  const unexplainedUnits = fromMilli(unexplained);
   const queue: WorkingLot[] = [];
   if (unexplained > 0n) {
     const first = effective[0]?.tradeDate ?? null;
     queue.push({
-      lot: { source: "OPENING", txnNo: null, type: null, acquiredOn: null, acquiredOnOrBefore: first, originalUnits: unexplainedUnits, amountPaise: null, stampDutyPaise: null },
+      lot: { source: "OPENING", txnNo: null, type: null, acquiredOn: null, acquiredOnOrBefore: first, originalMilli: unexplained, amountPaise: null, stampDutyPaise: null },
       milli: unexplained,
-      originalMilli: unexplained,
       cost: null,
     });
   }
@@ -154,10 +152,8 @@ export function buildLots(txns: readonly PositionTxn[], registrarBalance: Decima
   const overSold = [...sales, ...transfersOut].some((d) => d.consumed.some((c) => c.source === "UNEXPLAINED"));
   return {
     lotsComplete: unexplained === 0n && !overSold,
-    unexplainedUnits,
-    // Decimals are immutable: a lot no sale touched shares its original units' one (fromMilli would make an equal one).
-    // Stryker disable next-line ConditionalExpression: equal either way, the shared one saves a parse
-    openLots: queue.map((w) => ({ ...w.lot, units: w.milli === w.originalMilli ? w.lot.originalUnits : fromMilli(w.milli), costPaise: w.cost })),
+    unexplainedMilli: unexplained,
+    openLots: queue.map((w) => ({ ...w.lot, milli: w.milli, costPaise: w.cost })),
     sales,
     transfersOut,
     unmatchedReversals,

@@ -1,5 +1,5 @@
 import { Decimal } from "../../platform/lib/money.js";
-import { fromMilli, proRata, scaledOf, toMilli } from "./exact.js";
+import { fromMilli, proRata, scaledOf } from "./exact.js";
 import { applyReversals, type LotsResult } from "./lots.js";
 import type { PositionTxn, TxnType } from "./transactions.js";
 import { xirrOutcome, type CashFlow, type XirrOutcome } from "./xirr.js";
@@ -41,9 +41,10 @@ export function cashFlows(txns: readonly PositionTxn[], lots: LotsResult, valueD
   return flows;
 }
 
-export function positionFigures(txns: readonly PositionTxn[], lots: LotsResult, nav: Decimal, valueDate: string): PositionFigures {
+/** `nav` as a decimal or its text (a numeric read as text, as the lookups read it). */
+export function positionFigures(txns: readonly PositionTxn[], lots: LotsResult, nav: Decimal | string, valueDate: string): PositionFigures {
   const known = lots.openLots.filter((l) => l.source === "LOT");
-  const knownMilli = known.reduce((sum, l) => sum + toMilli(l.units), 0n);
+  const knownMilli = known.reduce((sum, l) => sum + l.milli, 0n);
   const costValuePaise = known.reduce((sum, l) => sum + l.costPaise!, 0n);
   const knownUnits = fromMilli(knownMilli);
   // units (thousandths) x NAV (its digits at its scale) in paise, half-even (symmetric about zero): integers only.
