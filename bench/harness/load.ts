@@ -135,9 +135,14 @@ export function combineRuns(runs: readonly LoadResult[]): LoadResult {
   };
 }
 
-/** Each round's ratio of our rate to the baseline's, for the line printed under a table of combined runs. */
+/**
+ * Each round's ratio of our rate to the baseline's, and their median (each ratio pairs two runs close in time, which
+ * a burst of the host's other work disturbs less than the medians of the rates), for the line under a table of combined runs.
+ */
 export function roundRatios(ours: readonly LoadResult[], baseline: readonly LoadResult[]): string {
-  return ours.map((r, i) => (r.rate / baseline[i]!.rate).toFixed(2)).join(", ");
+  const ratios = ours.map((r, i) => r.rate / baseline[i]!.rate);
+  const listed = ratios.map((r) => r.toFixed(2)).join(", ");
+  return ratios.length > 1 ? `${listed} (median ${median(ratios).toFixed(2)})` : listed;
 }
 
 /** A run that met answers it did not expect measured something else: say so, and fail the benchmark. */
