@@ -76,6 +76,14 @@ describe("an integer of implied decimals as its text", () => {
   ])("%s at %s places is %s", (value, places, text) => {
     expect(scaledText(value, places)).toBe(text);
   });
+
+  it("equals decimal.js's toFixed of the value over 5,000 integers, at 1 to 4 places, of either sign and any size", () => {
+    for (const n of values(5_000)) {
+      const value = BigInt(n) * (n % 3 === 0 ? 10n ** BigInt(n % 25) : 1n) * (n % 2 === 0 ? -1n : 1n);
+      const places = 1 + (n % 4);
+      expect(scaledText(value, places)).toBe(new Decimal(value.toString()).dividedBy(10 ** places).toFixed(places));
+    }
+  });
 });
 
 describe("a decimal's digits and scale", () => {

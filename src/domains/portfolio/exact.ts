@@ -21,12 +21,15 @@ export function fromMilli(milli: bigint): Decimal {
   return new Decimal(scaledText(milli, 3));
 }
 
-/** An integer of `places` implied decimals as its exact decimal text: (-12345n, 2) is "-123.45", (5n, 3) "0.005". */
+/**
+ * An integer of `places` (1 or more) implied decimals as its exact decimal text: (-12345n, 2) is "-123.45", (5n, 3)
+ * "0.005". The point goes into the integer's digits (no bigint division: the lookups write some twenty of these).
+ */
 export function scaledText(value: bigint, places: number): string {
-  // Stryker disable next-line EqualityOperator: -0n is 0n
-  const magnitude = value < 0n ? -value : value;
-  const unit = 10n ** BigInt(places);
-  return `${value < 0n ? "-" : ""}${magnitude / unit}.${String(magnitude % unit).padStart(places, "0")}`;
+  const negative = value < 0n;
+  const digits = String(negative ? -value : value).padStart(places + 1, "0");
+  const point = digits.length - places;
+  return `${negative ? "-" : ""}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 /** Whole thousandths as the JSON number nearest them (as decimal.js's toNumber of the same units gives it). */
