@@ -69,6 +69,32 @@ describe("the PAN lookup's statement at scale", () => {
     expect(rowsRemoved(plan)).toBeLessThanOrEqual(5);
   });
 
+  it("gives a position's transactions by trade date, same-day ones in the order they were imported, then by number", async () => {
+    const { distributorId, panHash } = await aPan();
+    const [position] = await app.prisma.$queryRawUnsafe<Array<{ registrar: string; amc_code: string; folio_no: string; registrar_scheme_code: string; scheme_code: string | null }>>(
+      `SELECT registrar, amc_code, folio_no, registrar_scheme_code, scheme_code FROM holding_positions
+        WHERE pan_hash = $1 AND distributor_id = $2 AND holding_nature = 'SINGLE' ORDER BY registrar, amc_code, folio_no LIMIT 1`, panHash, distributorId);
+    const p = position!;
+    // Numbers and import times against the date order: 2024-06-01 imported last; on 2024-06-02 Z-1 imported after Z-9 and Z-10, which
+    // were imported together (then by number, as texts: "Z-10" < "Z-9").
+    for (const [no, date, importedAt] of [["Z-9", "2024-06-02", "2026-11-20 10:00:00+00"], ["Z-10", "2024-06-02", "2026-11-20 10:00:00+00"],
+      ["Z-1", "2024-06-02", "2026-11-20 10:00:00.5+00"], ["Z-0", "2024-06-01", "2026-11-21 08:00:00+00"], ["Z-5", "2024-06-03", "2026-11-19 08:00:00+00"]] as const) {
+      await app.prisma.$executeRawUnsafe(
+        `INSERT INTO holding_transactions (registrar, amc_code, txn_no, distributor_id, folio_no, registrar_scheme_code, scheme_code, type, registrar_type_code,
+           trade_date, amount_paise, units, nav, pan_hash, feed_file_id, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'PURCHASE', 'P', $8::date, 100000, 1, 1000, $9, 'htf_order', $10::timestamptz)`,
+        p.registrar, p.amc_code, no, distributorId, p.folio_no, p.registrar_scheme_code, p.scheme_code, date, panHash, importedAt);
+    }
+    try {
+      const rows = await positionsWithHistory(app.prisma, distributorId, panHash);
+      const row = rows.find((r) => r.registrar === p.registrar && r.folio_no === p.folio_no && r.scheme_code === (p.scheme_code ?? p.registrar_scheme_code))!;
+      expect(row.txns.map((t) => t.txn_no).filter((no) => no.startsWith("Z-"))).toEqual(["Z-0", "Z-10", "Z-9", "Z-1", "Z-5"]);
+      expect(row.txns.map((t) => t.trade_date)).toEqual([...row.txns.map((t) => t.trade_date)].sort());
+    } finally {
+      await app.prisma.$executeRawUnsafe(`DELETE FROM holding_transactions WHERE feed_file_id = 'htf_order'`);
+    }
+  });
+
   it("answers the PAN's single-holder positions with their transactions", async () => {
     const { distributorId, panHash } = await aPan();
     const rows = await positionsWithHistory(app.prisma, distributorId, panHash);
