@@ -2,11 +2,11 @@ import { readRows, type DbOrTx } from "../../platform/db/client.js";
 import type { PositionRow } from "./holdings.repo.js";
 import type { PositionKey, PositionTxnRow } from "./position-txns.repo.js";
 
-/** A transaction of one position as the statement below carries it (its key is the position's). */
+/** A transaction of one position as the lookups read it (its key is the position's). */
 export type PositionTxnOfRow = Omit<PositionTxnRow, keyof PositionKey>;
 
-/** As the statement gives it: with when it was imported (created_at, in microseconds since 1970), which orders same-day ones. */
-type ImportedTxn = PositionTxnOfRow & { imported_at: number };
+/** A transaction as the statement below carries it: its columns in this order, as a JSON array. */
+type TxnColumns = [txn_no: string, type: string, trade_date: string, units: string | null, amount_paise: string | null, stamp_duty_paise: string | null, reverses_txn_no: string | null];
 
 /** A servable position with what its figures need: its scheme's facts (null when our master lacks it) and its transactions. */
 export interface PositionWithHistory extends PositionRow {
@@ -18,16 +18,15 @@ export interface PositionWithHistory extends PositionRow {
 
 /**
  * The lookups' read in one statement (the positions of one PAN hash under one distributor, single-holder folios
- * only, each with its scheme's facts and its transactions as a JSON array), where positionsByPanHash,
+ * only, each with its scheme's facts and its transactions as a JSON array of arrays), where positionsByPanHash,
  * transactionsOfPositions and schemeFacts took three: on this hot read each statement's cost in the client, not
  * PostgreSQL's work, was most of the time (docs/benchmarks.md, bench:hot-reads); it goes by readRows for the same reason.
  */
 const POSITIONS_WITH_HISTORY = `SELECT p.registrar, p.amc_code, p.amc_name, p.folio_no, p.scheme_code, p.isin, p.scheme_name, p.units, p.nav, p.nav_date,
        p.market_value, p.balance_date, s.category, s.lock_in,
-       COALESCE((SELECT json_agg(json_build_object(
-           'txn_no', t.txn_no, 'type', t.type, 'trade_date', t.trade_date::text, 'units', t.units::text,
-           'amount_paise', t.amount_paise::text, 'stamp_duty_paise', t.stamp_duty_paise::text, 'reverses_txn_no', t.reverses_txn_no,
-           'imported_at', (extract(epoch FROM t.created_at) * 1000000)::bigint))
+       COALESCE((SELECT json_agg(json_build_array(
+           t.txn_no, t.type, t.trade_date::text, t.units::text, t.amount_paise::text, t.stamp_duty_paise::text, t.reverses_txn_no)
+           ORDER BY t.trade_date, t.created_at, t.txn_no)
          FROM holding_transactions t
         WHERE t.distributor_id = p.distributor_id AND t.registrar = p.registrar AND t.folio_no = p.folio_no
           AND coalesce(t.scheme_code, t.registrar_scheme_code) = p.scheme_code), '[]'::json) AS txns
@@ -40,18 +39,12 @@ const POSITIONS_WITH_HISTORY = `SELECT p.registrar, p.amc_code, p.amc_name, p.fo
  ORDER BY p.registrar, p.amc_code, p.folio_no, p.registrar_scheme_code`;
 
 export async function positionsWithHistory(db: DbOrTx, distributorId: string, panHash: string): Promise<PositionWithHistory[]> {
-  const rows = await readRows<PositionWithHistory & { txns: ImportedTxn[] }>(db, POSITIONS_WITH_HISTORY, panHash, distributorId);
-  for (const row of rows) if (row.txns.length > 1) row.txns.sort(inImportOrder);
-  return rows;
+  const rows = await readRows<Omit<PositionWithHistory, "txns"> & { txns: TxnColumns[] | PositionTxnOfRow[] }>(db, POSITIONS_WITH_HISTORY, panHash, distributorId);
+  // Each row's arrays replaced by objects in place (a copy of the row would cost more than the whole mapping).
+  for (const row of rows) row.txns = (row.txns as TxnColumns[]).map(txnOfColumns);
+  return rows as PositionWithHistory[];
 }
 
-/**
- * By trade date, same-day ones in the order they were imported (created_at, then transaction number, as texts
- * compare in the C collation). Sorted here rather than by an ordered json_agg: that sorted every position's
- * transactions in PostgreSQL, the many with none included, about a sixth of the statement's CPU (docs/benchmarks.md).
- */
-function inImportOrder(a: ImportedTxn, b: ImportedTxn): number {
-  if (a.trade_date !== b.trade_date) return a.trade_date < b.trade_date ? -1 : 1;
-  if (a.imported_at !== b.imported_at) return a.imported_at - b.imported_at;
-  return a.txn_no < b.txn_no ? -1 : 1; // never equal: one position's transactions have numbers of their own
+function txnOfColumns([txn_no, type, trade_date, units, amount_paise, stamp_duty_paise, reverses_txn_no]: TxnColumns): PositionTxnOfRow {
+  return { txn_no, type, trade_date, units, amount_paise, stamp_duty_paise, reverses_txn_no };
 }
