@@ -40,7 +40,7 @@ const POSITIONS_WITH_HISTORY = `SELECT p.registrar, p.amc_code, p.amc_name, p.fo
 
 export async function positionsWithHistory(db: DbOrTx, distributorId: string, panHash: string): Promise<PositionWithHistory[]> {
   const rows = await readRows<Omit<PositionWithHistory, "txns"> & { txns: TxnColumns[] | PositionTxnOfRow[] }>(db, POSITIONS_WITH_HISTORY, panHash, distributorId);
-  // Each row's arrays replaced by objects in place (a copy of the row would cost more than the whole mapping).
+  // Each row's arrays replaced by objects, in place.
   for (const row of rows) row.txns = (row.txns as TxnColumns[]).map(txnOfColumns);
   return rows as PositionWithHistory[];
 }
