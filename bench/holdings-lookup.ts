@@ -14,8 +14,8 @@ import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { createDistributor } from "../src/domains/auth/distributors.service.js";
-import { combineRuns, cpuPerRequest, failOnUnexpected, roundRatios, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
-import { SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
+import { combineRuns, cpuPerRequest, failOnUnexpected, pgCpuPerRequest, roundRatios, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
+import { ROUNDS, SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
 import { LOOKUP } from "./harness/raw-sql.js";
 import { startRawServer } from "./harness/raw-server.js";
 import { listenApp, openStack } from "./harness/stack.js";
@@ -27,7 +27,6 @@ const CONNECTIONS = 50;
 const PER_PAN = 5;
 const DISTRIBUTORS = 20;
 const SAMPLE = 20_000;
-const ROUNDS = setting("BENCH_ROUNDS", 3, 1);
 const PATH = "/api/holdings/v1/lookup";
 
 const stack = await openStack({ name: "lookup" });
@@ -108,9 +107,9 @@ try {
   printTable(`POST ${PATH} over ${POSITIONS.toLocaleString("en")} positions, ${CONNECTIONS} connections, ${SECONDS} s per side (after ${WARMUP_SECONDS} s warm-up), pool ${services.config.dbPoolSize}, median of ${ROUNDS} round${ROUNDS > 1 ? "s" : ""}`, [
     compare("POST /api/holdings/v1/lookup", "req/s", ourResult, "node:http + pg, same indexed select", rawResult, { minRatio: 0.6, maxP99Factor: 1.5 }),
   ]);
-  // Server CPU per request of each side (this process's; PostgreSQL's backends are not counted), which the
-  // other work on a shared machine disturbs less than the rates.
-  console.log(`server CPU per request: ours ${cpuPerRequest(ourResult).toFixed(1)} us, raw ${cpuPerRequest(rawResult).toFixed(1)} us (raw / ours ${(cpuPerRequest(rawResult) / cpuPerRequest(ourResult)).toFixed(2)})`);
+  // CPU per request of each side, this process's (the servers) and PostgreSQL's, which the other work on a shared
+  // machine disturbs less than the rates.
+  console.log(`server CPU per request: ours ${cpuPerRequest(ourResult).toFixed(1)} us, raw ${cpuPerRequest(rawResult).toFixed(1)} us (raw / ours ${(cpuPerRequest(rawResult) / cpuPerRequest(ourResult)).toFixed(2)}); PostgreSQL's: ours ${pgCpuPerRequest(ourResult).toFixed(1)} us, raw ${pgCpuPerRequest(rawResult).toFixed(1)} us`);
   console.log(`ratios by round: ${roundRatios(ourRuns, rawRuns)}\n`);
   failOnUnexpected({ raw: rawResult, ours: ourResult });
   ours.server.close();

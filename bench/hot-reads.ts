@@ -15,7 +15,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { NOT_RUN, combineRuns, cpuPerRequest, failOnUnexpected, pgCpuPerRequest, roundRatios, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
-import { SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
+import { ROUNDS, SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
 import { lumpSumFixture } from "./harness/placement-fixture.js";
 import { startRawServer } from "./harness/raw-server.js";
 import { listenApp, openStack } from "./harness/stack.js";
@@ -25,7 +25,6 @@ import { panOf } from "./scale/ids.js";
 const CONNECTIONS = 50;
 const LOOKUP_PANS = setting("BENCH_LOOKUP_PANS", 20_000, 200);
 const PER_PAN = 5;
-const ROUNDS = setting("BENCH_ROUNDS", 3, 1);
 /** PANs whose 5 positions each carry HISTORY_TXNS transactions: the lookup with its figures' real work (no target). */
 const HISTORY_PANS = setting("BENCH_HISTORY_PANS", 2_000, 50);
 const HISTORY_TXNS = 24;

@@ -20,3 +20,5 @@ export function setting(name: string, normal: number, smoke: number): number {
 
 export const SECONDS = setting("BENCH_SECONDS", 10, 1);
 export const WARMUP_SECONDS = setting("BENCH_WARMUP_SECONDS", 2, 0);
+/** Rounds of every side, for the HTTP benchmarks that alternate them (bench:hot-reads, bench:holdings-lookup). */
+export const ROUNDS = setting("BENCH_ROUNDS", 3, 1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Decimal } from "../../src/platform/lib/money.js";
-import { fromMilli, milliToNumber, scaledOf, scaledText, toMilli } from "../../src/domains/portfolio/exact.js";
+import { fromMilli, scaledNumber, scaledOf, scaledText, toMilli } from "../../src/domains/portfolio/exact.js";
 import { buildLots } from "../../src/domains/portfolio/lots.js";
 import { positionFigures } from "../../src/domains/portfolio/position-figures.js";
 
@@ -131,10 +131,10 @@ describe("thousandths as a JSON number", () => {
   it("equals decimal.js's toNumber of the same units over 5,000 values", () => {
     for (const n of values(5_000)) {
       const milli = BigInt(n) * (n % 3 === 0 ? 1_000_003n : 1n) * (n % 2 === 0 ? -1n : 1n);
-      expect(milliToNumber(milli)).toBe(fromMilli(milli).toNumber());
+      expect(scaledNumber(milli, 3)).toBe(fromMilli(milli).toNumber());
     }
-    expect(milliToNumber(0n)).toBe(0);
-    expect(milliToNumber(-1n)).toBe(-0.001);
+    expect(scaledNumber(0n, 3)).toBe(0);
+    expect(scaledNumber(-1n, 3)).toBe(-0.001);
   });
 });
 

@@ -63,9 +63,10 @@ describe("buildLots", () => {
     let seed = 5;
     const shuffled = [...byMonth].sort(() => ((seed = (seed * 16_807) % 2_147_483_647) % 3) - 1);
     const order = (txns: typeof shuffled) => [...txns].sort((a, b) => (a.tradeDate < b.tradeDate ? -1 : a.tradeDate > b.tradeDate ? 1 : 0)).map((t) => t.txnNo);
-    const lots = buildLots(shuffled, dec("120.000")).openLots.map((l) => l.txnNo);
+    const { openLots } = buildLots(shuffled, dec("120.000"));
+    const lots = openLots.map((l) => l.txnNo);
     expect(lots).toEqual(order(shuffled));
-    const days = buildLots(shuffled, dec("120.000")).openLots.map((l) => l.acquiredOn!);
+    const days = openLots.map((l) => l.acquiredOn!);
     expect(days).toEqual([...days].sort());
     // Same-day lots in the order the shuffled input gave them.
     for (const day of new Set(days)) {

@@ -49,7 +49,7 @@ export async function capitalGains(services: Services, caller: Caller, investorI
   for (const [key, rows] of groups) {
     const first = rows[0]!;
     // A position the registrars no longer report holds nothing: its transactions are all we know.
-    const lots = buildLots(rows.map(toPositionTxn), new Decimal(balanceOf.get(key) ?? "0"));
+    const lots = buildLots(rows.map(toPositionTxn), balanceOf.get(key) ?? "0");
     const nav = navs.get(first.scheme_code);
     const kind = schemeTaxKind(first.scheme_code, categoryOf.get(first.scheme_code) ?? "", TAX_KIND_OVERRIDES);
     const position = { registrar: first.registrar as GainLineView["registrar"], folio_no: first.folio_no, scheme_code: first.scheme_code, scheme_name: rows.find((r) => r.scheme_name)?.scheme_name ?? null };

@@ -1,6 +1,6 @@
 import { lockIn, lockInPeriodOf } from "../portfolio/lock-in.js";
 import { buildLots } from "../portfolio/lots.js";
-import { milliToNumber, scaledText } from "../portfolio/exact.js";
+import { scaledNumber, scaledText } from "../portfolio/exact.js";
 import { cashFlows, positionFigures } from "../portfolio/position-figures.js";
 import type { CashFlow } from "../portfolio/xirr.js";
 import type { PositionTxn } from "../portfolio/transactions.js";
@@ -33,7 +33,7 @@ export interface ExactFigures {
 }
 
 /** Paise as rupees, the JSON number nearest the exact 2-decimal text (as Number of decimal.js's toFixed(2) gives it, without its division). */
-export const rupees = (paise: bigint) => Number(scaledText(paise, 2));
+export const rupees = (paise: bigint) => scaledNumber(paise, 2);
 
 /** XIRR as a JSON number, 6 decimals (a rate: 0.123456 is 12.3456% a year). */
 export const rate6 = (rate: number | null) => (rate === null ? null : Number(rate.toFixed(6)));
@@ -50,9 +50,9 @@ export function costAndReturn(row: PositionRow, txns: readonly PositionTxn[], fa
     average_nav: figures.averageNav === null ? null : figures.averageNav.toNumber(),
     unrealised_gain: valueKnown ? rupees(figures.unrealisedGainPaise) : null,
     xirr: valueKnown ? rate6(figures.xirr.rate) : null,
-    locked_units: milliToNumber(lock.lockedMilli),
-    free_units: milliToNumber(lock.freeMilli),
-    undetermined_units: milliToNumber(lock.undeterminedMilli),
+    locked_units: scaledNumber(lock.lockedMilli, 3),
+    free_units: scaledNumber(lock.freeMilli, 3),
+    undetermined_units: scaledNumber(lock.undeterminedMilli, 3),
     next_unlock_date: lock.nextUnlockOn,
     lots_complete: lots.lotsComplete,
     lots_note: lots.lotsComplete ? null : lotsNote(lots.unexplainedMilli, txns.length),

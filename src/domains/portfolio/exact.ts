@@ -32,8 +32,11 @@ export function scaledText(value: bigint, places: number): string {
   return `${negative ? "-" : ""}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
-/** Whole thousandths as the JSON number nearest them (as decimal.js's toNumber of the same units gives it). */
-export const milliToNumber = (milli: bigint) => Number(scaledText(milli, 3));
+/**
+ * An integer of `places` implied decimals as the JSON number nearest its exact value (as decimal.js's toNumber of
+ * the same decimal gives it): units from thousandths (3), rupees from paise (2).
+ */
+export const scaledNumber = (value: bigint, places: number) => Number(scaledText(value, places));
 
 /** A plain decimal text, as PostgreSQL writes a numeric (`-12.3450`): sign, digits, a fraction's digits. */
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
