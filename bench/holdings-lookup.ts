@@ -4,7 +4,8 @@
  * 1,000,000 PANs with 5 positions each, spread over 20 distributors), a random known PAN per request, 50
  * connections; against the raw lookup measured in the same run: plain node:http, the PAN's keyed hash and
  * the same statement (bench/harness/raw-sql.ts) on a pg pool of the same size.
- *   npm run bench:holdings-lookup     (BENCH_SECONDS=10 per side, BENCH_WARMUP_SECONDS=2, BENCH_ROUNDS=3; --smoke for a tiny run)
+ *   npm run bench:holdings-lookup     (BENCH_PAIRS=10 pairs of BENCH_SLICE_SECONDS=2 slices, the sides taking turns, after
+ *                                      BENCH_WARMUP_SECONDS=2 of each; --smoke for a tiny run)
  *
  * The positions are loaded with COPY into the table with its indexes dropped, then the indexes are rebuilt (setup,
  * not measured). Positions keep no PAN ciphertext (only its keyed hash), as the import writes them.
@@ -14,8 +15,8 @@ import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { createDistributor } from "../src/domains/auth/distributors.service.js";
-import { combineRuns, cpuPerRequest, failOnUnexpected, pgCpuPerRequest, roundRatios, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
-import { ROUNDS, SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
+import { combineRuns, cpuPerRequest, failOnUnexpected, interleavedWithBaseline, pairRatios, pgCpuPerRequest, type LoadSpec } from "./harness/load.js";
+import { PAIRS, SECONDS, SLICE_SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
 import { LOOKUP } from "./harness/raw-sql.js";
 import { startRawServer } from "./harness/raw-server.js";
 import { listenApp, openStack } from "./harness/stack.js";
@@ -95,22 +96,17 @@ try {
     if (check.status !== 200 || answer.holdings.length < 4) throw new Error(`lookup check failed: ${check.status} ${JSON.stringify(answer).slice(0, 300)}`);
   }
   const spec = (port: number): LoadSpec => ({ url: `http://127.0.0.1:${port}${PATH}`, method: "POST", headers, bodies, connections: CONNECTIONS, seconds: SECONDS, expectStatus: 200 });
-  // Both sides once per round (a burst of other work on a shared machine lands on both); the table gives medians.
-  const rawRuns: LoadResult[] = [];
-  const ourRuns: LoadResult[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    rawRuns.push(await runBaseline(spec(raw.port), WARMUP_SECONDS));
-    ourRuns.push(await warmAndRun(spec(ours.port), WARMUP_SECONDS));
-  }
+  // The sides take turns in short slices (a slower spell of a shared machine lands on both); the table gives medians.
+  const [rawRuns, ourRuns] = await interleavedWithBaseline(spec(raw.port), spec(ours.port));
   const rawResult = combineRuns(rawRuns);
   const ourResult = combineRuns(ourRuns);
-  printTable(`POST ${PATH} over ${POSITIONS.toLocaleString("en")} positions, ${CONNECTIONS} connections, ${SECONDS} s per side (after ${WARMUP_SECONDS} s warm-up), pool ${services.config.dbPoolSize}, median of ${ROUNDS} round${ROUNDS > 1 ? "s" : ""}`, [
+  printTable(`POST ${PATH} over ${POSITIONS.toLocaleString("en")} positions, ${CONNECTIONS} connections, pool ${services.config.dbPoolSize}; the sides in ${PAIRS} pairs of ${SLICE_SECONDS} s slices taking turns (after ${WARMUP_SECONDS} s warm-up each), the median slice of each side`, [
     compare("POST /api/holdings/v1/lookup", "req/s", ourResult, "node:http + pg, same indexed select", rawResult, { minRatio: 0.6, maxP99Factor: 1.5 }),
   ]);
   // CPU per request of each side, this process's (the servers) and PostgreSQL's, which the other work on a shared
   // machine disturbs less than the rates.
   console.log(`server CPU per request: ours ${cpuPerRequest(ourResult).toFixed(1)} us, raw ${cpuPerRequest(rawResult).toFixed(1)} us (raw / ours ${(cpuPerRequest(rawResult) / cpuPerRequest(ourResult)).toFixed(2)}); PostgreSQL's: ours ${pgCpuPerRequest(ourResult).toFixed(1)} us, raw ${pgCpuPerRequest(rawResult).toFixed(1)} us`);
-  console.log(`ratios by round: ${roundRatios(ourRuns, rawRuns)}\n`);
+  console.log(`ratios by pair of slices: ${pairRatios(rawRuns, ourRuns)}\n`);
   failOnUnexpected({ raw: rawResult, ours: ourResult });
   ours.server.close();
   raw.server.close();

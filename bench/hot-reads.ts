@@ -7,15 +7,18 @@
  * - POST /api/orders/v1/ (lump sum) against plain node:http + pg doing one insert transaction (BEGIN, the
  *   order's row, COMMIT).
  * Unlike the other benchmarks the baselines do not send our statements: how many statements a path sends,
- * and what they cost, is part of what is measured.
- *   npm run bench:hot-reads     (BENCH_SECONDS=10 per side, BENCH_WARMUP_SECONDS=2, BENCH_ROUNDS=3; --smoke for a tiny run)
+ * and what they cost, is part of what is measured. Each path and its baseline take turns in short slices
+ * (harness/load.ts, runInterleaved): on this shared host the speed changes within seconds, and runs of ten
+ * seconds one after the other met different spells.
+ *   npm run bench:hot-reads     (BENCH_PAIRS=10 pairs of BENCH_SLICE_SECONDS=2 per path, after BENCH_WARMUP_SECONDS=2
+ *                                of each side; BENCH_SLICES=1 prints every slice's rate and CPU; --smoke for a tiny run)
  * Profile our side with `BENCH_ONLY=ours node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/hot-reads.ts`
- * and bench/harness/top-frames.ts.
+ * (one run of BENCH_SECONDS, no baseline) and bench/harness/top-frames.ts.
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { NOT_RUN, combineRuns, cpuPerRequest, failOnUnexpected, pgCpuPerRequest, roundRatios, runBaseline, warmAndRun, type LoadResult, type LoadSpec } from "./harness/load.js";
-import { ROUNDS, SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
+import { NOT_RUN, combineRuns, cpuPerRequest, failOnUnexpected, interleavedWithBaseline, pairRatios, pgCpuPerRequest, type LoadResult, type LoadSpec } from "./harness/load.js";
+import { PAIRS, SECONDS, SLICE_SECONDS, WARMUP_SECONDS, setting } from "./harness/options.js";
 import { lumpSumFixture } from "./harness/placement-fixture.js";
 import { startRawServer } from "./harness/raw-server.js";
 import { listenApp, openStack } from "./harness/stack.js";
@@ -111,37 +114,42 @@ try {
   });
   // BENCH_HOT=get,lookup,history,placement (default all): which of our paths run, e.g. for a CPU profile of one.
   const only = new Set((process.env.BENCH_HOT ?? "get,lookup,history,placement").split(","));
-  const skipped = async (name: string, run: () => Promise<LoadResult>): Promise<LoadResult> => (only.has(name) ? run() : NOT_RUN);
-  // Every side once per round, the rounds one after the other: a burst of other work on a shared machine lands
-  // on both sides of a round, and the table gives each side's median.
-  const runs: Record<"select" | "getOrder" | "lookup" | "history" | "insert" | "placement", LoadResult[]> = { select: [], getOrder: [], lookup: [], history: [], insert: [], placement: [] };
-  for (let round = 0; round < ROUNDS; round++) {
-    runs.select.push(await runBaseline(load(raw.port, `/orders/${orderId}`, "GET", 200), WARMUP_SECONDS));
-    runs.getOrder.push(await skipped("get", () => warmAndRun(load(ours.port, `/api/orders/v1/${orderId}`, "GET", 200), WARMUP_SECONDS)));
-    runs.lookup.push(await skipped("lookup", () => warmAndRun(load(ours.port, "/api/holdings/v1/lookup", "POST", 200, lookupBodies), WARMUP_SECONDS)));
-    runs.history.push(await skipped("history", () => warmAndRun(load(ours.port, "/api/holdings/v1/lookup", "POST", 200, historyBodies), WARMUP_SECONDS)));
-    runs.insert.push(await runBaseline(load(raw.port, "/orders", "POST", 201, [JSON.stringify(placement)]), WARMUP_SECONDS));
-    runs.placement.push(await skipped("placement", () => warmAndRun(load(ours.port, "/api/orders/v1/", "POST", 201, [JSON.stringify(placement)]), WARMUP_SECONDS)));
-  }
-  const results = {
-    select: combineRuns(runs.select), getOrder: combineRuns(runs.getOrder), lookup: combineRuns(runs.lookup), history: combineRuns(runs.history),
-    insert: combineRuns(runs.insert), placement: combineRuns(runs.placement),
+  // Each path against its baseline in slices taking turns.
+  const interleaved = async (name: string, baseline: LoadSpec, ours: LoadSpec): Promise<[LoadResult[], LoadResult[]]> =>
+    only.has(name) ? interleavedWithBaseline(baseline, ours) : [[NOT_RUN], [NOT_RUN]];
+  const select = load(raw.port, `/orders/${orderId}`, "GET", 200);
+  const insert = load(raw.port, "/orders", "POST", 201, [JSON.stringify(placement)]);
+  const runs = {
+    getOrder: await interleaved("get", select, load(ours.port, `/api/orders/v1/${orderId}`, "GET", 200)),
+    lookup: await interleaved("lookup", select, load(ours.port, "/api/holdings/v1/lookup", "POST", 200, lookupBodies)),
+    history: await interleaved("history", select, load(ours.port, "/api/holdings/v1/lookup", "POST", 200, historyBodies)),
+    placement: await interleaved("placement", insert, load(ours.port, "/api/orders/v1/", "POST", 201, [JSON.stringify(placement)])),
   };
+  if (process.env.BENCH_SLICES) for (const [name, sides] of Object.entries(runs)) printSlices(name, sides);
+  const combined = (name: keyof typeof runs) => ({ baseline: combineRuns(runs[name][0]), ours: combineRuns(runs[name][1]) });
+  const results = { getOrder: combined("getOrder"), lookup: combined("lookup"), history: combined("history"), placement: combined("placement") };
 
-  printTable(`Hot paths on a small database (${(LOOKUP_PANS * PER_PAN).toLocaleString("en")} positions), ${CONNECTIONS} connections, ${SECONDS} s per side (after ${WARMUP_SECONDS} s warm-up), pool ${services.config.dbPoolSize}, median of ${ROUNDS} round${ROUNDS > 1 ? "s" : ""}`, [
-    compare("GET /api/orders/v1/{id}", "req/s", results.getOrder, "node:http + pg, one indexed select by key", results.select, { minRatio: 0.5 }),
-    compare("POST /api/holdings/v1/lookup", "req/s", results.lookup, "node:http + pg, one indexed select by key", results.select, { minRatio: 0.5 }),
-    compare(`POST /api/holdings/v1/lookup, ${HISTORY_TXNS} transactions a position`, "req/s", results.history, "node:http + pg, one indexed select by key", results.select),
-    compare("POST /api/orders/v1/ (lump sum)", "req/s", results.placement, "node:http + pg, one insert transaction", results.insert, { minRatio: 0.4 }),
+  printTable(`Hot paths on a small database (${(LOOKUP_PANS * PER_PAN).toLocaleString("en")} positions), ${CONNECTIONS} connections, pool ${services.config.dbPoolSize}; each path and its baseline in ${PAIRS} pairs of ${SLICE_SECONDS} s slices taking turns (after ${WARMUP_SECONDS} s warm-up each), the median slice of each side`, [
+    compare("GET /api/orders/v1/{id}", "req/s", results.getOrder.ours, "node:http + pg, one indexed select by key", results.getOrder.baseline, { minRatio: 0.5 }),
+    compare("POST /api/holdings/v1/lookup", "req/s", results.lookup.ours, "node:http + pg, one indexed select by key", results.lookup.baseline, { minRatio: 0.5 }),
+    compare(`POST /api/holdings/v1/lookup, ${HISTORY_TXNS} transactions a position`, "req/s", results.history.ours, "node:http + pg, one indexed select by key", results.history.baseline),
+    compare("POST /api/orders/v1/ (lump sum)", "req/s", results.placement.ours, "node:http + pg, one insert transaction", results.placement.baseline, { minRatio: 0.4 }),
   ]);
   // CPU per request, this process's (the servers) and PostgreSQL's: less disturbed by a busy machine than the rates.
-  const cpu = (name: keyof typeof results) => `${cpuPerRequest(results[name]).toFixed(1)} + ${pgCpuPerRequest(results[name]).toFixed(1)}`;
-  console.log(`CPU per request (server + PostgreSQL, us): GET order ${cpu("getOrder")}, lookup ${cpu("lookup")}, lookup with history ${cpu("history")}, one select ${cpu("select")}; placement ${cpu("placement")}, one insert transaction ${cpu("insert")}`);
-  console.log(`ratios by round: GET order ${roundRatios(runs.getOrder, runs.select)}; lookup ${roundRatios(runs.lookup, runs.select)}; with history ${roundRatios(runs.history, runs.select)}; placement ${roundRatios(runs.placement, runs.insert)}\n`);
-  failOnUnexpected(results);
+  const cpu = (result: LoadResult) => `${cpuPerRequest(result).toFixed(1)} + ${pgCpuPerRequest(result).toFixed(1)}`;
+  const cpuOf = (name: keyof typeof results) => `${cpu(results[name].ours)} against ${cpu(results[name].baseline)}`;
+  console.log(`CPU per request (server + PostgreSQL, us): GET order ${cpuOf("getOrder")}; lookup ${cpuOf("lookup")}; lookup with history ${cpuOf("history")}; placement ${cpuOf("placement")}`);
+  console.log(`ratios by pair of slices: GET order ${pairRatios(...runs.getOrder)}; lookup ${pairRatios(...runs.lookup)}; with history ${pairRatios(...runs.history)}; placement ${pairRatios(...runs.placement)}\n`);
+  failOnUnexpected(Object.fromEntries(Object.entries(results).flatMap(([name, r]) => [[name, r.ours], [`${name} baseline`, r.baseline]])));
   ours.server.close();
   raw.server.close();
 } finally {
   await pool.end();
   await stack.close();
+}
+
+/** Every slice of one path, in its order: each side's rate, then its server CPU per request (BENCH_SLICES=1). */
+function printSlices(name: string, [baseline, ours]: [LoadResult[], LoadResult[]]): void {
+  const listed = (runs: LoadResult[], pick: (r: LoadResult) => number) => runs.map((r) => Math.round(pick(r))).join(" ");
+  console.log(`${name}: req/s baseline ${listed(baseline, (r) => r.rate)}, ours ${listed(ours, (r) => r.rate)}; server CPU us baseline ${listed(baseline, cpuPerRequest)}, ours ${listed(ours, cpuPerRequest)}`);
 }

@@ -1,16 +1,30 @@
 /**
  * The load generator's own process (forked by load.ts), so autocannon never shares an event loop with the
- * servers it measures. It receives one LoadSpec, runs it, answers one LoadResult and exits.
+ * servers it measures. It receives one LoadSpec, runs it, answers one LoadResult and exits; or it receives a
+ * SliceSequence and runs its slices one after the other, saying "start" before each and answering its result
+ * after it (the parent reads its CPU clocks at both), then exits.
  */
 import autocannon from "autocannon";
-import type { LoadResult, LoadSpec } from "./load.js";
+import type { LoadResult, LoadSpec, SliceMessage, SliceSequence } from "./load.js";
 
-process.once("message", (spec: LoadSpec) => {
-  void run(spec).then(
-    (result) => process.send!(result, () => process.exit(0)),
-    (error: unknown) => process.send!({ error: String(error) }, () => process.exit(1)),
+process.once("message", (message: LoadSpec | SliceSequence) => {
+  const done = "slices" in message ? runSlices(message) : run(message).then((result) => send(result));
+  void done.then(
+    () => process.exit(0),
+    (error: unknown) => send({ error: String(error) }).then(() => process.exit(1)),
   );
 });
+
+function send(message: SliceMessage | LoadResult | { error: string }): Promise<void> {
+  return new Promise((resolve) => process.send!(message, () => resolve()));
+}
+
+async function runSlices({ slices }: SliceSequence): Promise<void> {
+  for (const [index, spec] of slices.entries()) {
+    await send({ slice: index, phase: "start" });
+    await send({ slice: index, phase: "done", result: await run(spec) });
+  }
+}
 
 async function run(spec: LoadSpec): Promise<LoadResult> {
   let firstFailure: string | undefined;

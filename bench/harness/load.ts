@@ -4,6 +4,7 @@
  */
 import { fork } from "node:child_process";
 import path from "node:path";
+import { PAIRS, SLICE_SECONDS, WARMUP_SECONDS } from "./options.js";
 import { postgresCpuMicros } from "./postgres-cpu.js";
 
 export interface LoadSpec {
@@ -87,6 +88,86 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   return { ...result, cpuMicros: used.user + used.system, ...(pgBefore !== undefined && pgAfter !== undefined ? { pgCpuMicros: pgAfter - pgBefore } : {}) };
 }
 
+/** Runs of load driven one after the other by one load process (runInterleaved). */
+export interface SliceSequence {
+  slices: LoadSpec[];
+}
+
+/** What the load process says around each slice of a SliceSequence. */
+export type SliceMessage = { slice: number; phase: "start" } | { slice: number; phase: "done"; result: LoadResult };
+
+export interface InterleaveOptions {
+  /** Pairs of slices, one slice of each side per pair. */
+  pairs: number;
+  sliceSeconds: number;
+  /** A slice of each side first, not measured (JIT, pools, caches). */
+  warmupSeconds: number;
+}
+
+/** Which side runs each slice of `pairs` pairs: 0 1, 1 0, 0 1, ... (each side first in every other pair). */
+export function turns(pairs: number): Array<0 | 1> {
+  return Array.from({ length: pairs * 2 }, (_, slice) => ((slice + Math.floor(slice / 2)) % 2) as 0 | 1);
+}
+
+/**
+ * Two sides taking turns in short slices, A B B A A B B A ... (each side as often first as second, so what one
+ * side leaves behind lands on both), after a warm-up of each, all driven by one load process whose JIT stays warm:
+ * a slower spell of the shared host that lasts longer than a slice or two slows both sides alike, where
+ * side-by-side runs of many seconds each met different spells. The server's and PostgreSQL's CPU are read at
+ * each slice's start and end. Answers each side's slices, in their order.
+ */
+export async function runInterleaved(a: LoadSpec, b: LoadSpec, options: InterleaveOptions): Promise<[LoadResult[], LoadResult[]]> {
+  const sideOf = turns(options.pairs);
+  const warmups: Array<0 | 1> = options.warmupSeconds > 0 ? [0, 1] : [];
+  const sides = [a, b];
+  const slices = [...warmups, ...sideOf].map((side, index) => {
+    const spec = sides[side]!;
+    const seconds = index < warmups.length ? options.warmupSeconds : options.sliceSeconds;
+    return { ...spec, seconds, amount: undefined, ...(spec.freshPan !== undefined ? { panSeries: nextPanSeries++ } : {}) };
+  });
+  const child = fork(LOAD_PROCESS, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const results: [LoadResult[], LoadResult[]] = [[], []];
+  let clocks: { cpu: NodeJS.CpuUsage; pg: number | undefined } | undefined;
+  const finished = new Promise<void>((resolve, reject) => {
+    child.on("message", (message: SliceMessage | { error: string }) => {
+      if ("error" in message) return reject(new Error(message.error));
+      if (message.phase === "start") {
+        clocks = { cpu: process.cpuUsage(), pg: postgresCpuMicros() };
+        return;
+      }
+      const used = process.cpuUsage(clocks!.cpu);
+      const pgAfter = postgresCpuMicros();
+      if (message.slice < warmups.length) return;
+      const pgCpu = clocks!.pg !== undefined && pgAfter !== undefined ? { pgCpuMicros: pgAfter - clocks!.pg } : {};
+      results[sideOf[message.slice - warmups.length]!].push({ ...message.result, cpuMicros: used.user + used.system, ...pgCpu });
+    });
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`load process exited (${code})`))));
+  });
+  child.send({ slices } satisfies SliceSequence);
+  await finished;
+  return results;
+}
+
+/**
+ * runInterleaved with the settings' pairs and slices (options.ts), baseline first; under BENCH_ONLY=ours (a CPU
+ * profile of our side) our side alone, one warmed-up run of BENCH_SECONDS, and no baseline.
+ */
+export async function interleavedWithBaseline(baseline: LoadSpec, ours: LoadSpec): Promise<[LoadResult[], LoadResult[]]> {
+  if (ONLY_OURS) return [[NOT_RUN], [await warmAndRun(ours, WARMUP_SECONDS)]];
+  return runInterleaved(baseline, ours, { pairs: PAIRS, sliceSeconds: SLICE_SECONDS, warmupSeconds: WARMUP_SECONDS });
+}
+
+/**
+ * Each pair's ratio of b's rate to a's from runInterleaved's slices (pair by pair, in order), their median and
+ * their range, for the line under a table.
+ */
+export function pairRatios(a: readonly LoadResult[], b: readonly LoadResult[]): string {
+  if (a.length === 0 || b.length === 0 || Number.isNaN(a[0]!.rate) || Number.isNaN(b[0]!.rate)) return "-";
+  const ratios = b.map((r, i) => r.rate / a[i]!.rate);
+  const sorted = [...ratios].sort((x, y) => x - y);
+  return `median ${median(ratios).toFixed(2)} of ${ratios.length} pairs (${sorted[0]!.toFixed(2)}-${sorted.at(-1)!.toFixed(2)})`;
+}
+
 /** A warm-up (JIT, pools, caches) then the measured run. With zero warm-up seconds, only the run. */
 export async function warmAndRun(spec: LoadSpec, warmupSeconds: number): Promise<LoadResult> {
   if (warmupSeconds > 0) await runLoad({ ...spec, seconds: warmupSeconds, amount: undefined });
@@ -114,8 +195,7 @@ export function median(values: readonly number[]): number {
 }
 
 /**
- * Several runs of one side as one result (the benchmarks that take BENCH_ROUNDS alternate their sides round by
- * round, so that a burst of other work on a shared machine lands on both): the median rate, p50 and p99 of the
+ * Several runs of one side as one result (e.g. its slices from runInterleaved): the median rate, p50 and p99 of the
  * runs; requests, CPU time and failures summed (so the CPU per request covers every run).
  */
 export function combineRuns(runs: readonly LoadResult[]): LoadResult {
@@ -133,16 +213,6 @@ export function combineRuns(runs: readonly LoadResult[]): LoadResult {
     cpuMicros: runs.every((r) => r.cpuMicros !== undefined) ? sum((r) => r.cpuMicros!) : undefined,
     pgCpuMicros: runs.every((r) => r.pgCpuMicros !== undefined) ? sum((r) => r.pgCpuMicros!) : undefined,
   };
-}
-
-/**
- * Each round's ratio of our rate to the baseline's, and their median (each ratio pairs two runs close in time, which
- * a burst of the host's other work disturbs less than the medians of the rates), for the line under a table of combined runs.
- */
-export function roundRatios(ours: readonly LoadResult[], baseline: readonly LoadResult[]): string {
-  const ratios = ours.map((r, i) => r.rate / baseline[i]!.rate);
-  const listed = ratios.map((r) => r.toFixed(2)).join(", ");
-  return ratios.length > 1 ? `${listed} (median ${median(ratios).toFixed(2)})` : listed;
 }
 
 /** A run that met answers it did not expect measured something else: say so, and fail the benchmark. */

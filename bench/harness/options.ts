@@ -20,5 +20,6 @@ export function setting(name: string, normal: number, smoke: number): number {
 
 export const SECONDS = setting("BENCH_SECONDS", 10, 1);
 export const WARMUP_SECONDS = setting("BENCH_WARMUP_SECONDS", 2, 0);
-/** Rounds of every side, for the HTTP benchmarks that alternate them (bench:hot-reads, bench:holdings-lookup). */
-export const ROUNDS = setting("BENCH_ROUNDS", 3, 1);
+/** The HTTP benchmarks whose sides take turns (bench:hot-reads, bench:holdings-lookup; load.ts, runInterleaved): pairs of slices, and a slice's length. */
+export const PAIRS = setting("BENCH_PAIRS", 10, 1);
+export const SLICE_SECONDS = setting("BENCH_SLICE_SECONDS", 2, 1);
