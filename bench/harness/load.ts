@@ -66,17 +66,15 @@ let nextPanSeries = 0;
 
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   if (spec.freshPan !== undefined) spec = { ...spec, panSeries: nextPanSeries++ };
-  const child = fork(LOAD_PROCESS, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = forkLoadProcess();
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   const answer = new Promise<LoadResult | { error: string }>((resolve) => child.once("message", (m) => resolve(m as LoadResult)));
-  const cpu = process.cpuUsage();
+  const clocks = startClocks();
   const mainThread = process.threadCpuUsage();
-  const pgBefore = postgresCpuMicros();
   child.send(spec);
   const result = await Promise.race([answer, exited.then((code) => ({ error: `load process exited (${code}) without a result` }))]);
-  const used = process.cpuUsage(cpu);
+  const { used, cost } = spentSince(clocks);
   const usedByMain = process.threadCpuUsage(mainThread);
-  const pgAfter = postgresCpuMicros();
   await exited;
   if ("error" in result) throw new Error(result.error);
   // BENCH_CPU_SPLIT=1: user and system time apart (the system part is mostly socket writes, which both sides pay),
@@ -85,7 +83,30 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     const perRequest = (micros: number) => `${(micros / result.requests).toFixed(1)} us`;
     console.error(`cpu split per request: user ${perRequest(used.user)}, system ${perRequest(used.system)}; main thread ${perRequest(usedByMain.user + usedByMain.system)}, other threads ${perRequest(used.user + used.system - usedByMain.user - usedByMain.system)}; ${result.rate.toFixed(0)} req/s`);
   }
-  return { ...result, cpuMicros: used.user + used.system, ...(pgBefore !== undefined && pgAfter !== undefined ? { pgCpuMicros: pgAfter - pgBefore } : {}) };
+  return { ...result, ...cost };
+}
+
+function forkLoadProcess() {
+  return fork(LOAD_PROCESS, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+}
+
+/** The clocks of what a run costs: this process's CPU (where the servers run) and the embedded PostgreSQL's. */
+interface Clocks {
+  cpu: NodeJS.CpuUsage;
+  pg: number | undefined;
+}
+
+/** PostgreSQL's clock first: reading it walks /proc, which costs this process a millisecond or two the run must not count. */
+function startClocks(): Clocks {
+  const pg = postgresCpuMicros();
+  return { pg, cpu: process.cpuUsage() };
+}
+
+/** The CPU spent since `start`: this process's (user and system apart too) and PostgreSQL's, when it is watched. */
+function spentSince(start: Clocks): { used: NodeJS.CpuUsage; cost: Pick<LoadResult, "cpuMicros" | "pgCpuMicros"> } {
+  const used = process.cpuUsage(start.cpu);
+  const pg = postgresCpuMicros();
+  return { used, cost: { cpuMicros: used.user + used.system, ...(start.pg !== undefined && pg !== undefined ? { pgCpuMicros: pg - start.pg } : {}) } };
 }
 
 /** Runs of load driven one after the other by one load process (runInterleaved). */
@@ -125,21 +146,18 @@ export async function runInterleaved(a: LoadSpec, b: LoadSpec, options: Interlea
     const seconds = index < warmups.length ? options.warmupSeconds : options.sliceSeconds;
     return { ...spec, seconds, amount: undefined, ...(spec.freshPan !== undefined ? { panSeries: nextPanSeries++ } : {}) };
   });
-  const child = fork(LOAD_PROCESS, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = forkLoadProcess();
   const results: [LoadResult[], LoadResult[]] = [[], []];
-  let clocks: { cpu: NodeJS.CpuUsage; pg: number | undefined } | undefined;
+  let clocks: Clocks | undefined;
   const finished = new Promise<void>((resolve, reject) => {
     child.on("message", (message: SliceMessage | { error: string }) => {
       if ("error" in message) return reject(new Error(message.error));
+      if (message.slice < warmups.length) return;
       if (message.phase === "start") {
-        clocks = { cpu: process.cpuUsage(), pg: postgresCpuMicros() };
+        clocks = startClocks();
         return;
       }
-      const used = process.cpuUsage(clocks!.cpu);
-      const pgAfter = postgresCpuMicros();
-      if (message.slice < warmups.length) return;
-      const pgCpu = clocks!.pg !== undefined && pgAfter !== undefined ? { pgCpuMicros: pgAfter - clocks!.pg } : {};
-      results[sideOf[message.slice - warmups.length]!].push({ ...message.result, cpuMicros: used.user + used.system, ...pgCpu });
+      results[sideOf[message.slice - warmups.length]!].push({ ...message.result, ...spentSince(clocks!).cost });
     });
     child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`load process exited (${code})`))));
   });
